@@ -1,0 +1,123 @@
+package io.jdm.common.dumpdir;
+
+import io.jdm.common.position.BinlogPosition;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The {@code metadata} file in mydumper's and Dumpling's format:
+ *
+ * <pre>
+ * Started dump at: 2026-12-02 10:00:00
+ * SHOW MASTER STATUS:
+ * 	Log: mysql-bin.000003
+ * 	Pos: 1234
+ * 	GTID:0-1-42
+ *
+ * Finished dump at: 2026-12-02 10:01:00
+ * </pre>
+ *
+ * jdm adds a {@code Consistency:} line; a position read without a lock ({@code consistency: none})
+ * is marked so the load/sync units can warn.
+ *
+ * @param position null when the source had no binlog
+ */
+public record DumpMetadata(LocalDateTime started, LocalDateTime finished, BinlogPosition position,
+                           String consistency) {
+    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    public String render() {
+        StringBuilder sb = new StringBuilder();
+        sb.append("Started dump at: ").append(TS.format(started)).append('\n');
+        if (position != null) {
+            sb.append("SHOW MASTER STATUS:\n");
+            sb.append("\tLog: ").append(position.file()).append('\n');
+            sb.append("\tPos: ").append(position.pos()).append('\n');
+            sb.append("\tGTID:").append(position.gtidSet()).append('\n');
+        }
+        if (consistency != null) {
+            sb.append("Consistency: ").append(consistency).append('\n');
+        }
+        sb.append('\n');
+        sb.append("Finished dump at: ").append(TS.format(finished)).append('\n');
+        return sb.toString();
+    }
+
+    /** Writes {@code dir/metadata} atomically (temp file, then rename): its presence means the dump is complete. */
+    public void writeTo(Path dir) throws IOException {
+        Path tmp = dir.resolve(DumpFileNames.METADATA + ".tmp");
+        Files.writeString(tmp, render(), StandardCharsets.UTF_8);
+        try {
+            Files.move(tmp, dir.resolve(DumpFileNames.METADATA), StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, dir.resolve(DumpFileNames.METADATA), StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Reads {@code dir/metadata}; empty when the file does not exist (an incomplete dump). */
+    public static Optional<DumpMetadata> readFrom(Path dir) throws IOException {
+        Path f = dir.resolve(DumpFileNames.METADATA);
+        if (!Files.exists(f)) {
+            return Optional.empty();
+        }
+        return Optional.of(parse(Files.readAllLines(f, StandardCharsets.UTF_8)));
+    }
+
+    static DumpMetadata parse(List<String> lines) {
+        LocalDateTime started = null;
+        LocalDateTime finished = null;
+        String log = null;
+        long pos = -1;
+        StringBuilder gtid = new StringBuilder();
+        String consistency = null;
+        boolean inMaster = false;
+        boolean inGtid = false;
+        for (String raw : lines) {
+            String line = raw.strip();
+            if (line.startsWith("Started dump at:")) {
+                started = time(line.substring("Started dump at:".length()));
+            } else if (line.startsWith("Finished dump at:")) {
+                finished = time(line.substring("Finished dump at:".length()));
+            } else if (line.startsWith("SHOW MASTER STATUS") || line.startsWith("SHOW BINARY LOG STATUS")) {
+                inMaster = true;
+            } else if (line.startsWith("SHOW SLAVE STATUS") || line.startsWith("SHOW REPLICA STATUS")) {
+                inMaster = false;
+            } else if (line.startsWith("Consistency:")) {
+                consistency = line.substring("Consistency:".length()).strip();
+            } else if (inMaster && line.startsWith("Log:")) {
+                log = line.substring(4).strip();
+                inGtid = false;
+            } else if (inMaster && line.startsWith("Pos:")) {
+                pos = Long.parseLong(line.substring(4).strip());
+                inGtid = false;
+            } else if (inMaster && line.startsWith("GTID:")) {
+                gtid.append(line.substring(5).strip());
+                inGtid = true;
+            } else if (inGtid && line.matches("[0-9a-fA-F,:\\-]+")) {
+                gtid.append(line); // multi-line GTID sets (MySQL prints one UUID per line)
+            } else if (line.isEmpty()) {
+                inGtid = false;
+            }
+        }
+        BinlogPosition position = log == null || pos < 0 ? null : new BinlogPosition(log, pos, gtid.toString());
+        return new DumpMetadata(started, finished, position, consistency);
+    }
+
+    private static LocalDateTime time(String s) {
+        String t = s.strip();
+        try {
+            return LocalDateTime.parse(t.length() > 19 ? t.substring(0, 19) : t, TS);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+}

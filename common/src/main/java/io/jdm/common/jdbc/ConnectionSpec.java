@@ -1,0 +1,73 @@
+package io.jdm.common.jdbc;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How to reach one server. The password is never part of {@link #toString()}.
+ *
+ * @param session session variables set on every new connection ({@code SET SESSION k = v})
+ * @param sslCa path of a CA certificate; when set, TLS is required and verified
+ */
+public record ConnectionSpec(String host, int port, String user, String password, Map<String, String> session,
+                             String sslCa, String sslCert, String sslKey, int connectTimeoutSeconds) {
+    public ConnectionSpec {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(user, "user");
+        password = password == null ? "" : password;
+        session = session == null ? Map.of() : Map.copyOf(new LinkedHashMap<>(session));
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port must be 1..65535, got " + port);
+        }
+        if (connectTimeoutSeconds <= 0) {
+            connectTimeoutSeconds = 10;
+        }
+    }
+
+    public static ConnectionSpec of(String host, int port, String user, String password) {
+        return new ConnectionSpec(host, port, user, password, Map.of(), null, null, null, 10);
+    }
+
+    public ConnectionSpec withSession(Map<String, String> extra) {
+        Map<String, String> m = new LinkedHashMap<>(session);
+        m.putAll(extra);
+        return new ConnectionSpec(host, port, user, password, m, sslCa, sslCert, sslKey, connectTimeoutSeconds);
+    }
+
+    public ConnectionSpec withConnectTimeout(int seconds) {
+        return new ConnectionSpec(host, port, user, password, session, sslCa, sslCert, sslKey, seconds);
+    }
+
+    /** The address a user recognises: {@code user@host:port}. */
+    public String address() {
+        return user + "@" + host + ":" + port;
+    }
+
+    /**
+     * A Connector/J URL. Streaming and batching flags are set per use; this fixes the things that
+     * must hold everywhere: UTC session time zone (values are moved as written, like Dumpling's
+     * skip-tz-utc) and utf8mb4. Server-side prepared statements are off: jdm sends literal SQL.
+     */
+    public String jdbcUrl() {
+        StringBuilder u = new StringBuilder("jdbc:mysql://").append(host).append(':').append(port).append('/');
+        u.append("?connectionTimeZone=%2B00:00&forceConnectionTimeZoneToSession=true")
+                .append("&characterEncoding=UTF-8&connectionCollation=utf8mb4_general_ci")
+                .append("&allowPublicKeyRetrieval=true&allowLoadLocalInfile=true")
+                .append("&useServerPrepStmts=false&rewriteBatchedStatements=false&useLocalSessionState=true")
+                .append("&connectTimeout=").append(connectTimeoutSeconds * 1000L)
+                .append("&tcpKeepAlive=true");
+        if (sslCa != null && !sslCa.isBlank()) {
+            u.append("&sslMode=VERIFY_CA&trustCertificateKeyStoreUrl=file:").append(sslCa);
+        } else {
+            u.append("&sslMode=PREFERRED&trustServerCertificate=true");
+        }
+        return u.toString();
+    }
+
+    @Override
+    public String toString() {
+        return "ConnectionSpec[" + address() + (password.isEmpty() ? "" : " password=******")
+                + (session.isEmpty() ? "" : " session=" + session) + "]";
+    }
+}

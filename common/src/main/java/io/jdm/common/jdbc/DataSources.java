@@ -1,0 +1,81 @@
+package io.jdm.common.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Properties;
+
+/** Builds pools and single connections from a {@link ConnectionSpec}, with its session variables applied. */
+public final class DataSources {
+    private DataSources() {
+    }
+
+    /** A HikariCP pool of exactly {@code size} connections named {@code name}. */
+    public static HikariDataSource pool(ConnectionSpec spec, int size, String name) {
+        HikariConfig hc = new HikariConfig();
+        hc.setPoolName(name);
+        hc.setJdbcUrl(spec.jdbcUrl());
+        hc.setUsername(spec.user());
+        hc.setPassword(spec.password());
+        hc.setMaximumPoolSize(size);
+        hc.setMinimumIdle(0);
+        hc.setConnectionTimeout(Math.max(250, spec.connectTimeoutSeconds() * 1000L));
+        hc.setInitializationFailTimeout(-1);
+        hc.setAutoCommit(true);
+        String init = sessionSql(spec.session());
+        if (!init.isEmpty()) {
+            hc.setConnectionInitSql(init);
+        }
+        return new HikariDataSource(hc);
+    }
+
+    /** One connection outside any pool: for the dump's snapshot and the checks. */
+    public static Connection connect(ConnectionSpec spec) throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("user", spec.user());
+        p.setProperty("password", spec.password());
+        DriverManager.setLoginTimeout(spec.connectTimeoutSeconds());
+        Connection c = DriverManager.getConnection(spec.jdbcUrl(), p);
+        String init = sessionSql(spec.session());
+        if (!init.isEmpty()) {
+            try (Statement st = c.createStatement()) {
+                st.execute(init);
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+        }
+        return c;
+    }
+
+    static String sessionSql(Map<String, String> session) {
+        if (session.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("SET SESSION ");
+        boolean first = true;
+        for (Map.Entry<String, String> e : session.entrySet()) {
+            if (!e.getKey().matches("[A-Za-z_][A-Za-z0-9_.]*")) {
+                throw new IllegalArgumentException("session variable name not allowed: " + e.getKey());
+            }
+            if (!first) {
+                sb.append(", ");
+            }
+            first = false;
+            sb.append(e.getKey()).append(" = ").append(sessionValue(e.getValue()));
+        }
+        return sb.toString();
+    }
+
+    private static String sessionValue(String v) {
+        if (v.matches("-?[0-9]+(\\.[0-9]+)?") || v.equalsIgnoreCase("ON") || v.equalsIgnoreCase("OFF")
+                || v.equalsIgnoreCase("DEFAULT")) {
+            return v;
+        }
+        return "'" + v.replace("\\", "\\\\").replace("'", "''") + "'";
+    }
+}
