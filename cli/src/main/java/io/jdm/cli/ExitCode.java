@@ -1,0 +1,13 @@
+package io.jdm.cli;
+
+/** The exit codes every subcommand uses. */
+final class ExitCode {
+    static final int OK = 0;
+    /** A check failed, verify found a difference, or a unit stopped on an error. */
+    static final int FAILED = 1;
+    /** Bad usage, a bad task file, or a command that is not available. */
+    static final int USAGE = 2;
+
+    private ExitCode() {
+    }
+}

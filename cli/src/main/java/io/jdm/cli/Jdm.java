@@ -1,0 +1,90 @@
+package io.jdm.cli;
+
+import ch.qos.logback.classic.Level;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.JdmException;
+import java.io.PrintWriter;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Entry point of the {@code jdm} command. */
+@Command(name = "jdm", mixinStandardHelpOptions = true, versionProvider = Jdm.Version.class,
+        description = "Migrate a live MySQL/MariaDB database into TiDB or any MySQL-compatible target: "
+                + "dump, load, binlog sync.",
+        subcommands = {CheckCommand.class, DumpCommand.class, LoadCommand.class, SyncCommand.class,
+                RunCommand.class, StatusCommand.class, VerifyCommand.class, BenchCommand.class, DemoCommand.class})
+public final class Jdm implements Runnable {
+
+    @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+            description = "Debug logging and stack traces on errors.")
+    void setVerbose(boolean v) {
+        verbose = v;
+        if (v) {
+            ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger("io.jdm")).setLevel(Level.DEBUG);
+        }
+    }
+
+    static boolean verbose;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line and returns the exit code (for tests and {@link #main}). */
+    public static int execute(String... args) {
+        verbose = false;
+        CommandLine cl = new CommandLine(new Jdm());
+        cl.setExecutionExceptionHandler(Jdm::handle);
+        cl.setParameterExceptionHandler((ex, a) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("jdm: " + ex.getMessage());
+            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
+            return ExitCode.USAGE;
+        });
+        return cl.execute(args);
+    }
+
+    private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        int code;
+        if (ex instanceof UsageError u) {
+            err.println("jdm: " + u.getMessage());
+            code = ExitCode.USAGE;
+        } else if (ex instanceof JdmException j) {
+            err.println("jdm: " + j.getMessage());
+            code = ExitCode.FAILED;
+        } else if (ConfigErrors.isConfigError(ex)) {
+            ConfigErrors.print(ex, err);
+            code = ExitCode.USAGE;
+        } else {
+            err.println("jdm: " + ErrorClassifier.oneLine(ex));
+            code = ExitCode.FAILED;
+        }
+        if (verbose) {
+            ex.printStackTrace(err);
+        } else if (!(ex instanceof UsageError) && !ConfigErrors.isConfigError(ex)) {
+            err.println("(run with --verbose for details)");
+        }
+        err.flush();
+        return code;
+    }
+
+    /** Prints the version from the jar manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Jdm.class.getPackage().getImplementationVersion();
+            return new String[] {"jdm " + (v == null ? "dev" : v)};
+        }
+    }
+}

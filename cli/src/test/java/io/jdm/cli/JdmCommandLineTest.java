@@ -1,0 +1,62 @@
+package io.jdm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class JdmCommandLineTest {
+
+    record Run(int code, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        PrintStream oldOut = System.out;
+        PrintStream oldErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            int code = Jdm.execute(args);
+            return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    @Test
+    void unknownSubcommandIsAUsageError() {
+        Run r = run("frobnicate");
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("frobnicate"), r.err());
+    }
+
+    @Test
+    void helpListsEverySubcommand() {
+        Run r = run("--help");
+        assertEquals(0, r.code());
+        for (String sub : new String[] {"check", "dump", "load", "sync", "run", "status", "verify", "bench", "demo"}) {
+            assertTrue(r.out().contains(sub), sub + " missing from help: " + r.out());
+        }
+    }
+
+    @Test
+    void versionPrintsAVersion() {
+        Run r = run("--version");
+        assertEquals(0, r.code());
+        assertTrue(r.out().startsWith("jdm "), r.out());
+    }
+
+    @Test
+    void noStackTraceWithoutVerbose() {
+        Run r = run("status", "--no-such-flag");
+        assertEquals(2, r.code());
+        assertFalse(r.err().contains("\tat "), r.err());
+    }
+}
