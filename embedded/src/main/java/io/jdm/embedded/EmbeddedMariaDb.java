@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One real {@code mariadbd} on a free loopback port with its own temporary data directory. The
- * binaries are unpacked once per machine by {@link MariaDbBinaries}; each instance only runs
- * {@code mariadb-install-db} into a fresh directory, which takes a few seconds.
+ * binaries are unpacked and {@code mariadb-install-db} is run once per machine by {@link
+ * MariaDbBinaries}; each instance starts from a copy of that installed data directory.
  *
  * <p>Root may log in over TCP from 127.0.0.1 with an empty password (set by an init file at every
  * start, because the installer leaves root reachable only through the unix socket).
@@ -56,7 +56,9 @@ public final class EmbeddedMariaDb implements SqlServer {
             b.setUnpackingFromClasspath(false);
             b.setBaseDir(base.toFile());
             b.setLibDir(base.resolve("libs").toFile());
-            b.setDataDir(dataRoot.resolve("data").toFile());
+            Path dataDir = dataRoot.resolve("data");
+            MariaDbBinaries.copyTemplateDataDir(dataDir);
+            b.setDataDir(dataDir.toFile());
             b.setTmpDir(dataRoot.resolve("tmp").toString());
             Files.createDirectories(dataRoot.resolve("tmp"));
             b.setSocket(dataRoot.resolve("mysqld.sock").toString());

