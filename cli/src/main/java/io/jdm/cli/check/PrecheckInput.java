@@ -1,0 +1,22 @@
+package io.jdm.cli.check;
+
+import io.jdm.common.jdbc.ConnectionSpec;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiPredicate;
+
+/**
+ * What a precheck needs from a task.
+ *
+ * @param needsDump the task dumps (task-mode full or all)
+ * @param needsBinlog the task replicates (task-mode incremental or all)
+ * @param ignore check items to skip ({@code ignore-checking-items}; {@code all} skips everything)
+ */
+public record PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source> sources, ConnectionSpec target,
+                            String metaSchema, Set<String> ignore) {
+
+    /** One source instance with the tables its block-allow-list selects. */
+    public record Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter,
+                         boolean enableGtid) {
+    }
+}

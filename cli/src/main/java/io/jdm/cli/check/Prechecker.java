@@ -1,0 +1,63 @@
+package io.jdm.cli.check;
+
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.DataSources;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** Runs the checks a task needs against every source and the target. */
+public final class Prechecker {
+    private final PrecheckInput input;
+
+    public Prechecker(PrecheckInput input) {
+        this.input = input;
+    }
+
+    public List<CheckResult> run() {
+        List<CheckResult> out = new ArrayList<>();
+        for (PrecheckInput.Source s : input.sources()) {
+            String inst = "source " + s.id();
+            try (Connection c = DataSources.connect(s.spec())) {
+                out.add(CheckResult.pass("connection", inst, "connected to " + s.spec().address()));
+                ServerFacts f = ServerFacts.read(c);
+                out.addAll(SourceChecks.run(f, inst, s, input));
+            } catch (SQLException e) {
+                out.add(CheckResult.fail("connection", inst, connectionProblem(s.spec(), e)));
+            }
+        }
+        String inst = "target";
+        try (Connection c = DataSources.connect(input.target())) {
+            out.add(CheckResult.pass("connection", inst, "connected to " + input.target().address()));
+            ServerFacts f = ServerFacts.read(c);
+            out.addAll(TargetChecks.run(f, inst, input));
+        } catch (SQLException e) {
+            out.add(CheckResult.fail("connection", inst, connectionProblem(input.target(), e)));
+        }
+        return out.stream().filter(r -> !ignored(r.item())).toList();
+    }
+
+    private boolean ignored(String item) {
+        return input.ignore().contains("all") || input.ignore().contains(item);
+    }
+
+    /** One line that says why a connection failed and what to do. */
+    static String connectionProblem(ConnectionSpec spec, SQLException e) {
+        String addr = spec.host() + ":" + spec.port();
+        if (e.getErrorCode() == 1045) {
+            return "access denied for " + spec.user() + " at " + addr + ": check user and password";
+        }
+        if (ErrorClassifier.isAccessDenied(e)) {
+            return "access denied at " + addr + ": " + ErrorClassifier.oneLine(e);
+        }
+        String m = ErrorClassifier.oneLine(e).toLowerCase(Locale.ROOT);
+        if (m.contains("communications link failure") || m.contains("connect") || "08S01".equals(e.getSQLState())) {
+            return "no answer from " + addr + " within " + spec.connectTimeoutSeconds()
+                    + "s: check host, port, that the server is running and that no firewall blocks it";
+        }
+        return "cannot connect to " + addr + ": " + ErrorClassifier.oneLine(e);
+    }
+}

@@ -1,0 +1,161 @@
+package io.jdm.cli.check;
+
+import io.jdm.common.position.Flavor;
+import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.schema.TableSchema;
+import io.jdm.common.sql.TableName;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The checks on a source server. */
+final class SourceChecks {
+    private SourceChecks() {
+    }
+
+    static List<CheckResult> run(ServerFacts f, String inst, PrecheckInput.Source s, PrecheckInput in)
+            throws SQLException {
+        List<CheckResult> out = new ArrayList<>();
+        out.add(version(f, inst));
+        if (in.needsDump()) {
+            out.add(dumpPrivileges(f, inst));
+        }
+        if (in.needsBinlog()) {
+            out.add(binlogEnabled(f, inst));
+            out.add(expect(f, inst, "binlog_format", "ROW",
+                    "SET GLOBAL binlog_format=ROW and binlog_format=ROW in my.cnf, then reconnect writers"));
+            out.add(expect(f, inst, "binlog_row_image", "FULL",
+                    "SET GLOBAL binlog_row_image=FULL and in my.cnf"));
+            out.add(serverId(f, inst));
+            if (f.flavor == Flavor.MARIADB) {
+                out.add(logBinCompress(f, inst));
+            }
+            out.add(gtid(f, inst, s.enableGtid()));
+            out.add(replicationPrivileges(f, inst));
+        }
+        out.addAll(TableChecks.run(f, inst, s));
+        return out;
+    }
+
+    static CheckResult version(ServerFacts f, String inst) {
+        String v = f.version;
+        int[] mm = majorMinor(v);
+        boolean ok = switch (f.flavor) {
+            case TIDB -> true;
+            case MARIADB -> mm[0] > 10 || (mm[0] == 10 && mm[1] >= 4);
+            case MYSQL -> (mm[0] == 5 && mm[1] >= 7) || (mm[0] == 8 && mm[1] <= 4);
+        };
+        if (ok) {
+            return CheckResult.pass("version", inst, f.flavor.name().toLowerCase(Locale.ROOT) + " " + v);
+        }
+        if (f.flavor == Flavor.MYSQL && mm[0] >= 8) {
+            return CheckResult.warn("version", inst, "MySQL " + v + " is newer than 8.4, the newest version jdm is tested on");
+        }
+        return CheckResult.fail("version", inst, "server " + v + " is not supported: use MySQL 5.7-8.4, MariaDB 10.4+ or TiDB");
+    }
+
+    static int[] majorMinor(String version) {
+        String v = version;
+        int tidb = v.indexOf("-TiDB-v");
+        if (tidb >= 0) {
+            v = v.substring(tidb + 7);
+        }
+        String[] parts = v.split("[.-]");
+        try {
+            return new int[] {Integer.parseInt(parts[0]), Integer.parseInt(parts[1])};
+        } catch (RuntimeException e) {
+            return new int[] {0, 0};
+        }
+    }
+
+    private static CheckResult binlogEnabled(ServerFacts f, String inst) {
+        String v = f.var("log_bin");
+        if (v.equalsIgnoreCase("ON") || v.equals("1")) {
+            return CheckResult.pass("binlog_enable", inst, "binary log is on");
+        }
+        return CheckResult.fail("binlog_enable", inst,
+                "binary log is off: start the server with log-bin (and server-id) to replicate from it");
+    }
+
+    private static CheckResult expect(ServerFacts f, String inst, String var, String want, String fix) {
+        String v = f.var(var);
+        if (v.equalsIgnoreCase(want)) {
+            return CheckResult.pass(var, inst, var + "=" + v);
+        }
+        return CheckResult.fail(var, inst, var + "=" + (v.isEmpty() ? "(unset)" : v) + ", need " + want + ": " + fix);
+    }
+
+    private static CheckResult serverId(ServerFacts f, String inst) {
+        String v = f.var("server_id");
+        if (!v.isEmpty() && !v.equals("0")) {
+            return CheckResult.pass("server_id", inst, "server_id=" + v);
+        }
+        return CheckResult.fail("server_id", inst, "server_id is 0: set a unique server-id in my.cnf");
+    }
+
+    private static CheckResult logBinCompress(ServerFacts f, String inst) {
+        String v = f.var("log_bin_compress");
+        if (v.isEmpty() || v.equalsIgnoreCase("OFF") || v.equals("0")) {
+            return CheckResult.pass("log_bin_compress", inst, "log_bin_compress=OFF");
+        }
+        return CheckResult.fail("log_bin_compress", inst,
+                "log_bin_compress=ON: compressed binlog events cannot be read; SET GLOBAL log_bin_compress=OFF");
+    }
+
+    private static CheckResult gtid(ServerFacts f, String inst, boolean enableGtid) {
+        if (f.flavor == Flavor.MARIADB) {
+            return CheckResult.pass("gtid", inst, "MariaDB GTID is always on");
+        }
+        String mode = f.var("gtid_mode");
+        if (mode.equalsIgnoreCase("ON")) {
+            return CheckResult.pass("gtid", inst, "gtid_mode=ON");
+        }
+        if (enableGtid) {
+            return CheckResult.fail("gtid", inst, "gtid_mode=" + (mode.isEmpty() ? "OFF" : mode)
+                    + " but enable-gtid is true: turn GTID on or set syncers.*.enable-gtid: false");
+        }
+        return CheckResult.warn("gtid", inst, "gtid_mode=" + (mode.isEmpty() ? "OFF" : mode)
+                + ": replication uses file/pos, which does not survive a source failover");
+    }
+
+    private static CheckResult dumpPrivileges(ServerFacts f, String inst) {
+        List<String> missing = new ArrayList<>();
+        for (String p : List.of("SELECT", "RELOAD", "LOCK TABLES")) {
+            if (!f.hasGlobal(p)) {
+                missing.add(p);
+            }
+        }
+        if (missing.isEmpty()) {
+            return CheckResult.pass("dump_privilege", inst, "SELECT, RELOAD, LOCK TABLES granted");
+        }
+        if (missing.equals(List.of("RELOAD"))) {
+            return CheckResult.warn("dump_privilege", inst, "RELOAD missing: FLUSH TABLES WITH READ LOCK is not "
+                    + "possible, the dump falls back to LOCK TABLES (GRANT RELOAD ON *.* for the shortest lock)");
+        }
+        return CheckResult.fail("dump_privilege", inst, "missing " + String.join(", ", missing)
+                + ": GRANT " + String.join(", ", missing) + " ON *.* TO the task's source user");
+    }
+
+    private static CheckResult replicationPrivileges(ServerFacts f, String inst) {
+        List<String> missing = new ArrayList<>();
+        for (String p : List.of("REPLICATION SLAVE", "REPLICATION CLIENT")) {
+            if (!f.hasGlobal(p)) {
+                missing.add(p);
+            }
+        }
+        if (missing.isEmpty()) {
+            return CheckResult.pass("replication_privilege", inst, "REPLICATION SLAVE, REPLICATION CLIENT granted");
+        }
+        return CheckResult.fail("replication_privilege", inst, "missing " + String.join(", ", missing)
+                + ": GRANT " + String.join(", ", missing) + " ON *.* TO the task's source user");
+    }
+
+    static List<TableName> tables(ServerFacts f, PrecheckInput.Source s) throws SQLException {
+        return SchemaReader.listTables(f.connection, s.tableFilter());
+    }
+
+    static TableSchema schema(ServerFacts f, TableName t) throws SQLException {
+        return SchemaReader.read(f.connection, t);
+    }
+}

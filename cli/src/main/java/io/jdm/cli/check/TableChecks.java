@@ -1,0 +1,72 @@
+package io.jdm.cli.check;
+
+import io.jdm.common.schema.TableSchema;
+import io.jdm.common.sql.TableName;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Checks on the tables a source's block-allow-list selects. */
+final class TableChecks {
+    private static final int SHOWN = 5;
+
+    private TableChecks() {
+    }
+
+    static List<CheckResult> run(ServerFacts f, String inst, PrecheckInput.Source s) throws SQLException {
+        List<TableName> tables = SourceChecks.tables(f, s);
+        List<CheckResult> out = new ArrayList<>();
+        if (tables.isEmpty()) {
+            out.add(CheckResult.warn("table_schema", inst,
+                    "the block-allow-list selects no table: check do-dbs / do-tables"));
+            return out;
+        }
+        List<String> keyless = new ArrayList<>();
+        for (TableName t : tables) {
+            TableSchema ts = SourceChecks.schema(f, t);
+            if (!ts.hasIdentityKey()) {
+                keyless.add(t.toString());
+            }
+        }
+        if (keyless.isEmpty()) {
+            out.add(CheckResult.pass("table_schema", inst, tables.size() + " tables selected, all with a primary or unique key"));
+        } else {
+            out.add(CheckResult.warn("table_schema", inst, keyless.size() + " of " + tables.size()
+                    + " tables have no primary or NOT NULL unique key (" + shown(keyless)
+                    + "): they replicate row by row and dump unchunked; add a primary key"));
+        }
+        return out;
+    }
+
+    /** Collations used by the selected tables' columns and the tables themselves. */
+    static List<String> collations(ServerFacts f, PrecheckInput.Source s) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = f.connection.prepareStatement(
+                "SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, COLLATION_NAME FROM information_schema.COLUMNS "
+                        + "WHERE COLLATION_NAME IS NOT NULL UNION SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, "
+                        + "TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_COLLATION IS NOT NULL");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String db = rs.getString(1);
+                if (!isSystem(db) && s.tableFilter().test(db, rs.getString(2)) && !out.contains(rs.getString(3))) {
+                    out.add(rs.getString(3));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean isSystem(String db) {
+        return switch (db.toLowerCase()) {
+            case "mysql", "information_schema", "performance_schema", "sys" -> true;
+            default -> false;
+        };
+    }
+
+    static String shown(List<String> names) {
+        return names.size() <= SHOWN ? String.join(", ", names)
+                : String.join(", ", names.subList(0, SHOWN)) + ", ... " + (names.size() - SHOWN) + " more";
+    }
+}

@@ -1,0 +1,131 @@
+package io.jdm.cli.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.embedded.EmbeddedMariaDb;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.ServerProfile;
+import io.jdm.embedded.SqlServer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class PrecheckerIT {
+    private static SqlServer source;
+    private static SqlServer target;
+
+    @BeforeAll
+    static void servers() {
+        ServerPair pair = ServerPair.shared();
+        source = pair.source();
+        target = pair.target();
+        source.freshDatabase("pre_ok");
+        source.execute("CREATE TABLE pre_ok.t (id INT PRIMARY KEY, v VARCHAR(10))");
+        source.freshDatabase("pre_nokey");
+        source.execute("CREATE TABLE pre_nokey.bare (v VARCHAR(10))");
+    }
+
+    static ConnectionSpec spec(SqlServer s) {
+        return ConnectionSpec.of(s.host(), s.port(), s.user(), s.password());
+    }
+
+    static PrecheckInput input(ConnectionSpec src, String db, Set<String> ignore) {
+        return new PrecheckInput(true, true,
+                List.of(new PrecheckInput.Source("mysql-01", src, (d, t) -> d.equals(db), true)),
+                spec(target), "jdm_meta", ignore);
+    }
+
+    static CheckResult find(List<CheckResult> rs, String item, String instance) {
+        return rs.stream().filter(r -> r.item().equals(item) && r.instance().startsWith(instance)).findFirst()
+                .orElseThrow(() -> new AssertionError("no " + item + " for " + instance + " in " + rs));
+    }
+
+    @Test
+    void embeddedPairPassesEveryCheck() {
+        List<CheckResult> rs = new Prechecker(input(spec(source), "pre_ok", Set.of())).run();
+        assertFalse(new CheckReport(rs).anyFailed(), new CheckReport(rs).table());
+        for (String item : List.of("connection", "version", "dump_privilege", "binlog_enable", "binlog_format",
+                "binlog_row_image", "server_id", "log_bin_compress", "gtid", "replication_privilege", "table_schema")) {
+            assertEquals(CheckResult.Status.PASS, find(rs, item, "source").status(), item);
+        }
+        assertEquals(CheckResult.Status.PASS, find(rs, "target_privilege", "target").status());
+        assertEquals(CheckResult.Status.PASS, find(rs, "charset", "target").status());
+    }
+
+    @Test
+    void tableWithoutKeyIsAWarningNotAFailure() {
+        List<CheckResult> rs = new Prechecker(input(spec(source), "pre_nokey", Set.of())).run();
+        CheckResult r = find(rs, "table_schema", "source");
+        assertEquals(CheckResult.Status.WARN, r.status());
+        assertTrue(r.detail().contains("pre_nokey.bare"), r.detail());
+        assertFalse(new CheckReport(rs).anyFailed());
+    }
+
+    @Test
+    void userWithoutPrivilegesFailsDumpAndReplicationChecks() {
+        source.execute("DROP USER IF EXISTS 'weak'@'127.0.0.1'",
+                "CREATE USER 'weak'@'127.0.0.1' IDENTIFIED BY 'weakpw'",
+                "GRANT SELECT ON pre_ok.* TO 'weak'@'127.0.0.1'");
+        ConnectionSpec weak = ConnectionSpec.of(source.host(), source.port(), "weak", "weakpw");
+        List<CheckResult> rs = new Prechecker(input(weak, "pre_ok", Set.of())).run();
+        CheckResult dump = find(rs, "dump_privilege", "source");
+        assertEquals(CheckResult.Status.FAIL, dump.status());
+        assertTrue(dump.detail().contains("RELOAD") && dump.detail().contains("LOCK TABLES"), dump.detail());
+        assertEquals(CheckResult.Status.FAIL, find(rs, "replication_privilege", "source").status());
+        assertTrue(new CheckReport(rs).anyFailed());
+    }
+
+    @Test
+    void ignoredItemsAreNotReported() {
+        source.execute("DROP USER IF EXISTS 'weak2'@'127.0.0.1'",
+                "CREATE USER 'weak2'@'127.0.0.1' IDENTIFIED BY 'pw'", "GRANT SELECT ON *.* TO 'weak2'@'127.0.0.1'");
+        ConnectionSpec weak = ConnectionSpec.of(source.host(), source.port(), "weak2", "pw");
+        List<CheckResult> rs = new Prechecker(input(weak, "pre_ok",
+                Set.of("dump_privilege", "replication_privilege"))).run();
+        assertTrue(rs.stream().noneMatch(r -> r.item().endsWith("_privilege") && r.instance().startsWith("source")));
+        assertFalse(new CheckReport(rs).anyFailed(), new CheckReport(rs).table());
+    }
+
+    @Test
+    void wrongPasswordSaysSoInOneLine() {
+        ConnectionSpec bad = ConnectionSpec.of(source.host(), source.port(), "root", "not-the-password");
+        CheckResult r = find(new Prechecker(input(bad, "pre_ok", Set.of())).run(), "connection", "source");
+        assertEquals(CheckResult.Status.FAIL, r.status());
+        assertTrue(r.detail().startsWith("access denied for root"), r.detail());
+        assertFalse(r.detail().contains("not-the-password"));
+    }
+
+    @Test
+    void hostThatDoesNotAnswerFailsWithinTheConnectTimeout() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = s.getLocalPort();
+        }
+        ConnectionSpec nobody = ConnectionSpec.of("127.0.0.1", closedPort, "root", "").withConnectTimeout(2);
+        long t0 = System.nanoTime();
+        CheckResult r = find(new Prechecker(input(nobody, "pre_ok", Set.of())).run(), "connection", "source");
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(CheckResult.Status.FAIL, r.status());
+        assertTrue(r.detail().startsWith("no answer from 127.0.0.1:" + closedPort), r.detail());
+        assertTrue(ms < 10_000, "took " + ms + " ms");
+    }
+
+    @Test
+    void sourceWithoutBinlogFailsTheBinlogChecks() {
+        try (EmbeddedMariaDb nobinlog = EmbeddedMariaDb.start("precheck-nobinlog", ServerProfile.SOURCE_NO_BINLOG)) {
+            nobinlog.freshDatabase("pre_ok");
+            nobinlog.execute("CREATE TABLE pre_ok.t (id INT PRIMARY KEY)");
+            List<CheckResult> rs = new Prechecker(input(spec(nobinlog), "pre_ok", Set.of())).run();
+            CheckResult r = find(rs, "binlog_enable", "source");
+            assertEquals(CheckResult.Status.FAIL, r.status());
+            assertTrue(r.detail().contains("log-bin"), r.detail());
+            assertTrue(new CheckReport(rs).anyFailed());
+        }
+    }
+}
