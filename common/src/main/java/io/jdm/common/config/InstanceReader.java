@@ -1,0 +1,173 @@
+package io.jdm.common.config;
+
+import io.jdm.common.config.SourceFileReader.SourceFile;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.regex.Pattern;
+
+/** {@code mysql-instances:}, with every name it uses checked against the task's maps. */
+final class InstanceReader {
+    private static final Pattern BINLOG_NAME = Pattern.compile("[^/\\\\]+\\.\\d+");
+
+    private final TaskReader.Rules rules;
+    private final TaskMode mode;
+    private final Map<String, Integer> seenIds = new HashMap<>();
+
+    InstanceReader(TaskReader.Rules rules, TaskMode mode) {
+        this.rules = rules;
+        this.mode = mode;
+    }
+
+    List<MySqlInstance> readAll(Section root) {
+        String key = "mysql-instances";
+        List<MySqlInstance> all = root.list(key, this::instance);
+        if (!root.has(key)) {
+            root.problem(key, "required");
+        } else if (all.isEmpty() && root.isList(key)) {
+            root.problem(key, "must list at least one source");
+        }
+        return all;
+    }
+
+    private MySqlInstance instance(int index, Section s) {
+        Optional<String> id = s.optionalMatching("source-id", TaskReader.SOURCE_ID, TaskReader.SOURCE_ID_RULE);
+        boolean inline = s.has("from");
+        boolean viaFile = s.has("source");
+        if (inline && viaFile) {
+            s.problem("has both from and source; keep one");
+        } else if (!inline && !viaFile) {
+            s.problem("needs from (the connection) or source (a DM source file)");
+        }
+        DatabaseConfig from = inline ? DatabaseReader.required(s, "from") : null;
+        Optional<SourceFile> file = viaFile ? SourceFileReader.read(s, "source") : Optional.empty();
+        String sourceId = sourceId(s, id, file, !viaFile);
+        checkUnique(index, s, sourceId);
+        var instance = new MySqlInstance(sourceId,
+                from != null ? from : file.map(SourceFile::from).orElse(placeholder()),
+                file.map(SourceFile::file),
+                file.flatMap(SourceFile::flavor),
+                file.flatMap(SourceFile::enableGtid),
+                serverId(s, file),
+                meta(s),
+                reference(s, "block-allow-list", rules.blockAllowList(), "rule set"),
+                references(s, "route-rules", rules.routes(), "route rule"),
+                references(s, "filter-rules", rules.filters(), "filter rule"),
+                reference(s, "mydumper-config-name", rules.mydumpers(), "mydumper config"),
+                reference(s, "loader-config-name", rules.loaders(), "loader config"),
+                reference(s, "syncer-config-name", rules.syncers(), "syncer config"),
+                threads(s, "mydumper-thread"),
+                threads(s, "loader-thread"),
+                threads(s, "syncer-thread"));
+        refuseDmOnlyKeys(s);
+        s.finish();
+        return instance;
+    }
+
+    private static String sourceId(Section s, Optional<String> id, Optional<SourceFile> file, boolean required) {
+        if (file.isPresent()) {
+            String fromFile = file.get().sourceId();
+            if (id.isPresent() && !fromFile.isEmpty() && !id.get().equals(fromFile)) {
+                s.problem("source-id", s.shown("source-id") + " differs from the source-id in " + s.written("source"));
+            }
+            return id.orElse(fromFile);
+        }
+        if (id.isEmpty() && required && !s.has("source-id")) {
+            s.problem("source-id", "required");
+        }
+        return id.orElse("");
+    }
+
+    private void checkUnique(int index, Section s, String sourceId) {
+        if (sourceId.isEmpty()) {
+            return;
+        }
+        Integer first = seenIds.putIfAbsent(sourceId, index);
+        if (first != null) {
+            String shown = s.has("source-id") ? s.shown("source-id") : "\"" + sourceId + "\"";
+            s.problem("source-id", "duplicate " + shown + " (also mysql-instances[" + first + "])");
+        }
+    }
+
+    private static OptionalLong serverId(Section s, Optional<SourceFile> file) {
+        OptionalLong own = s.optionalLong("server-id", 1, TaskReader.MAX_SERVER_ID);
+        OptionalLong inFile = file.map(SourceFile::serverId).orElse(OptionalLong.empty());
+        if (own.isPresent() && inFile.isPresent() && own.getAsLong() != inFile.getAsLong()) {
+            s.problem("server-id", "differs from the server-id in " + s.written("source"));
+        }
+        return own.isPresent() ? own : inFile;
+    }
+
+    private Optional<BinlogMeta> meta(Section instance) {
+        Optional<Section> section = instance.section("meta");
+        if (section.isEmpty()) {
+            return Optional.empty();
+        }
+        Section s = section.get();
+        var meta = new BinlogMeta(
+                s.optionalMatching("binlog-name", BINLOG_NAME, "look like mysql-bin.000001"),
+                s.optionalLong("binlog-pos", 4, TaskReader.MAX_SERVER_ID),
+                s.optionalText("binlog-gtid"));
+        boolean name = s.has("binlog-name");
+        if (s.has("binlog-pos") && !name) {
+            s.problem("binlog-pos", "needs binlog-name");
+        }
+        if (name && !s.has("binlog-pos")) {
+            s.problem("binlog-pos", "required with binlog-name");
+        }
+        if (!name && !s.has("binlog-pos") && !s.has("binlog-gtid")) {
+            s.problem("needs binlog-name and binlog-pos, or binlog-gtid");
+        }
+        s.finish();
+        if (mode != null && mode != TaskMode.INCREMENTAL) {
+            instance.problem("meta", "only used by task-mode incremental; full and all start from the position "
+                    + "the dump records");
+        }
+        return Optional.of(meta);
+    }
+
+    private static Optional<String> reference(Section s, String key, Map<String, ?> defined, String kind) {
+        Optional<String> name = s.optionalText(key);
+        if (name.isPresent() && !defined.containsKey(name.get())) {
+            s.problem(key, undefined(kind, s.shown(key), defined));
+        }
+        return name;
+    }
+
+    private static List<String> references(Section s, String key, Map<String, ?> defined, String kind) {
+        List<String> names = s.texts(key);
+        for (int i = 0; i < names.size(); i++) {
+            if (!defined.containsKey(names.get(i))) {
+                s.problem(key + "[" + i + "]", undefined(kind, s.shown(key, i), defined));
+            }
+        }
+        return new ArrayList<>(names);
+    }
+
+    private static String undefined(String kind, String shown, Map<String, ?> defined) {
+        return "undefined " + kind + " " + shown + " (defined: " + String.join(", ", TaskReader.definedNames(defined))
+                + ")";
+    }
+
+    private static OptionalInt threads(Section s, String key) {
+        return s.optionalInt(key, 1, UnitReaders.MAX_THREADS);
+    }
+
+    private static void refuseDmOnlyKeys(Section s) {
+        s.unsupported("black-white-list", "renamed block-allow-list in DM v2.0.0; rename the key");
+        s.unsupported("column-mapping-rules", "column mapping is not supported by jdm; remove it");
+        s.unsupported("expression-filters", "expression filters are not supported by jdm; remove it");
+        s.unsupported("continuous-validator-config-name", "continuous validation is not supported by jdm; remove it");
+        for (String unit : List.of("mydumper", "loader", "syncer")) {
+            s.unsupported(unit, "define it under " + unit + "s: and name it with " + unit + "-config-name");
+        }
+    }
+
+    private static DatabaseConfig placeholder() {
+        return DatabaseConfig.of("", DatabaseConfig.DEFAULT_PORT, "", Secret.EMPTY);
+    }
+}

@@ -1,0 +1,53 @@
+package io.jdm.common.config;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the load unit replays a dump (an entry of {@code loaders:}).
+ *
+ * @param dir the dump directory to read; empty in a named config means "where the dump wrote",
+ *     and is always present in {@link TaskConfig#loader(MySqlInstance)}'s answer
+ * @param deferIndexes create secondary indexes after the data is in
+ * @param rowsPerTransaction rows committed together; 0 commits each INSERT statement on its own
+ */
+public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDuplicate, boolean deferIndexes,
+                           boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog,
+                           long rowsPerTransaction) {
+    public static final int DEFAULT_POOL_SIZE = 16;
+
+    /** What a row whose key already exists in the target does. */
+    public enum OnDuplicate {
+        /** REPLACE INTO: the dumped row wins. */
+        REPLACE,
+        /** INSERT IGNORE: the target's row wins. */
+        IGNORE,
+        /** Plain INSERT: the load stops on the first duplicate. */
+        ERROR
+    }
+
+    public LoaderConfig {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(onDuplicate, "onDuplicate");
+    }
+
+    public static LoaderConfig defaults() {
+        return new LoaderConfig(DEFAULT_POOL_SIZE, Optional.empty(), OnDuplicate.ERROR, false, true, true, false, 0);
+    }
+
+    public LoaderConfig withPoolSize(int newPoolSize) {
+        return new LoaderConfig(newPoolSize, dir, onDuplicate, deferIndexes, disableForeignKeyChecks,
+                disableUniqueChecks, disableBinlog, rowsPerTransaction);
+    }
+
+    public LoaderConfig withDir(Path newDir) {
+        return new LoaderConfig(poolSize, Optional.of(newDir), onDuplicate, deferIndexes, disableForeignKeyChecks,
+                disableUniqueChecks, disableBinlog, rowsPerTransaction);
+    }
+
+    public LoaderConfig withOnDuplicate(OnDuplicate newOnDuplicate) {
+        return new LoaderConfig(poolSize, dir, newOnDuplicate, deferIndexes, disableForeignKeyChecks,
+                disableUniqueChecks, disableBinlog, rowsPerTransaction);
+    }
+}

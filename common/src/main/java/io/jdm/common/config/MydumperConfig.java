@@ -1,0 +1,68 @@
+package io.jdm.common.config;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How the dump unit exports a snapshot (an entry of {@code mydumpers:}).
+ *
+ * @param rows rows per chunk; 0 dumps each table as one chunk
+ * @param statementSize bytes of one INSERT statement in a dump file
+ * @param chunkFilesizeMb size in MB at which a dump file is split
+ * @param where a condition added to every table's SELECT
+ * @param dir output directory of the dump
+ */
+public record MydumperConfig(int threads, long rows, long statementSize, int chunkFilesizeMb,
+                             Consistency consistency, Optional<String> where, Compression compress, Path dir) {
+    public static final int DEFAULT_THREADS = 4;
+    public static final long DEFAULT_ROWS = 200_000;
+    public static final long DEFAULT_STATEMENT_SIZE = 1_000_000;
+    public static final int DEFAULT_CHUNK_FILESIZE_MB = 64;
+
+    /** How the dump gets a consistent view of the source. */
+    public enum Consistency {
+        /** flush on MySQL/MariaDB, snapshot on TiDB. */
+        AUTO,
+        /** FLUSH TABLES WITH READ LOCK until every worker has its snapshot. */
+        FLUSH,
+        /** LOCK TABLES ... READ on the dumped tables. */
+        LOCK,
+        /** TiDB's tidb_snapshot. */
+        SNAPSHOT,
+        /** No consistency: only for sources nobody writes to. */
+        NONE
+    }
+
+    /** Compression of dump files. */
+    public enum Compression { NONE, GZIP, ZSTD }
+
+    public MydumperConfig {
+        Objects.requireNonNull(consistency, "consistency");
+        Objects.requireNonNull(where, "where");
+        Objects.requireNonNull(compress, "compress");
+        Objects.requireNonNull(dir, "dir");
+    }
+
+    /** Defaults, writing into {@code ./dumped_data.<task>}. */
+    public static MydumperConfig defaults(String taskName) {
+        return new MydumperConfig(DEFAULT_THREADS, DEFAULT_ROWS, DEFAULT_STATEMENT_SIZE, DEFAULT_CHUNK_FILESIZE_MB,
+                Consistency.AUTO, Optional.empty(), Compression.NONE, defaultDir(taskName));
+    }
+
+    static Path defaultDir(String taskName) {
+        return Path.of("./dumped_data." + taskName);
+    }
+
+    public MydumperConfig withThreads(int newThreads) {
+        return new MydumperConfig(newThreads, rows, statementSize, chunkFilesizeMb, consistency, where, compress, dir);
+    }
+
+    public MydumperConfig withRows(long newRows) {
+        return new MydumperConfig(threads, newRows, statementSize, chunkFilesizeMb, consistency, where, compress, dir);
+    }
+
+    public MydumperConfig withDir(Path newDir) {
+        return new MydumperConfig(threads, rows, statementSize, chunkFilesizeMb, consistency, where, compress, newDir);
+    }
+}

@@ -1,0 +1,136 @@
+package io.jdm.common.config;
+
+import io.jdm.common.config.BlockAllowListConfig.TableRule;
+import io.jdm.common.filter.Action;
+import io.jdm.common.filter.EventType;
+import io.jdm.common.filter.NamePattern;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/** Entries of {@code block-allow-list:}, {@code routes:} and {@code filters:}. */
+final class RuleReaders {
+    private static final Map<String, Action> ACTIONS = actions();
+    private static final String NO_EXTRACT = "jdm does not add source columns to merged tables "
+            + "(extract-table, extract-schema, extract-source); remove it";
+
+    private RuleReaders() {
+    }
+
+    static BlockAllowListConfig blockAllowList(String name, Section s) {
+        var c = new BlockAllowListConfig(name,
+                patterns(s, "do-dbs"),
+                patterns(s, "ignore-dbs"),
+                s.list("do-tables", (i, t) -> tableRule(t)),
+                s.list("ignore-tables", (i, t) -> tableRule(t)));
+        s.finish();
+        return c;
+    }
+
+    static RouteConfig route(String name, Section s) {
+        String schema = pattern(s, "schema-pattern");
+        Optional<String> table = optionalPattern(s, "table-pattern");
+        String targetSchema = s.requiredText("target-schema");
+        Optional<String> targetTable = s.optionalText("target-table");
+        for (String key : List.of("extract-table", "extract-schema", "extract-source")) {
+            s.unsupported(key, NO_EXTRACT);
+        }
+        s.finish();
+        return new RouteConfig(name, schema, table, targetSchema, targetTable);
+    }
+
+    static FilterConfig filter(String name, Section s) {
+        String schema = pattern(s, "schema-pattern");
+        Optional<String> table = optionalPattern(s, "table-pattern");
+        List<String> eventNames = s.texts("events");
+        List<EventType> events = events(s, eventNames);
+        List<String> sql = sqlPatterns(s);
+        Action action = s.choice("action", null, ACTIONS);
+        if (eventNames.isEmpty() && sql.isEmpty()) {
+            s.problem("needs events or sql-pattern");
+        }
+        s.finish();
+        return new FilterConfig(name, schema, table, events, sql, action == null ? Action.DO : action);
+    }
+
+    private static TableRule tableRule(Section s) {
+        var r = new TableRule(pattern(s, "db-name"), pattern(s, "tbl-name"));
+        s.finish();
+        return r;
+    }
+
+    private static List<String> patterns(Section s, String key) {
+        List<String> all = s.texts(key);
+        for (int i = 0; i < all.size(); i++) {
+            checkPattern(s, key, i, all.get(i));
+        }
+        return all;
+    }
+
+    private static String pattern(Section s, String key) {
+        String p = s.requiredText(key);
+        if (!p.isEmpty()) {
+            checkPattern(s, key, -1, p);
+        }
+        return p;
+    }
+
+    private static Optional<String> optionalPattern(Section s, String key) {
+        Optional<String> p = s.optionalText(key);
+        p.ifPresent(v -> checkPattern(s, key, -1, v));
+        return p;
+    }
+
+    /** {@code index} is the position in a list under {@code key}, or -1 for the key's own value. */
+    private static void checkPattern(Section s, String key, int index, String pattern) {
+        try {
+            NamePattern.compile(pattern, true);
+        } catch (IllegalArgumentException e) {
+            s.problem(at(key, index), "invalid pattern " + s.shown(key, index) + ": " + e.getMessage());
+        }
+    }
+
+    private static String at(String key, int index) {
+        return index < 0 ? key : key + "[" + index + "]";
+    }
+
+    private static List<EventType> events(Section s, List<String> names) {
+        List<EventType> out = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            Optional<EventType> t = EventType.fromYamlName(names.get(i));
+            if (t.isPresent()) {
+                out.add(t.get());
+            } else {
+                s.problem(at("events", i), "unknown event " + s.shown("events", i)
+                        + Suggest.hint(names.get(i), EventType.yamlNames()));
+            }
+        }
+        return out;
+    }
+
+    /** DM's sql-pattern: regular expressions tried against the DDL text, case-insensitively. */
+    private static List<String> sqlPatterns(Section s) {
+        List<String> all = s.texts("sql-pattern");
+        for (int i = 0; i < all.size(); i++) {
+            try {
+                Pattern.compile(all.get(i));
+            } catch (PatternSyntaxException e) {
+                s.problem(at("sql-pattern", i), "invalid regular expression " + s.shown("sql-pattern", i) + ": "
+                        + e.getDescription());
+            }
+        }
+        return all;
+    }
+
+    private static Map<String, Action> actions() {
+        Map<String, Action> m = new LinkedHashMap<>();
+        for (Action a : Action.values()) {
+            m.put(a.yamlName(), a);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,422 @@
+package io.jdm.common.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One YAML mapping being read. Each typed getter declares a key (its type, default and rule in
+ * one call), records a problem with the key's full path when the value breaks the rule, and
+ * returns the default so reading goes on and every problem is found in one pass. {@link #finish()}
+ * then reports the keys nobody declared, with the closest declared key as a hint.
+ */
+final class Section {
+    private static final Pattern INTEGER = Pattern.compile("[-+]?\\d+");
+    private static final Pattern DURATION = Pattern.compile("(?:\\d+(?:ms|h|m|s))+");
+    private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|h|m|s)");
+
+    private final ObjectNode node;
+    private final String path;
+    private final ReadContext ctx;
+    private final Set<String> known = new LinkedHashSet<>();
+    private final Set<String> unsupported = new HashSet<>();
+
+    private Section(ObjectNode node, String path, ReadContext ctx) {
+        this.node = node;
+        this.path = path;
+        this.ctx = ctx;
+    }
+
+    /** The mapping at {@code path}, or empty (with a problem) when the node is something else. */
+    static Optional<Section> of(JsonNode node, String path, ReadContext ctx) {
+        if (node instanceof ObjectNode o) {
+            return Optional.of(new Section(o, path, ctx));
+        }
+        ctx.problem(path, "must be a mapping, got " + ValueText.render(node, ctx));
+        return Optional.empty();
+    }
+
+    static String join(String path, String key) {
+        return path.isEmpty() ? key : path + "." + key;
+    }
+
+    String path() {
+        return path;
+    }
+
+    String path(String key) {
+        return join(path, key);
+    }
+
+    ReadContext ctx() {
+        return ctx;
+    }
+
+    /** A problem about this mapping as a whole. */
+    void problem(String message) {
+        ctx.problem(path, message);
+    }
+
+    /** A problem about a key (or {@code key[i]}) of this mapping. */
+    void problem(String key, String message) {
+        ctx.problem(path(key), message);
+    }
+
+    /** Declares the key; true when it holds a non-null value. */
+    boolean has(String key) {
+        return get(key) != null;
+    }
+
+    boolean isList(String key) {
+        return get(key) instanceof ArrayNode;
+    }
+
+    /** How the value of this key is shown in a message; never a value that came from the environment. */
+    String shown(String key) {
+        return ValueText.render(node.get(key), ctx);
+    }
+
+    /** How the {@code index}-th element of the list under {@code key} is shown; -1 means the key's value. */
+    String shown(String key, int index) {
+        JsonNode v = node.get(key);
+        return ValueText.render(index >= 0 && v != null ? v.get(index) : v, ctx);
+    }
+
+    /** The text as written in the file: for a substituted value, the {@code ${VAR}} text, never the value. */
+    String written(String key) {
+        JsonNode v = node.get(key);
+        String original = v == null ? null : ctx.envOriginal(v);
+        return original != null ? original : v == null ? "" : v.asText();
+    }
+
+    // ---- text ----
+
+    /** A scalar as text, empty when absent; {@code ""} is a value. */
+    Optional<String> text(String key) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return Optional.empty();
+        }
+        if (!v.isTextual()) {
+            problem(key, "must be a string, got " + ValueText.render(v, ctx));
+            return Optional.empty();
+        }
+        return Optional.of(v.textValue());
+    }
+
+    /** A scalar as text; absent and blank are both "not set". */
+    Optional<String> optionalText(String key) {
+        return text(key).filter(s -> !s.isBlank());
+    }
+
+    /** A non-blank scalar, or a {@code required} problem and {@code ""}. */
+    String requiredText(String key) {
+        Optional<String> v = text(key);
+        if (v.isEmpty() && !has(key) || v.isPresent() && v.get().isBlank()) {
+            problem(key, "required");
+        }
+        return v.filter(s -> !s.isBlank()).orElse("");
+    }
+
+    /** Text that must match {@code rule}; {@code def} null means required. */
+    String matching(String key, Pattern rule, String ruleText, String def) {
+        if (def == null) {
+            String v = requiredText(key);
+            return v.isEmpty() || check(key, v, rule, ruleText) ? v : "";
+        }
+        return optionalMatching(key, rule, ruleText).orElse(def);
+    }
+
+    Optional<String> optionalMatching(String key, Pattern rule, String ruleText) {
+        return optionalText(key).filter(v -> check(key, v, rule, ruleText));
+    }
+
+    private boolean check(String key, String v, Pattern rule, String ruleText) {
+        if (rule.matcher(v).matches()) {
+            return true;
+        }
+        problem(key, "must " + ruleText + ", got " + shown(key));
+        return false;
+    }
+
+    // ---- numbers ----
+
+    int integer(String key, int def, int min, int max) {
+        return (int) longInteger(key, def, min, max);
+    }
+
+    long longInteger(String key, long def, long min, long max) {
+        OptionalLong v = optionalLong(key, min, max);
+        return v.isPresent() ? v.getAsLong() : def;
+    }
+
+    OptionalInt optionalInt(String key, int min, int max) {
+        OptionalLong v = optionalLong(key, min, max);
+        return v.isPresent() ? OptionalInt.of((int) v.getAsLong()) : OptionalInt.empty();
+    }
+
+    OptionalLong optionalLong(String key, long min, long max) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return OptionalLong.empty();
+        }
+        if (!v.isTextual() || !INTEGER.matcher(v.textValue().strip()).matches()) {
+            problem(key, "must be an integer, got " + ValueText.render(v, ctx));
+            return OptionalLong.empty();
+        }
+        BigInteger n = new BigInteger(v.textValue().strip());
+        if (n.compareTo(BigInteger.valueOf(min)) < 0 || n.compareTo(BigInteger.valueOf(max)) > 0) {
+            problem(key, "must be " + min + ".." + max + ", got " + ValueText.render(v, ctx));
+            return OptionalLong.empty();
+        }
+        return OptionalLong.of(n.longValue());
+    }
+
+    /** A power of two in min..max: sizes of ring buffers. */
+    int powerOfTwo(String key, int def, int min, int max) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return def;
+        }
+        String rule = "must be a power of two in " + min + ".." + max + ", got " + ValueText.render(v, ctx);
+        if (!v.isTextual() || !INTEGER.matcher(v.textValue().strip()).matches()) {
+            problem(key, rule);
+            return def;
+        }
+        BigInteger n = new BigInteger(v.textValue().strip());
+        boolean ok = n.signum() > 0 && n.bitCount() == 1
+                && n.compareTo(BigInteger.valueOf(min)) >= 0 && n.compareTo(BigInteger.valueOf(max)) <= 0;
+        if (!ok) {
+            problem(key, rule);
+            return def;
+        }
+        return n.intValue();
+    }
+
+    /** Whole seconds in min..max, as DM writes intervals. */
+    Duration seconds(String key, int def, int min, int max) {
+        return Duration.ofSeconds(integer(key, def, min, max));
+    }
+
+    /** A Go-style duration: {@code 60s}, {@code 5m}, {@code 1h30m}, {@code 500ms}. */
+    Duration duration(String key, Duration def) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return def;
+        }
+        if (!v.isTextual() || !DURATION.matcher(v.textValue().strip()).matches()) {
+            problem(key, "must be a duration such as 60s or 5m, got " + ValueText.render(v, ctx));
+            return def;
+        }
+        return parseDuration(v.textValue().strip());
+    }
+
+    /** Sums the parts of an already validated duration such as {@code 1h30m}. */
+    private static Duration parseDuration(String text) {
+        Duration d = Duration.ZERO;
+        Matcher m = DURATION_PART.matcher(text);
+        while (m.find()) {
+            long n = Long.parseLong(m.group(1));
+            d = d.plus(switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofHours(n);
+            });
+        }
+        return d;
+    }
+
+    // ---- booleans and choices ----
+
+    boolean bool(String key, boolean def) {
+        return optionalBool(key).orElse(def);
+    }
+
+    Optional<Boolean> optionalBool(String key) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return Optional.empty();
+        }
+        String s = v.isTextual() ? v.textValue().strip() : "";
+        if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
+            return Optional.of(Boolean.parseBoolean(s));
+        }
+        problem(key, "must be true or false, got " + ValueText.render(v, ctx));
+        return Optional.empty();
+    }
+
+    /** One of {@code names} (matched ignoring case); {@code def} null means required. */
+    <E> E choice(String key, E def, Map<String, E> names) {
+        Optional<E> v = optionalChoice(key, names);
+        if (v.isEmpty() && def == null && !has(key)) {
+            problem(key, "required");
+        }
+        return v.orElse(def);
+    }
+
+    <E> Optional<E> optionalChoice(String key, Map<String, E> names) {
+        Optional<String> v = text(key);
+        if (v.isEmpty()) {
+            return Optional.empty();
+        }
+        for (Map.Entry<String, E> e : names.entrySet()) {
+            if (e.getKey().equalsIgnoreCase(v.get().strip())) {
+                return Optional.of(e.getValue());
+            }
+        }
+        problem(key, "must be one of " + String.join(", ", names.keySet()) + ", got " + shown(key));
+        return Optional.empty();
+    }
+
+    /** The lower-case names of enum constants, in declaration order, for {@link #choice}. */
+    static <E extends Enum<E>> Map<String, E> names(E[] values) {
+        Map<String, E> m = new LinkedHashMap<>();
+        for (E e : values) {
+            m.put(e.name().toLowerCase(Locale.ROOT), e);
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    // ---- secrets ----
+
+    /** A password: absent means none. Its value never appears in a message, whatever is wrong. */
+    Secret secret(String key) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return Secret.EMPTY;
+        }
+        if (!v.isTextual()) {
+            problem(key, "must be a string");
+            return Secret.EMPTY;
+        }
+        return Secret.of(v.textValue());
+    }
+
+    // ---- collections ----
+
+    /** A list of scalars; absent means empty. */
+    List<String> texts(String key) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return List.of();
+        }
+        if (!(v instanceof ArrayNode a)) {
+            problem(key, "must be a list, got " + ValueText.render(v, ctx));
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < a.size(); i++) {
+            JsonNode e = a.get(i);
+            if (e.isTextual()) {
+                out.add(e.textValue());
+            } else {
+                problem(key + "[" + i + "]", "must be a string, got " + ValueText.render(e, ctx));
+            }
+        }
+        return out;
+    }
+
+    /** A mapping of scalars, in file order; absent means empty. */
+    Map<String, String> textMap(String key) {
+        Optional<Section> s = section(key);
+        if (s.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : s.get().node.properties()) {
+            if (e.getValue().isTextual()) {
+                out.put(e.getKey(), e.getValue().textValue());
+            } else {
+                s.get().problem(e.getKey(), "must be a string, got " + ValueText.render(e.getValue(), ctx));
+            }
+        }
+        return out;
+    }
+
+    Optional<Section> section(String key) {
+        JsonNode v = get(key);
+        return v == null ? Optional.empty() : of(v, path(key), ctx);
+    }
+
+    /** A mapping of name → mapping ({@code syncers:}, {@code routes:} ...), in file order. */
+    <T> Map<String, T> named(String key, BiFunction<String, Section, T> reader) {
+        Optional<Section> s = section(key);
+        if (s.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, T> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonNode> e : s.get().node.properties()) {
+            if (e.getKey().isBlank()) {
+                s.get().problem("names must not be empty");
+                continue;
+            }
+            of(e.getValue(), s.get().path(e.getKey()), ctx)
+                    .ifPresent(entry -> out.put(e.getKey(), reader.apply(e.getKey(), entry)));
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** A list of mappings ({@code mysql-instances:}, {@code do-tables:}); absent means empty. */
+    <T> List<T> list(String key, BiFunction<Integer, Section, T> reader) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return List.of();
+        }
+        if (!(v instanceof ArrayNode a)) {
+            problem(key, "must be a list, got " + ValueText.render(v, ctx));
+            return List.of();
+        }
+        List<T> out = new ArrayList<>();
+        for (int i = 0; i < a.size(); i++) {
+            int index = i;
+            of(a.get(i), path(key) + "[" + i + "]", ctx).ifPresent(s -> out.add(reader.apply(index, s)));
+        }
+        return out;
+    }
+
+    // ---- keys jdm refuses, and keys nobody declared ----
+
+    /** A key DM has and jdm does not: present means a problem that says why and what to do. */
+    void unsupported(String key, String reason) {
+        unsupported.add(key);
+        if (get(key) != null) {
+            problem(key, reason);
+        }
+    }
+
+    /** Reports every key of this mapping that no getter declared. Call after all reads. */
+    void finish() {
+        List<String> candidates = known.stream().filter(k -> !unsupported.contains(k)).toList();
+        for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
+            String key = it.next();
+            if (!known.contains(key)) {
+                problem(key, "unknown key" + Suggest.hint(key, candidates));
+            }
+        }
+    }
+
+    private JsonNode get(String key) {
+        known.add(key);
+        JsonNode v = node.get(key);
+        return v == null || v.isNull() ? null : v;
+    }
+}

@@ -1,0 +1,48 @@
+package io.jdm.common.config;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the sync unit applies the binlog (an entry of {@code syncers:}).
+ *
+ * @param queueSize slots of the ring between the binlog reader and the writers; a power of two
+ * @param safeModeDuration how long after a (re)start rows are written idempotently
+ *     (REPLACE / DELETE+REPLACE) so that events replayed from before the checkpoint do no harm
+ * @param compact merge several changes of one row within a batch into one
+ * @param multipleRows write a batch as multi-row statements
+ * @param enableGtid follow the source by GTID rather than by file and position
+ */
+public record SyncerConfig(int workerCount, int batch, int queueSize, boolean safeMode, Duration safeModeDuration,
+                           Duration checkpointFlushInterval, boolean compact, boolean multipleRows,
+                           boolean enableGtid, Duration heartbeatInterval) {
+    public static final int DEFAULT_WORKER_COUNT = 16;
+    public static final int DEFAULT_BATCH = 100;
+    public static final int DEFAULT_QUEUE_SIZE = 1024;
+
+    public SyncerConfig {
+        Objects.requireNonNull(safeModeDuration, "safeModeDuration");
+        Objects.requireNonNull(checkpointFlushInterval, "checkpointFlushInterval");
+        Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+    }
+
+    public static SyncerConfig defaults() {
+        return new SyncerConfig(DEFAULT_WORKER_COUNT, DEFAULT_BATCH, DEFAULT_QUEUE_SIZE, false, Duration.ofSeconds(60),
+                Duration.ofSeconds(30), false, false, true, Duration.ofSeconds(10));
+    }
+
+    public SyncerConfig withWorkerCount(int newWorkerCount) {
+        return new SyncerConfig(newWorkerCount, batch, queueSize, safeMode, safeModeDuration,
+                checkpointFlushInterval, compact, multipleRows, enableGtid, heartbeatInterval);
+    }
+
+    public SyncerConfig withBatch(int newBatch) {
+        return new SyncerConfig(workerCount, newBatch, queueSize, safeMode, safeModeDuration,
+                checkpointFlushInterval, compact, multipleRows, enableGtid, heartbeatInterval);
+    }
+
+    public SyncerConfig withEnableGtid(boolean newEnableGtid) {
+        return new SyncerConfig(workerCount, batch, queueSize, safeMode, safeModeDuration,
+                checkpointFlushInterval, compact, multipleRows, newEnableGtid, heartbeatInterval);
+    }
+}

@@ -1,0 +1,120 @@
+package io.jdm.common.config;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * A whole task file, validated. Units do not read the named maps directly: they ask for the
+ * effective settings of their instance ({@link #mydumper}, {@link #loader}, {@link #syncer},
+ * {@link #blockAllowList}, {@link #routes}, {@link #filters}).
+ *
+ * <p>Effective unit settings come from the config the instance names, else the entry called
+ * {@value #GLOBAL}, else the defaults; the instance's {@code *-thread} overrides apply last. When a
+ * task has more than one instance, each instance dumps into (and loads from) a sub-directory of
+ * the configured directory named after its source-id, because the dumps of two sources would
+ * otherwise overwrite each other's files.
+ */
+public record TaskConfig(String name, TaskMode taskMode, String metaSchema, String statusAddr,
+                         List<String> ignoreCheckingItems, boolean caseSensitive, Optional<String> timezone,
+                         DatabaseConfig targetDatabase, List<MySqlInstance> mysqlInstances,
+                         Map<String, MydumperConfig> mydumpers, Map<String, LoaderConfig> loaders,
+                         Map<String, SyncerConfig> syncers, Map<String, BlockAllowListConfig> blockAllowList,
+                         Map<String, RouteConfig> routes, Map<String, FilterConfig> filters) {
+    /** The config name used by instances that name none. */
+    public static final String GLOBAL = "global";
+    public static final String DEFAULT_META_SCHEMA = "jdm_meta";
+    public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8261";
+
+    public TaskConfig {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(taskMode, "taskMode");
+        Objects.requireNonNull(metaSchema, "metaSchema");
+        Objects.requireNonNull(statusAddr, "statusAddr");
+        ignoreCheckingItems = List.copyOf(ignoreCheckingItems);
+        Objects.requireNonNull(timezone, "timezone");
+        Objects.requireNonNull(targetDatabase, "targetDatabase");
+        mysqlInstances = List.copyOf(mysqlInstances);
+        mydumpers = ordered(mydumpers);
+        loaders = ordered(loaders);
+        syncers = ordered(syncers);
+        blockAllowList = ordered(blockAllowList);
+        routes = ordered(routes);
+        filters = ordered(filters);
+    }
+
+    /** The instance with this source-id. */
+    public MySqlInstance instance(String sourceId) {
+        return mysqlInstances.stream().filter(i -> i.sourceId().equals(sourceId)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("task " + name + " has no source " + sourceId));
+    }
+
+    /** The dump settings for this instance, overrides and per-source directory applied. */
+    public MydumperConfig mydumper(MySqlInstance instance) {
+        MydumperConfig base = pick(mydumpers, instance.mydumperConfigName(), "mydumper",
+                () -> MydumperConfig.defaults(name));
+        MydumperConfig c = base.withDir(perSource(base.dir(), instance));
+        return instance.mydumperThread().isPresent() ? c.withThreads(instance.mydumperThread().getAsInt()) : c;
+    }
+
+    /** The load settings for this instance; {@link LoaderConfig#dir()} is always present here. */
+    public LoaderConfig loader(MySqlInstance instance) {
+        LoaderConfig base = pick(loaders, instance.loaderConfigName(), "loader", LoaderConfig::defaults);
+        Path dir = base.dir().map(d -> perSource(d, instance)).orElseGet(() -> mydumper(instance).dir());
+        LoaderConfig c = base.withDir(dir);
+        return instance.loaderThread().isPresent() ? c.withPoolSize(instance.loaderThread().getAsInt()) : c;
+    }
+
+    /** The sync settings for this instance; the source file's enable-gtid wins over the syncer's. */
+    public SyncerConfig syncer(MySqlInstance instance) {
+        SyncerConfig c = pick(syncers, instance.syncerConfigName(), "syncer", SyncerConfig::defaults);
+        if (instance.enableGtid().isPresent()) {
+            c = c.withEnableGtid(instance.enableGtid().get());
+        }
+        return instance.syncerThread().isPresent() ? c.withWorkerCount(instance.syncerThread().getAsInt()) : c;
+    }
+
+    /** The block-allow-list rule set of this instance, if it names one. */
+    public Optional<BlockAllowListConfig> blockAllowList(MySqlInstance instance) {
+        return instance.blockAllowList().map(n -> lookup(blockAllowList, n, "block-allow-list rule set"));
+    }
+
+    /** The route rules of this instance, in the order it lists them. */
+    public List<RouteConfig> routes(MySqlInstance instance) {
+        return instance.routeRules().stream().map(n -> lookup(routes, n, "route rule")).toList();
+    }
+
+    /** The binlog event filter rules of this instance, in the order it lists them. */
+    public List<FilterConfig> filters(MySqlInstance instance) {
+        return instance.filterRules().stream().map(n -> lookup(filters, n, "filter rule")).toList();
+    }
+
+    private Path perSource(Path dir, MySqlInstance instance) {
+        return mysqlInstances.size() > 1 ? dir.resolve(instance.sourceId()) : dir;
+    }
+
+    private static <T> T pick(Map<String, T> named, Optional<String> wanted, String kind, Supplier<T> defaults) {
+        if (wanted.isPresent()) {
+            return lookup(named, wanted.get(), kind + " config");
+        }
+        T global = named.get(GLOBAL);
+        return global != null ? global : defaults.get();
+    }
+
+    private static <T> T lookup(Map<String, T> named, String key, String kind) {
+        T value = named.get(key);
+        if (value == null) {
+            throw new IllegalArgumentException("undefined " + kind + " \"" + key + "\"");
+        }
+        return value;
+    }
+
+    private static <T> Map<String, T> ordered(Map<String, T> m) {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(m)));
+    }
+}

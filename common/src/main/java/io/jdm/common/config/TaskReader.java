@@ -1,0 +1,169 @@
+package io.jdm.common.config;
+
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The top level of a task file; the parts are read by {@link DatabaseReader}, {@link UnitReaders} ... */
+final class TaskReader {
+    static final Pattern SOURCE_ID = Pattern.compile("[A-Za-z0-9_.-]{1,32}");
+    static final String SOURCE_ID_RULE = "match [A-Za-z0-9_.-]{1,32}";
+    static final long MAX_SERVER_ID = 4_294_967_295L;
+
+    private static final Pattern TASK_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    private static final Pattern META_SCHEMA = Pattern.compile("[A-Za-z0-9_]{1,64}");
+    private static final Pattern HOST_PORT = Pattern.compile(".+:(\\d{1,5})");
+    private static final Map<String, TaskMode> TASK_MODES = taskModes();
+    /** DM's precheck item names (dm/config/checking_item.go). */
+    private static final List<String> CHECKING_ITEMS = List.of("all", "dump_privilege", "replication_privilege",
+            "version", "server_id", "binlog_enable", "binlog_format", "binlog_row_image", "table_schema",
+            "schema_of_shard_tables", "auto_increment_ID", "online_ddl", "binlog_db", "meta_position",
+            "conn_number", "target_privilege", "empty_region", "region_distribution", "downstream_version",
+            "free_space", "downstream_mutex_features");
+    private static final String DM_ONLY = "a DM setting jdm does not have; remove it";
+
+    private final Section root;
+
+    private TaskReader(Section root) {
+        this.root = root;
+    }
+
+    static TaskConfig read(Section root) {
+        return new TaskReader(root).read();
+    }
+
+    private TaskConfig read() {
+        String name = root.matching("name", TASK_NAME, "match [A-Za-z0-9_-]{1,64}", null);
+        TaskMode mode = root.choice("task-mode", null, TASK_MODES);
+        String metaSchema = root.matching("meta-schema", META_SCHEMA, "match [A-Za-z0-9_]{1,64}",
+                TaskConfig.DEFAULT_META_SCHEMA);
+        String statusAddr = statusAddr();
+        boolean caseSensitive = root.bool("case-sensitive", false);
+        Optional<String> timezone = timezone();
+        List<String> ignoreChecks = checkingItems();
+        DatabaseConfig target = DatabaseReader.required(root, "target-database");
+        Rules rules = new Rules(
+                root.named("block-allow-list", RuleReaders::blockAllowList),
+                root.named("routes", RuleReaders::route),
+                root.named("filters", RuleReaders::filter),
+                root.named("mydumpers", (n, s) -> UnitReaders.mydumper(s, name)),
+                root.named("loaders", (n, s) -> UnitReaders.loader(s)),
+                root.named("syncers", (n, s) -> UnitReaders.syncer(s)));
+        List<MySqlInstance> instances = new InstanceReader(rules, mode).readAll(root);
+        refuseDmOnlyKeys();
+        root.finish();
+        TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, statusAddr,
+                ignoreChecks, caseSensitive, timezone, target, instances, rules.mydumpers(), rules.loaders(),
+                rules.syncers(), rules.blockAllowList(), rules.routes(), rules.filters());
+        if (mode != null) {
+            checkLoadReadsDump(task);
+        }
+        return task;
+    }
+
+    /** The named maps instances refer to. */
+    record Rules(Map<String, BlockAllowListConfig> blockAllowList, Map<String, RouteConfig> routes,
+                 Map<String, FilterConfig> filters, Map<String, MydumperConfig> mydumpers,
+                 Map<String, LoaderConfig> loaders, Map<String, SyncerConfig> syncers) {
+    }
+
+    private String statusAddr() {
+        Optional<String> v = root.optionalMatching("status-addr", HOST_PORT, "be host:port");
+        if (v.isPresent()) {
+            Matcher m = HOST_PORT.matcher(v.get());
+            int port = m.matches() ? Integer.parseInt(m.group(1)) : 0;
+            if (port < 1 || port > 65535) {
+                root.problem("status-addr", "port must be 1..65535, got " + root.shown("status-addr"));
+            }
+        }
+        return v.orElse(TaskConfig.DEFAULT_STATUS_ADDR);
+    }
+
+    private Optional<String> timezone() {
+        Optional<String> tz = root.optionalText("timezone");
+        try {
+            tz.ifPresent(ZoneId::of);
+            return tz;
+        } catch (DateTimeException e) {
+            root.problem("timezone", "must be a time zone such as +08:00 or Asia/Shanghai, got "
+                    + root.shown("timezone"));
+            return Optional.empty();
+        }
+    }
+
+    private List<String> checkingItems() {
+        List<String> items = root.texts("ignore-checking-items");
+        for (int i = 0; i < items.size(); i++) {
+            if (!CHECKING_ITEMS.contains(items.get(i))) {
+                root.problem("ignore-checking-items[" + i + "]", "unknown checking item "
+                        + root.shown("ignore-checking-items", i) + Suggest.hint(items.get(i), CHECKING_ITEMS));
+            }
+        }
+        return items;
+    }
+
+    private void refuseDmOnlyKeys() {
+        String shards = "jdm does not coordinate DDL across merged shards; remove it";
+        root.unsupported("shard-mode", shards);
+        root.unsupported("is-sharding", shards);
+        root.unsupported("online-ddl", "jdm does not handle gh-ost or pt-osc shadow tables; remove it");
+        root.unsupported("online-ddl-scheme", "jdm does not handle gh-ost or pt-osc shadow tables; remove it");
+        root.unsupported("black-white-list", "renamed block-allow-list in DM v2.0.0; rename the key");
+        root.unsupported("column-mappings", "column mapping is not supported by jdm; remove it");
+        root.unsupported("expression-filter", "expression filters are not supported by jdm; remove it");
+        root.unsupported("validators", "continuous validation is not supported by jdm; remove it");
+        root.unsupported("clean-dump-file", "jdm leaves the dump directory in place; remove it");
+        for (String key : List.of("collation_compatible", "enable-heartbeat", "heartbeat-update-interval",
+                "heartbeat-report-interval", "remove-meta", "mydumper-path", "enable-ansi-quotes")) {
+            root.unsupported(key, DM_ONLY);
+        }
+    }
+
+    /**
+     * In full and all modes the load reads what the dump wrote; a loader dir that points elsewhere
+     * would load an old dump or nothing.
+     */
+    private void checkLoadReadsDump(TaskConfig task) {
+        if (!task.taskMode().dumpsAndLoads()) {
+            return;
+        }
+        Map<String, Boolean> reported = new HashMap<>();
+        for (MySqlInstance i : task.mysqlInstances()) {
+            String loaderName = i.loaderConfigName().orElse(TaskConfig.GLOBAL);
+            LoaderConfig named = task.loaders().get(loaderName);
+            if (named == null || named.dir().isEmpty() || reported.containsKey(loaderName)) {
+                continue;
+            }
+            try {
+                var dump = task.mydumper(i).dir();
+                if (!dump.normalize().equals(task.loader(i).dir().orElseThrow().normalize())) {
+                    reported.put(loaderName, true);
+                    root.problem("loaders." + loaderName + ".dir", "must be the dump directory when task-mode is "
+                            + "full or all; leave it out and the load reads what the dump wrote");
+                }
+            } catch (IllegalArgumentException undefinedName) {
+                // already reported as an undefined reference
+            }
+        }
+    }
+
+    private static Map<String, TaskMode> taskModes() {
+        Map<String, TaskMode> m = new LinkedHashMap<>();
+        for (TaskMode t : TaskMode.values()) {
+            m.put(t.yamlName(), t);
+        }
+        return m;
+    }
+
+    /** Helpers shared by the instance reader. */
+    static List<String> definedNames(Map<String, ?> defined) {
+        return defined.isEmpty() ? List.of("none") : new ArrayList<>(defined.keySet());
+    }
+}
