@@ -1,12 +1,51 @@
 package io.jdm.cli;
 
+import io.jdm.cli.check.CheckReport;
+import io.jdm.cli.check.PrecheckInput;
+import io.jdm.cli.check.Prechecker;
+import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.TaskConfig;
+import io.jdm.common.config.TaskMode;
+import io.jdm.common.filter.TableFilter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-@Command(name = "check", mixinStandardHelpOptions = true, description = "Not available in this build yet.")
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = "Check a task before migrating: connectivity, versions, binlog settings, privileges, "
+                + "tables without keys, collations the target lacks. Exit 0 when nothing fails, 1 when a check "
+                + "fails, 2 for usage or task-file errors.")
 final class CheckCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
+    Path taskFile;
+
+    @Option(names = "--json", description = "Print JSON instead of a table.")
+    boolean json;
+
     @Override
     public Integer call() {
-        throw new UsageError("check: not built yet in this version");
+        TaskConfig task = TaskFiles.load(taskFile);
+        CheckReport report = new CheckReport(new Prechecker(input(task)).run());
+        System.out.print(json ? report.json() + "\n" : report.table());
+        System.out.flush();
+        return report.anyFailed() ? ExitCode.FAILED : ExitCode.OK;
+    }
+
+    static PrecheckInput input(TaskConfig task) {
+        List<PrecheckInput.Source> sources = new ArrayList<>();
+        for (MySqlInstance i : task.mysqlInstances()) {
+            TableFilter filter = TableFilter.forInstance(task, i);
+            sources.add(new PrecheckInput.Source(i.sourceId(), i.from().toConnectionSpec(), filter::matchTable,
+                    task.syncer(i).enableGtid()));
+        }
+        boolean dump = task.taskMode() != TaskMode.INCREMENTAL;
+        boolean binlog = task.taskMode() != TaskMode.FULL;
+        return new PrecheckInput(dump, binlog, sources, task.targetDatabase().toConnectionSpec(), task.metaSchema(),
+                new HashSet<>(task.ignoreCheckingItems()));
     }
 }

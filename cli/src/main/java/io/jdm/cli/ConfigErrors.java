@@ -1,5 +1,6 @@
 package io.jdm.cli;
 
+import io.jdm.common.config.ConfigException;
 import java.io.PrintWriter;
 
 /** Prints task-file problems: one line each, no stack trace. */
@@ -8,10 +9,14 @@ final class ConfigErrors {
     }
 
     static boolean isConfigError(Exception e) {
-        return false;
+        return e instanceof ConfigException;
     }
 
     static void print(Exception e, PrintWriter err) {
-        err.println("jdm: " + e.getMessage());
+        ConfigException c = (ConfigException) e;
+        err.println("jdm: the task file has " + c.problems().size() + (c.problems().size() == 1 ? " problem:" : " problems:"));
+        for (String p : c.problems()) {
+            err.println("  " + p);
+        }
     }
 }

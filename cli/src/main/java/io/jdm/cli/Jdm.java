@@ -60,12 +60,12 @@ public final class Jdm implements Runnable {
         if (ex instanceof UsageError u) {
             err.println("jdm: " + u.getMessage());
             code = ExitCode.USAGE;
-        } else if (ex instanceof JdmException j) {
-            err.println("jdm: " + j.getMessage());
-            code = ExitCode.FAILED;
         } else if (ConfigErrors.isConfigError(ex)) {
             ConfigErrors.print(ex, err);
             code = ExitCode.USAGE;
+        } else if (ex instanceof JdmException j) {
+            err.println("jdm: " + j.getMessage());
+            code = ExitCode.FAILED;
         } else {
             err.println("jdm: " + ErrorClassifier.oneLine(ex));
             code = ExitCode.FAILED;

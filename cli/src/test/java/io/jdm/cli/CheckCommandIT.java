@@ -1,0 +1,125 @@
+package io.jdm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.cli.JdmCommandLineTest.Run;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code jdm check} end to end: the shipped example task file pointed at the embedded pair, and bad input. */
+class CheckCommandIT {
+    private static SqlServer source;
+    private static SqlServer target;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void servers() {
+        ServerPair pair = ServerPair.shared();
+        source = pair.source();
+        target = pair.target();
+        source.freshDatabase("shop");
+        source.execute("CREATE TABLE shop.orders (id BIGINT PRIMARY KEY, total DECIMAL(10,2))");
+    }
+
+    /** conf/task-all.yaml with the ports of the embedded servers written in. */
+    private Path exampleTask(int sourcePort, int targetPort) throws Exception {
+        String yaml = Files.readString(Path.of("..", "conf", "task-all.yaml"))
+                .replace("${JDM_SOURCE_PORT:-3306}", String.valueOf(sourcePort))
+                .replace("${JDM_TARGET_PORT:-4000}", String.valueOf(targetPort));
+        Path f = dir.resolve("task.yaml");
+        Files.writeString(f, yaml);
+        return f;
+    }
+
+    @Test
+    void exampleTaskPassesAgainstTheEmbeddedPair() throws Exception {
+        Run r = JdmCommandLineTest.run("check", exampleTask(source.port(), target.port()).toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("binlog_format") && r.out().contains("pass"), r.out());
+        assertTrue(r.out().contains("0 failed"), r.out());
+    }
+
+    @Test
+    void jsonOutputForMachines() throws Exception {
+        Run r = JdmCommandLineTest.run("check", "--json", exampleTask(source.port(), target.port()).toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("\"result\" : \"pass\""), r.out());
+        assertTrue(r.out().contains("\"item\" : \"replication_privilege\""), r.out());
+    }
+
+    @Test
+    void unreachableSourceFailsWithOneLineAndExitOne() throws Exception {
+        int closed;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        Run r = JdmCommandLineTest.run("check", exampleTask(closed, target.port()).toString());
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.out().contains("no answer from 127.0.0.1:" + closed), r.out());
+        assertFalse((r.out() + r.err()).contains("\tat "), "no stack trace");
+    }
+
+    @Test
+    void malformedYamlGivesLineAndColumnAndExitTwo() throws Exception {
+        Path f = dir.resolve("bad.yaml");
+        Files.writeString(f, "name: t\ntask-mode: [full\n");
+        Run r = JdmCommandLineTest.run("check", f.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().matches("(?s).*bad\\.yaml:\\d+:\\d+.*"), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
+    }
+
+    @Test
+    void unknownKeyIsNamedWithASuggestion() throws Exception {
+        String yaml = Files.readString(exampleTask(source.port(), target.port()))
+                .replace("    worker-count: 16", "    worker-cont: 16");
+        Path f = dir.resolve("typo.yaml");
+        Files.writeString(f, yaml);
+        Run r = JdmCommandLineTest.run("check", f.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("syncers.global.worker-cont: unknown key (did you mean worker-count?)"), r.err());
+    }
+
+    @Test
+    void outOfRangeValuesAreAllReportedAtOnce() throws Exception {
+        String yaml = Files.readString(exampleTask(source.port(), target.port()))
+                .replace("    worker-count: 16", "    worker-count: 0")
+                .replace("    pool-size: 16", "    pool-size: 5000");
+        Path f = dir.resolve("range.yaml");
+        Files.writeString(f, yaml);
+        Run r = JdmCommandLineTest.run("check", f.toString());
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("syncers.global.worker-count: must be 1..1024, got 0"), r.err());
+        assertTrue(r.err().contains("loaders.global.pool-size: must be 1..1024, got 5000"), r.err());
+    }
+
+    @Test
+    void missingTaskFileIsAUsageError() {
+        Run r = JdmCommandLineTest.run("check", dir.resolve("nope.yaml").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("does not exist"), r.err());
+    }
+
+    @Test
+    void passwordNeverAppearsInOutput() throws Exception {
+        String yaml = Files.readString(exampleTask(source.port(), target.port()))
+                .replace("\"${JDM_SOURCE_PASSWORD:-}\"", "\"S3cret-Pw\"");
+        Path f = dir.resolve("pw.yaml");
+        Files.writeString(f, yaml);
+        Run r = JdmCommandLineTest.run("check", f.toString());
+        assertEquals(1, r.code(), r.out());
+        assertTrue(r.out().contains("access denied for root"), r.out());
+        assertFalse((r.out() + r.err()).contains("S3cret-Pw"));
+    }
+}
