@@ -36,7 +36,12 @@ public final class Jdm implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
+    /** The binlog client logs through java.util.logging; keep it to warnings (strong ref: JUL holds weak ones). */
+    private static final java.util.logging.Logger BINLOG_CLIENT_LOG =
+            java.util.logging.Logger.getLogger("com.github.shyiko.mysql.binlog");
+
     public static void main(String[] args) {
+        BINLOG_CLIENT_LOG.setLevel(java.util.logging.Level.WARNING);
         System.exit(execute(args));
     }
 

@@ -1,12 +1,38 @@
 package io.jdm.cli;
 
+import io.jdm.cli.run.UnitConfigs;
+import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.TaskConfig;
+import io.jdm.common.metrics.ProgressLogger;
+import io.jdm.load.LoadResult;
+import io.jdm.load.LoadUnit;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
-@Command(name = "load", mixinStandardHelpOptions = true, description = "Not available in this build yet.")
+@Command(name = "load", mixinStandardHelpOptions = true,
+        description = "Replay a dump directory into the target with pool-size connections. "
+                + "A rerun after a crash resumes exactly where the last committed statement ended.")
 final class LoadCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
+    Path taskFile;
+
     @Override
     public Integer call() {
-        throw new UsageError("load: not built yet in this version");
+        TaskConfig task = TaskFiles.load(taskFile);
+        for (MySqlInstance i : task.mysqlInstances()) {
+            load(task, i);
+        }
+        return ExitCode.OK;
+    }
+
+    static LoadResult load(TaskConfig task, MySqlInstance instance) {
+        LoadUnit unit = new LoadUnit(UnitConfigs.load(task, instance));
+        try (Interrupts ignored = Interrupts.onSignal(unit::stop);
+             ProgressLogger p = new ProgressLogger(task.name(), "load", unit.metrics(), 5)) {
+            LoadResult r = unit.run();
+            return r;
+        }
     }
 }

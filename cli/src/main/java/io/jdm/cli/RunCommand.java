@@ -1,12 +1,21 @@
 package io.jdm.cli;
 
+import io.jdm.cli.run.TaskRunner;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Not available in this build yet.")
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Run the task's task-mode: full (dump, load), incremental (sync) or all (dump, load, then "
+                + "sync from the dump's position), serving /status and /metrics on status-addr. A restart "
+                + "resumes the stage it stopped in.")
 final class RunCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
+    Path taskFile;
+
     @Override
-    public Integer call() {
-        throw new UsageError("run: not built yet in this version");
+    public Integer call() throws Exception {
+        return TaskRunner.runStages(TaskFiles.load(taskFile), TaskRunner.Stages.FROM_TASK_MODE);
     }
 }

@@ -1,0 +1,311 @@
+package io.jdm.cli.run;
+
+import io.jdm.cli.daemon.StatusProvider;
+import io.jdm.cli.daemon.StatusServer;
+import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.TaskConfig;
+import io.jdm.common.config.TaskMode;
+import io.jdm.common.dumpdir.DumpMetadata;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.metrics.MetricSource;
+import io.jdm.common.metrics.ProgressLogger;
+import io.jdm.common.metrics.PrometheusWriter;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.dump.DumpResult;
+import io.jdm.dump.DumpUnit;
+import io.jdm.load.LoadUnit;
+import io.jdm.sync.SyncUnit;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the stages of a task for every source, records each stage in the target, and serves the
+ * daemon endpoints while it runs. See the package documentation for the stage machine.
+ */
+public final class TaskRunner implements StatusProvider, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger("jdm");
+
+    /** Which stages a command runs. */
+    public enum Stages { FROM_TASK_MODE, SYNC_ONLY }
+
+    private final TaskConfig task;
+    private final Stages stages;
+    private final StageStore store;
+    private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
+    private final List<SyncUnit> syncs = new ArrayList<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean stopping;
+    private volatile DumpUnit currentDump;
+    private volatile LoadUnit currentLoad;
+
+    /** What {@code /status} shows for one source. */
+    private static final class SourceState {
+        volatile String stage = "pending";
+        volatile MetricSource unit;
+        volatile String unitName = "";
+        volatile String error;
+        volatile BinlogPosition position;
+    }
+
+    public TaskRunner(TaskConfig task, Stages stages) {
+        this.task = task;
+        this.stages = stages;
+        this.store = new StageStore(task.targetDatabase().toConnectionSpec(), task.metaSchema(), task.name());
+        for (MySqlInstance i : task.mysqlInstances()) {
+            sources.put(i.sourceId(), new SourceState());
+        }
+    }
+
+    /** Runs a task as a command does: with the daemon endpoint and signal handling. Returns the exit code. */
+    public static int runStages(TaskConfig task, Stages stages) throws IOException {
+        try (TaskRunner runner = new TaskRunner(task, stages);
+             StatusServer server = StatusServer.start(task.name(), task.statusAddr(), runner)) {
+            Thread hook = new Thread(runner::requestStop, task.name() + "-signal");
+            Runtime.getRuntime().addShutdownHook(hook);
+            try {
+                runner.run();
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException e) {
+                    // Already shutting down: the hook is draining the units.
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** Runs every stage; returns when the task is done, or when stopped; throws the first failure. */
+    public void run() {
+        try {
+            store.init();
+            boolean syncing = stages == Stages.SYNC_ONLY || task.taskMode() != TaskMode.FULL;
+            Map<String, BinlogPosition> syncStarts = new LinkedHashMap<>();
+            for (MySqlInstance i : task.mysqlInstances()) {
+                BinlogPosition start = stages == Stages.SYNC_ONLY || task.taskMode() == TaskMode.INCREMENTAL
+                        ? null : fullStages(i);
+                if (stopping) {
+                    return;
+                }
+                syncStarts.put(i.sourceId(), start);
+            }
+            if (syncing) {
+                runSyncs(syncStarts);
+            }
+        } catch (SQLException e) {
+            throw ErrorClassifier.wrap("task " + task.name() + ": cannot read or write the stage table in "
+                    + task.metaSchema(), e);
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    /** Dump and load one source unless already done; returns the position sync starts from. */
+    private BinlogPosition fullStages(MySqlInstance i) throws SQLException {
+        SourceState s = sources.get(i.sourceId());
+        Optional<StageStore.Entry> entry = store.read(i.sourceId());
+        if (entry.isPresent() && (entry.get().stage() == StageStore.Stage.SYNC
+                || entry.get().stage() == StageStore.Stage.DONE)) {
+            LOG.info("source {}: dump and load already finished (position {})", i.sourceId(), entry.get().position());
+            s.stage = "loaded";
+            return entry.get().position();
+        }
+        BinlogPosition pos = completeDumpPosition(i);
+        if (pos == null) {
+            store.write(i.sourceId(), StageStore.Stage.DUMP, null);
+            s.stage = "dump";
+            DumpUnit dump = new DumpUnit(UnitConfigs.dump(task, i));
+            currentDump = dump;
+            s.unit = dump.metrics();
+            s.unitName = "dump";
+            try (ProgressLogger p = new ProgressLogger(task.name(), "dump", dump.metrics(), 5)) {
+                DumpResult r = dump.run();
+                pos = r.position();
+            } finally {
+                currentDump = null;
+            }
+            if (stopping) {
+                return null;
+            }
+        } else {
+            LOG.info("source {}: complete dump found in {}, loading it", i.sourceId(), task.mydumper(i).dir());
+        }
+        s.position = pos;
+        store.write(i.sourceId(), StageStore.Stage.LOAD, pos);
+        s.stage = "load";
+        LoadUnit load = new LoadUnit(UnitConfigs.load(task, i));
+        currentLoad = load;
+        s.unit = load.metrics();
+        s.unitName = "load";
+        try (ProgressLogger p = new ProgressLogger(task.name(), "load", load.metrics(), 5)) {
+            load.run();
+        } finally {
+            currentLoad = null;
+        }
+        if (stopping) {
+            return null;
+        }
+        boolean syncNext = task.taskMode() == TaskMode.ALL;
+        store.write(i.sourceId(), syncNext ? StageStore.Stage.SYNC : StageStore.Stage.DONE, pos);
+        s.stage = syncNext ? "loaded" : "done";
+        return pos;
+    }
+
+    private BinlogPosition completeDumpPosition(MySqlInstance i) {
+        try {
+            Optional<DumpMetadata> m = DumpMetadata.readFrom(task.mydumper(i).dir());
+            if (m.isEmpty()) {
+                return null;
+            }
+            if (m.get().position() == null && task.taskMode() == TaskMode.ALL) {
+                throw new FatalException("source " + i.sourceId() + ": the dump in " + task.mydumper(i).dir()
+                        + " has no binlog position, so sync cannot start after it: enable the binlog and dump again");
+            }
+            return m.get().position();
+        } catch (IOException e) {
+            throw new FatalException("cannot read " + task.mydumper(i).dir() + "/metadata: " + e.getMessage(), e);
+        }
+    }
+
+    private void runSyncs(Map<String, BinlogPosition> starts) {
+        for (MySqlInstance i : task.mysqlInstances()) {
+            SyncUnit sync = new SyncUnit(UnitConfigs.sync(task, i, starts.get(i.sourceId())));
+            SourceState s = sources.get(i.sourceId());
+            s.unit = sync.metrics();
+            s.unitName = "sync";
+            s.stage = "sync";
+            synchronized (syncs) {
+                if (stopping) {
+                    return;
+                }
+                syncs.add(sync);
+            }
+            sync.start();
+        }
+        List<ProgressLogger> progress = new ArrayList<>();
+        try {
+            for (SyncUnit u : syncs) {
+                progress.add(new ProgressLogger(task.name(), "sync", u.metrics(), 10));
+            }
+            awaitSyncs();
+        } finally {
+            progress.forEach(ProgressLogger::close);
+        }
+    }
+
+    /** Sync units end only when stopped or failed: watch for either. */
+    private void awaitSyncs() {
+        while (true) {
+            for (SyncUnit u : syncs) {
+                Optional<JdmException> f = u.failure();
+                if (f.isPresent()) {
+                    sources.values().forEach(s -> s.error = f.get().getMessage());
+                    new Thread(this::requestStop, task.name() + "-stop").start();
+                    syncs.forEach(SyncUnit::awaitTermination);
+                    throw f.get();
+                }
+            }
+            if (stopping) {
+                syncs.forEach(SyncUnit::awaitTermination);
+                return;
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopping = true;
+                syncs.forEach(SyncUnit::stop);
+            }
+        }
+    }
+
+    /** Stops whatever runs (drain, flush checkpoints) and waits a bounded time for it. */
+    public void requestStop() {
+        if (stopping || stopped.getCount() == 0) {
+            return;
+        }
+        stopping = true;
+        LOG.info("task {}: stopping", task.name());
+        DumpUnit d = currentDump;
+        if (d != null) {
+            d.stop();
+        }
+        LoadUnit l = currentLoad;
+        if (l != null) {
+            l.stop();
+        }
+        synchronized (syncs) {
+            syncs.forEach(SyncUnit::stop);
+        }
+        try {
+            if (!stopped.await(60, TimeUnit.SECONDS)) {
+                LOG.warn("task {}: did not stop within 60s", task.name());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The sync units once streaming (for the demo and tests: lag, caught-up waits). */
+    public List<SyncUnit> syncUnits() {
+        synchronized (syncs) {
+            return List.copyOf(syncs);
+        }
+    }
+
+    @Override
+    public Map<String, Object> status() {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("task", task.name());
+        root.put("task-mode", task.taskMode().toString().toLowerCase());
+        root.put("stage", stopping ? "stopping" : stopped.getCount() == 0 ? "finished" : "running");
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (MySqlInstance i : task.mysqlInstances()) {
+            SourceState s = sources.get(i.sourceId());
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("source-id", i.sourceId());
+            m.put("stage", s.stage);
+            m.put("unit", s.unitName);
+            if (s.position != null) {
+                m.put("dump-position", s.position.toString());
+            }
+            if (s.unit != null) {
+                m.put(s.unitName, s.unit.status());
+            }
+            if (s.error != null) {
+                m.put("error", s.error);
+            }
+            list.add(m);
+        }
+        root.put("sources", list);
+        return root;
+    }
+
+    @Override
+    public String metrics() {
+        PrometheusWriter w = new PrometheusWriter();
+        for (SourceState s : sources.values()) {
+            if (s.unit != null) {
+                s.unit.writePrometheus(w);
+            }
+        }
+        return w.toString();
+    }
+
+    @Override
+    public void close() {
+        requestStop();
+    }
+}

@@ -1,0 +1,104 @@
+package io.jdm.cli.run;
+
+import io.jdm.common.config.BinlogMeta;
+import io.jdm.common.config.LoaderConfig;
+import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.MydumperConfig;
+import io.jdm.common.config.SyncerConfig;
+import io.jdm.common.config.TaskConfig;
+import io.jdm.common.filter.RoutedName;
+import io.jdm.common.filter.TableFilter;
+import io.jdm.common.filter.TableRouter;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.TableName;
+import io.jdm.common.verify.TablePair;
+import io.jdm.common.verify.VerifyConfig;
+import io.jdm.dump.Compression;
+import io.jdm.dump.Consistency;
+import io.jdm.dump.DumpConfig;
+import io.jdm.load.LoadConfig;
+import io.jdm.load.OnDuplicate;
+import io.jdm.sync.SyncConfig;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/** Maps a validated task file onto each unit's own config record (the units never see TaskConfig). */
+public final class UnitConfigs {
+    /** Server ids jdm uses for its binlog readers when the task names none: 400000..499999. */
+    private static final long SERVER_ID_BASE = 400_000;
+
+    private UnitConfigs() {
+    }
+
+    public static DumpConfig dump(TaskConfig task, MySqlInstance instance) {
+        MydumperConfig m = task.mydumper(instance);
+        TableFilter filter = TableFilter.forInstance(task, instance);
+        return new DumpConfig(task.name(), instance.sourceId(), instance.from().toConnectionSpec(), m.dir(),
+                m.threads(), m.rows(), m.statementSize(), m.chunkFilesizeMb(),
+                Consistency.valueOf(m.consistency().name()), m.where().orElse(null),
+                Compression.valueOf(m.compress().name()), filter::matchTable);
+    }
+
+    public static LoadConfig load(TaskConfig task, MySqlInstance instance) {
+        LoaderConfig l = task.loader(instance);
+        TableFilter filter = TableFilter.forInstance(task, instance);
+        return LoadConfig.of(task.name(), instance.sourceId(), task.targetDatabase().toConnectionSpec(),
+                        l.dir().orElseThrow())
+                .withPoolSize(l.poolSize())
+                .withOnDuplicate(OnDuplicate.valueOf(l.onDuplicate().name()))
+                .withMetaSchema(task.metaSchema())
+                .withDeferIndexes(l.deferIndexes())
+                .withFastPath(l.disableForeignKeyChecks(), l.disableUniqueChecks(), l.disableBinlog())
+                .withTableFilter(filter::matchTable)
+                .withRouter(router(task, instance));
+    }
+
+    /** @param start where to start when the sync has no checkpoint yet (null: the task's meta, if any) */
+    public static SyncConfig sync(TaskConfig task, MySqlInstance instance, BinlogPosition start) {
+        SyncerConfig s = task.syncer(instance);
+        TableFilter filter = TableFilter.forInstance(task, instance);
+        return SyncConfig.builder(task.name(), instance.from().toConnectionSpec(),
+                        task.targetDatabase().toConnectionSpec())
+                .sourceId(instance.sourceId())
+                .serverId(instance.serverId().orElse(defaultServerId(task, instance)))
+                .start(start != null ? start : instance.meta().map(UnitConfigs::position).orElse(null))
+                .workerCount(s.workerCount())
+                .batch(s.batch())
+                .queueSize(s.queueSize())
+                .safeMode(s.safeMode())
+                .safeModeDuration(s.safeModeDuration())
+                .compact(s.compact())
+                .multipleRows(s.multipleRows())
+                .checkpointFlushInterval(s.checkpointFlushInterval())
+                .metaSchema(task.metaSchema())
+                .enableGtid(s.enableGtid())
+                .heartbeatInterval(s.heartbeatInterval())
+                .tableFilter(filter::matchTable)
+                .router(router(task, instance))
+                .build();
+    }
+
+    public static VerifyConfig verify(TaskConfig task, MySqlInstance instance) {
+        TableFilter filter = TableFilter.forInstance(task, instance);
+        List<TablePair> pairs = VerifyConfig.listPairs(instance.from().toConnectionSpec(), filter::matchTable,
+                router(task, instance));
+        return VerifyConfig.of(instance.from().toConnectionSpec(), task.targetDatabase().toConnectionSpec(), pairs);
+    }
+
+    public static UnaryOperator<TableName> router(TaskConfig task, MySqlInstance instance) {
+        TableRouter r = TableRouter.forInstance(task, instance);
+        return t -> {
+            RoutedName n = r.route(t.schema(), t.table());
+            return new TableName(n.schema(), n.table());
+        };
+    }
+
+    public static BinlogPosition position(BinlogMeta meta) {
+        return new BinlogPosition(meta.binlogName().orElse(""), meta.binlogPos().orElse(4),
+                meta.binlogGtid().orElse(""));
+    }
+
+    private static long defaultServerId(TaskConfig task, MySqlInstance instance) {
+        return SERVER_ID_BASE + Math.floorMod((task.name() + "/" + instance.sourceId()).hashCode(), 100_000);
+    }
+}

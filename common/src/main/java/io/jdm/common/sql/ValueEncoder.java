@@ -1,0 +1,125 @@
+package io.jdm.common.sql;
+
+import io.jdm.common.schema.Column;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
+/**
+ * Turns a canonical Java value into the SQL literal that reloads to the identical value. The one
+ * encoder behind dump files, sync statements and verify.
+ *
+ * <p>Canonical values, per MySQL type: {@code null}; integers as {@link Long} or {@link BigInteger}
+ * (any {@link Number} is accepted); DECIMAL as {@link BigDecimal}; FLOAT as {@link Float}, DOUBLE
+ * as {@link Double}; BIT as big-endian {@code byte[]} or {@link Long}; DATE, DATETIME, TIMESTAMP
+ * (UTC), TIME and YEAR as {@link String} in MySQL's own text form; character types, ENUM, SET and
+ * JSON as {@link String}; binary types and GEOMETRY (SRID + WKB) as {@code byte[]}.
+ *
+ * <p>Strings use single quotes and the backslash escapes mysqldump writes ({@code \0 \n \r \\ \' \Z}),
+ * so a quote-aware lexer finds every statement boundary; the reader's session must not use
+ * {@code NO_BACKSLASH_ESCAPES}. Bytes become {@code 0x…} hex ({@code x''} when empty, because
+ * {@code ''} would be padded differently by BINARY(n)); BIT becomes {@code b'…'}.
+ */
+public final class ValueEncoder {
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private ValueEncoder() {
+    }
+
+    /** Appends the literal for {@code value} as a value of {@code column}. */
+    public static void append(StringBuilder sb, Column column, Object value) {
+        if (value == null) {
+            sb.append("NULL");
+        } else if ("bit".equals(column.dataType())) {
+            appendBit(sb, column, value);
+        } else if (value instanceof String s) {
+            appendString(sb, s);
+        } else if (value instanceof byte[] b) {
+            appendHex(sb, b);
+        } else if (value instanceof Long || value instanceof Integer || value instanceof BigInteger
+                || value instanceof Short || value instanceof Byte) {
+            sb.append(value);
+        } else if (value instanceof BigDecimal d) {
+            sb.append(d.toPlainString());
+        } else if (value instanceof Float f) {
+            // A FLOAT's exact value as a double: the server parses decimal text into a double and
+            // then narrows, so the float's shortest text (3.4028235E38) could round out of range.
+            appendDouble(sb, column, f.doubleValue());
+        } else if (value instanceof Double d) {
+            appendDouble(sb, column, d);
+        } else if (value instanceof Boolean b) {
+            sb.append(b ? '1' : '0');
+        } else if (value instanceof CharSequence cs) {
+            appendString(sb, cs);
+        } else if (value instanceof Number n) {
+            sb.append(new BigDecimal(n.toString()).toPlainString());
+        } else {
+            throw new IllegalArgumentException("column " + column.name() + " (" + column.columnType()
+                    + "): cannot encode a value of type " + value.getClass().getName());
+        }
+    }
+
+    /** The literal for {@code value} as a new string. */
+    public static String encode(Column column, Object value) {
+        StringBuilder sb = new StringBuilder();
+        append(sb, column, value);
+        return sb.toString();
+    }
+
+    /** A quoted string literal with mysqldump's backslash escapes. */
+    public static void appendString(StringBuilder sb, CharSequence s) {
+        sb.append('\'');
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case 0 -> sb.append("\\0");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\\' -> sb.append("\\\\");
+                case '\'' -> sb.append("\\'");
+                case 26 -> sb.append("\\Z");
+                default -> sb.append(c);
+            }
+        }
+        sb.append('\'');
+    }
+
+    /** {@code 0x0A0B}, or {@code x''} for no bytes. */
+    public static void appendHex(StringBuilder sb, byte[] bytes) {
+        if (bytes.length == 0) {
+            sb.append("x''");
+            return;
+        }
+        sb.append("0x");
+        for (byte b : bytes) {
+            sb.append(HEX[(b >> 4) & 0xF]).append(HEX[b & 0xF]);
+        }
+    }
+
+    private static void appendDouble(StringBuilder sb, Column column, double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            throw new IllegalArgumentException("column " + column.name() + ": " + d
+                    + " cannot be stored in MySQL");
+        }
+        sb.append(Double.toString(d));
+    }
+
+    private static void appendBit(StringBuilder sb, Column column, Object value) {
+        BigInteger bits;
+        if (value instanceof byte[] b) {
+            bits = new BigInteger(1, b);
+        } else if (value instanceof Long l) {
+            bits = new BigInteger(Long.toUnsignedString(l));
+        } else if (value instanceof Number n) {
+            bits = new BigInteger(n.toString());
+        } else if (value instanceof Boolean b) {
+            bits = b ? BigInteger.ONE : BigInteger.ZERO;
+        } else {
+            throw new IllegalArgumentException("column " + column.name() + " (" + column.columnType()
+                    + "): BIT needs byte[] or a number, got " + value.getClass().getName());
+        }
+        if (bits.signum() < 0) {
+            throw new IllegalArgumentException("column " + column.name() + ": BIT value must not be negative");
+        }
+        sb.append("b'").append(bits.toString(2)).append('\'');
+    }
+}

@@ -1,0 +1,96 @@
+package io.jdm.common.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.jdm.common.schema.Column;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import org.junit.jupiter.api.Test;
+
+class ValueEncoderTest {
+    private static Column col(String dataType, String columnType) {
+        return new Column("c", 1, dataType, columnType, true, false, null, null);
+    }
+
+    private static final Column INT = col("int", "int(11)");
+    private static final Column BIGU = col("bigint", "bigint(20) unsigned");
+    private static final Column VARCHAR = col("varchar", "varchar(10)");
+    private static final Column BLOB = col("blob", "blob");
+    private static final Column BIT = col("bit", "bit(64)");
+    private static final Column FLOAT = col("float", "float");
+    private static final Column DOUBLE = col("double", "double");
+    private static final Column DECIMAL = col("decimal", "decimal(65,30)");
+    private static final Column TIME = col("time", "time(6)");
+
+    @Test
+    void nullIsTheKeywordAndEmptyStringIsQuoted() {
+        assertEquals("NULL", ValueEncoder.encode(VARCHAR, null));
+        assertEquals("''", ValueEncoder.encode(VARCHAR, ""));
+        assertEquals("'NULL'", ValueEncoder.encode(VARCHAR, "NULL"));
+    }
+
+    @Test
+    void integersIncludingUnsignedBigintMax() {
+        assertEquals("-9223372036854775808", ValueEncoder.encode(INT, Long.MIN_VALUE));
+        assertEquals("18446744073709551615", ValueEncoder.encode(BIGU, new BigInteger("18446744073709551615")));
+        assertEquals("7", ValueEncoder.encode(INT, 7));
+        assertEquals("1", ValueEncoder.encode(INT, true));
+    }
+
+    @Test
+    void decimalIsPlainNeverScientific() {
+        assertEquals("0.000000000000000000000000000000", ValueEncoder.encode(DECIMAL, new BigDecimal("0E-30")));
+        assertEquals("1200", ValueEncoder.encode(DECIMAL, new BigDecimal("1.2E+3")));
+    }
+
+    @Test
+    void floatIsWrittenAsItsExactDoubleSoTheServerNarrowsBackToTheSameFloat() {
+        assertEquals("3.4028234663852886E38", ValueEncoder.encode(FLOAT, Float.MAX_VALUE));
+        assertEquals("1.2345677614212036", ValueEncoder.encode(FLOAT, 1.2345678f));
+        float back = (float) Double.parseDouble(ValueEncoder.encode(FLOAT, 0.1f));
+        assertEquals(0.1f, back);
+    }
+
+    @Test
+    void doubleRoundTripsAndRejectsNaN() {
+        assertEquals("4.9E-324", ValueEncoder.encode(DOUBLE, Double.MIN_VALUE));
+        assertEquals("-0.0", ValueEncoder.encode(DOUBLE, -0.0d));
+        assertEquals(0.1 + 0.2, Double.parseDouble(ValueEncoder.encode(DOUBLE, 0.1 + 0.2)));
+        assertThrows(IllegalArgumentException.class, () -> ValueEncoder.encode(DOUBLE, Double.NaN));
+    }
+
+    @Test
+    void stringEscapesAreMysqldumps() {
+        String s = "a'b\\c\0d\ne\rf\u001Ag\"h\ti";
+        assertEquals("'a\\'b\\\\c\\0d\\ne\\rf\\Zg\"h\ti'", ValueEncoder.encode(VARCHAR, s));
+        assertEquals("'😀 世界'", ValueEncoder.encode(VARCHAR, "😀 世界"));
+    }
+
+    @Test
+    void temporalStringsAreQuotedAsIs() {
+        assertEquals("'-838:59:59.000000'", ValueEncoder.encode(TIME, "-838:59:59.000000"));
+        assertEquals("'0000-00-00'", ValueEncoder.encode(col("date", "date"), "0000-00-00"));
+    }
+
+    @Test
+    void bytesAreHexAndEmptyBytesAreAnEmptyHexLiteral() {
+        assertEquals("0x00FF0A27", ValueEncoder.encode(BLOB, new byte[] {0, (byte) 0xFF, 10, 39}));
+        assertEquals("x''", ValueEncoder.encode(BLOB, new byte[0]));
+    }
+
+    @Test
+    void bitFromBytesOrLong() {
+        assertEquals("b'1010101010'", ValueEncoder.encode(BIT, new byte[] {0x02, (byte) 0xAA}));
+        assertEquals("b'0'", ValueEncoder.encode(BIT, new byte[] {0, 0}));
+        assertEquals("b'" + "1".repeat(64) + "'", ValueEncoder.encode(BIT, -1L));
+        assertEquals("b'101'", ValueEncoder.encode(BIT, 5L));
+    }
+
+    @Test
+    void unknownTypesFailNamingTheColumn() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ValueEncoder.encode(VARCHAR, new Object()));
+        assertEquals(true, e.getMessage().startsWith("column c (varchar(10))"));
+    }
+}

@@ -1,0 +1,49 @@
+package io.jdm.common.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.schema.Column;
+import java.math.BigDecimal;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ChecksumSqlTest {
+    private static Column col(String name, String dataType, String columnType) {
+        return new Column(name, 1, dataType, columnType, true, false, null, null);
+    }
+
+    private static Column text(String name, String charset) {
+        return new Column(name, 1, "varchar", "varchar(5)", true, false, charset, null);
+    }
+
+    @Test
+    void rowTextIsExactPerTypeAndUnambiguous() {
+        String h = ChecksumSql.rowHash(List.of(col("id", "int", "int"), col("f", "float", "float"),
+                text("s", "latin1"), text("u", "utf8mb4"), col("b", "bit", "bit(3)"), col("x", "blob", "blob"),
+                col("we`ird", "datetime", "datetime(6)")));
+        assertEquals("CRC32(CONCAT_WS(',', `id`, (`f` + 0e0), CONVERT(`s` USING utf8mb4), CAST(`u` AS BINARY),"
+                + " CAST(`b` AS UNSIGNED), `x`, `we``ird`, ISNULL(`id`), ISNULL(`f`), IFNULL(CHAR_LENGTH(`s`), -1),"
+                + " IFNULL(LENGTH(`u`), -1), ISNULL(`b`), IFNULL(LENGTH(`x`), -1), ISNULL(`we``ird`)))", h);
+    }
+
+    @Test
+    void orderExpressionsMatchJavaOrdering() {
+        assertEquals("CAST(CONVERT(`s` USING utf8mb4) AS BINARY)", ChecksumSql.orderExpr(col("s", "varchar", "x")));
+        assertEquals("CAST(CONVERT(`e` USING utf8mb4) AS BINARY)", ChecksumSql.orderExpr(col("e", "enum", "enum('b','a')")));
+        assertEquals("`x`", ChecksumSql.orderExpr(col("x", "varbinary", "varbinary(3)")));
+        assertEquals("CAST(`g` AS BINARY)", ChecksumSql.orderExpr(col("g", "geometry", "geometry")));
+        assertEquals("`t`", ChecksumSql.orderExpr(col("t", "time", "time")));
+    }
+
+    @Test
+    void aRowTooLongToHashNeverLetsAChunkMatchByChecksum() {
+        ChunkComparer.Sums ok = new ChunkComparer.Sums(2, new BigDecimal("123"));
+        assertTrue(ok.sameAs(new ChunkComparer.Sums(2, new BigDecimal("123"))));
+        assertFalse(ok.sameAs(new ChunkComparer.Sums(3, new BigDecimal("123"))));
+        assertTrue(new ChunkComparer.Sums(0, null).sameAs(new ChunkComparer.Sums(0, null)));
+        BigDecimal oversize = ChecksumSql.OVERSIZE.add(new BigDecimal("5"));
+        assertFalse(new ChunkComparer.Sums(2, oversize).sameAs(new ChunkComparer.Sums(2, oversize)));
+    }
+}

@@ -1,0 +1,12 @@
+package io.jdm.dump;
+
+/**
+ * A piece of one table: rows matching {@code condition} (a key range; null for the whole table),
+ * read in {@code orderBy} order (null when the table has no usable key).
+ */
+record Chunk(TableJob table, int index, String condition, String orderBy) {
+    /** {@code `db`.`t` chunk 3 (`id` >= 100 AND `id` < 200)}, for messages. */
+    String describe() {
+        return table.name().quoted() + " chunk " + index + (condition == null ? " (whole table)" : " (" + condition + ")");
+    }
+}

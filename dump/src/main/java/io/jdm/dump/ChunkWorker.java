@@ -1,0 +1,220 @@
+package io.jdm.dump;
+
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.schema.Column;
+import io.jdm.common.sql.ResultSetValues;
+import io.jdm.common.sql.ValueEncoder;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes chunks from the shared queue and streams each one from a snapshot connection into its data
+ * files. A chunk whose connection is lost is written again from the start on another connection of
+ * the same snapshot, after its partial files are deleted; when no such connection is left, the dump
+ * fails naming the table and chunk.
+ */
+final class ChunkWorker implements Runnable {
+    private static final Logger LOG = LoggerFactory.getLogger(ChunkWorker.class);
+    private static final int MAX_ATTEMPTS = 3;
+    private static final int COUNT_EVERY = 1024;
+
+    private final BlockingQueue<Chunk> queue;
+    private final SnapshotPool pool;
+    private final DumpState state;
+    private final DumpConfig config;
+    private final DumpMetrics metrics;
+    private final Path dir;
+
+    ChunkWorker(BlockingQueue<Chunk> queue, SnapshotPool pool, DumpState state, DumpConfig config,
+                DumpMetrics metrics, Path dir) {
+        this.queue = queue;
+        this.pool = pool;
+        this.state = state;
+        this.config = config;
+        this.metrics = metrics;
+        this.dir = dir;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (!state.halted()) {
+                Chunk chunk = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (chunk == null) {
+                    if (state.isPlanningDone() && queue.isEmpty()) {
+                        return;
+                    }
+                    continue;
+                }
+                dumpWithRetry(chunk);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.fail(new FatalException("task " + config.task() + " dump: worker interrupted"));
+        } catch (RuntimeException e) {
+            state.fail(ErrorClassifier.wrap("task " + config.task() + " dump", e));
+        }
+    }
+
+    private void dumpWithRetry(Chunk chunk) throws InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            Connection conn = pool.take(state::halted);
+            if (conn == null) {
+                if (!state.halted()) {
+                    state.fail(new FatalException(prefix(chunk) + ": no connection to the snapshot is left;"
+                            + " rerun the dump"));
+                }
+                return;
+            }
+            DataFileWriter writer = new DataFileWriter(dir, chunk.table(), config.compress(), config.statementSize(),
+                    config.chunkFileSizeMb() * 1024 * 1024, metrics.bytesCounter());
+            long[] counted = new long[1];
+            try {
+                if (!dumpChunk(conn, chunk, writer, counted)) {
+                    writer.discard();
+                    SnapshotPool.abort(conn);
+                    return; // halted: the first failure or the stop request speaks for the dump
+                }
+                writer.finish();
+                pool.give(conn);
+                writer.recordWriteLatency(metrics.chunkWriteLatency());
+                metrics.chunkDone();
+                if (chunk.table().release()) {
+                    metrics.tableDone();
+                }
+                return;
+            } catch (SQLException e) {
+                writer.discard();
+                metrics.rowsCounter().add(-counted[0]);
+                if (state.halted()) {
+                    SnapshotPool.abort(conn);
+                    return;
+                }
+                if (!replace(conn, chunk) || state.halted()) {
+                    return;
+                }
+                if (ErrorClassifier.isRetriable(e) && attempt < MAX_ATTEMPTS && pool.canRetry()) {
+                    LOG.warn("{}: {}; writing the chunk again on another snapshot connection (attempt {})",
+                            chunk.describe(), ErrorClassifier.oneLine(e), attempt + 1);
+                    continue;
+                }
+                state.fail(classify(chunk, e));
+                return;
+            } catch (IOException e) {
+                writer.discard();
+                SnapshotPool.abort(conn);
+                state.fail(new FatalException(prefix(chunk) + ": cannot write to " + dir + ": "
+                        + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e));
+                return;
+            }
+        }
+    }
+
+    /** Drops the broken connection; false (and the dump failed) when even that went wrong. */
+    private boolean replace(Connection conn, Chunk chunk) {
+        try {
+            pool.discard(conn);
+            return true;
+        } catch (SQLException e) {
+            state.fail(new FatalException(prefix(chunk) + ": lost the connection and could not open another: "
+                    + ErrorClassifier.oneLine(e), e));
+            return false;
+        }
+    }
+
+    /** Streams the chunk into the writer; false when the dump was halted meanwhile. */
+    private boolean dumpChunk(Connection conn, Chunk chunk, DataFileWriter writer, long[] counted)
+            throws SQLException, IOException {
+        List<Column> cols = chunk.table().columns();
+        String sql = query(chunk);
+        try (Statement st = conn.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+            st.setFetchSize(Integer.MIN_VALUE);
+            long t0 = System.nanoTime();
+            try (ResultSet rs = st.executeQuery(sql)) {
+                metrics.chunkQueryLatency().recordSince(t0);
+                try {
+                    return stream(rs, conn, cols, writer, counted);
+                } catch (IOException | RuntimeException e) {
+                    SnapshotPool.abort(conn); // else closing the result set would read it to its end
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private boolean stream(ResultSet rs, Connection conn, List<Column> cols, DataFileWriter writer, long[] counted)
+            throws SQLException, IOException {
+        int n = cols.size();
+        long pending = 0;
+        while (rs.next()) {
+            if (state.halted()) {
+                SnapshotPool.abort(conn);
+                return false;
+            }
+            StringBuilder sb = writer.startRow();
+            for (int i = 0; i < n; i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                Column c = cols.get(i);
+                ValueEncoder.append(sb, c, ResultSetValues.read(rs, i + 1, c));
+            }
+            writer.endRow();
+            if (++pending == COUNT_EVERY) {
+                metrics.rowsCounter().add(pending);
+                counted[0] += pending;
+                pending = 0;
+            }
+        }
+        metrics.rowsCounter().add(pending);
+        counted[0] += pending;
+        return true;
+    }
+
+    private String query(Chunk chunk) {
+        TableJob t = chunk.table();
+        StringBuilder sb = new StringBuilder("SELECT ").append(t.selectList()).append(" FROM ").append(t.name().quoted());
+        String cond = ChunkPlanner.and(chunk.condition(), config.where());
+        if (cond != null) {
+            sb.append(" WHERE ").append(cond);
+        }
+        if (chunk.orderBy() != null) {
+            sb.append(" ORDER BY ").append(chunk.orderBy());
+        }
+        return sb.toString();
+    }
+
+    private String prefix(Chunk chunk) {
+        return "task " + config.task() + " dump: " + chunk.describe();
+    }
+
+    private JdmException classify(Chunk chunk, SQLException e) {
+        String table = chunk.table().name().quoted();
+        String what = switch (e.getErrorCode()) {
+            case 1146 -> "table " + table + " was dropped during the dump; rerun the dump";
+            case 1412 -> "table " + table + " was altered during the dump and its snapshot version can no longer be"
+                    + " read; rerun the dump";
+            case 1054 -> "table " + table + " was altered during the dump (" + ErrorClassifier.oneLine(e)
+                    + "); rerun the dump";
+            default -> null;
+        };
+        if (what != null) {
+            return new FatalException("task " + config.task() + " dump: " + what, e);
+        }
+        String advice = ErrorClassifier.isRetriable(e)
+                ? "; the consistent snapshot cannot be reopened, rerun the dump"
+                : "";
+        return new FatalException(prefix(chunk) + ": " + ErrorClassifier.oneLine(e) + advice, e);
+    }
+}

@@ -1,0 +1,152 @@
+package io.jdm.dump;
+
+import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.metrics.Latency;
+import io.jdm.common.metrics.Throughput;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Writes one chunk's rows as multi-row INSERT statements into {@code db.tbl.NNNNNNNNN.sql[.gz|.zst]}
+ * files: a statement ends at about {@code statementSize} characters, a file after about
+ * {@code fileSizeLimit} bytes (always at a statement boundary). A file is opened only when a row
+ * arrives, so an empty chunk leaves no file.
+ */
+final class DataFileWriter implements AutoCloseable {
+    static final String HEADER = "/*!40101 SET NAMES utf8mb4*/;\n/*!40014 SET FOREIGN_KEY_CHECKS=0*/;\n";
+
+    private final Path dir;
+    private final TableJob table;
+    private final Compression compression;
+    private final long statementSize;
+    private final long fileSizeLimit;
+    private final Throughput bytesCounter;
+    private final StringBuilder statement = new StringBuilder(64 * 1024);
+    private final List<Path> files = new ArrayList<>();
+    private OutputStream out;
+    private long fileBytes;
+    private long totalBytes;
+    private long writeNanos;
+    private boolean rowsInStatement;
+
+    DataFileWriter(Path dir, TableJob table, Compression compression, long statementSize, long fileSizeLimit,
+                   Throughput bytesCounter) {
+        this.bytesCounter = bytesCounter;
+        this.dir = dir;
+        this.table = table;
+        this.compression = compression;
+        this.statementSize = statementSize;
+        this.fileSizeLimit = fileSizeLimit <= 0 ? Long.MAX_VALUE : fileSizeLimit;
+    }
+
+    /** Starts a row and returns the buffer to append its comma-separated values to. */
+    StringBuilder startRow() {
+        if (rowsInStatement) {
+            statement.append(",\n(");
+        } else {
+            statement.append(table.insertPrefix()).append('(');
+            rowsInStatement = true;
+        }
+        return statement;
+    }
+
+    /** Ends the row; writes the statement out when it reached the statement size. */
+    void endRow() throws IOException {
+        statement.append(')');
+        if (statement.length() >= statementSize) {
+            flushStatement();
+        }
+    }
+
+    /** Ends the last statement and closes the file. */
+    void finish() throws IOException {
+        flushStatement();
+        closeFile();
+    }
+
+    private void flushStatement() throws IOException {
+        if (!rowsInStatement) {
+            return;
+        }
+        statement.append(";\n");
+        if (out == null) {
+            openFile();
+        }
+        write(statement.toString().getBytes(StandardCharsets.UTF_8));
+        statement.setLength(0);
+        rowsInStatement = false;
+        if (fileBytes >= fileSizeLimit) {
+            closeFile();
+        }
+    }
+
+    private void openFile() throws IOException {
+        String name = DumpFileNames.dataFile(table.name().schema(), table.name().table(), table.nextFileIndex(),
+                compression.suffix());
+        Path file = dir.resolve(name);
+        files.add(file);
+        out = compression.wrap(new BufferedOutputStream(Files.newOutputStream(file), 256 * 1024));
+        fileBytes = 0;
+        write(HEADER.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    private void write(byte[] bytes) throws IOException {
+        long t0 = System.nanoTime();
+        out.write(bytes);
+        writeNanos += System.nanoTime() - t0;
+        fileBytes += bytes.length;
+        totalBytes += bytes.length;
+        bytesCounter.add(bytes.length);
+    }
+
+    private void closeFile() throws IOException {
+        if (out != null) {
+            long t0 = System.nanoTime();
+            OutputStream o = out;
+            out = null;
+            o.close();
+            writeNanos += System.nanoTime() - t0;
+        }
+    }
+
+    long bytes() {
+        return totalBytes;
+    }
+
+    List<Path> files() {
+        return files;
+    }
+
+    void recordWriteLatency(Latency latency) {
+        latency.recordNanos(writeNanos);
+    }
+
+    /** Closes without finishing and deletes what this writer created: a failed attempt leaves nothing. */
+    void discard() {
+        bytesCounter.add(-totalBytes);
+        totalBytes = 0;
+        try {
+            closeFile();
+        } catch (IOException ignored) {
+            // the files are deleted next; a close failure changes nothing
+        }
+        for (Path f : files) {
+            try {
+                Files.deleteIfExists(f);
+            } catch (IOException ignored) {
+                // an incomplete dump is detected by the missing metadata, not by these files
+            }
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        closeFile();
+    }
+}

@@ -1,0 +1,14 @@
+package io.jdm.dump;
+
+import io.jdm.common.position.BinlogPosition;
+import java.time.Duration;
+
+/**
+ * What a finished dump produced.
+ *
+ * @param position the source's binlog position the data is consistent with; null when the source
+ *                 has no binlog
+ * @param bytes SQL text written to data files, before compression
+ */
+public record DumpResult(BinlogPosition position, int tables, long rows, long bytes, Duration elapsed) {
+}

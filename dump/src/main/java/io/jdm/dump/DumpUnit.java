@@ -1,0 +1,224 @@
+package io.jdm.dump;
+
+import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.DumpMetadata;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.metrics.ProgressLogger;
+import io.jdm.common.position.Flavor;
+import io.jdm.common.sql.TableName;
+import io.jdm.common.util.NamedThreadFactory;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Dumps the selected tables of one source into a directory the load unit, myloader and DM's loader
+ * read: consistent as of the recorded binlog position, split into chunks that {@code threads}
+ * workers share, {@code metadata} written last so its presence means the dump is complete.
+ */
+public final class DumpUnit {
+    private static final Logger LOG = LoggerFactory.getLogger(DumpUnit.class);
+    private static final long PROGRESS_SECONDS = 5;
+
+    private final DumpConfig config;
+    private final DumpMetrics metrics;
+    private final DumpState state = new DumpState();
+    /** Runs after the snapshot opened and before anything is read from it: lets tests change the source there. */
+    Runnable afterSnapshot = () -> { };
+
+    public DumpUnit(DumpConfig config) {
+        this.config = config;
+        this.metrics = new DumpMetrics(config.task(), config.sourceId());
+    }
+
+    public DumpMetrics metrics() {
+        return metrics;
+    }
+
+    /** Asks a running dump to end; {@link #run()} then fails without writing {@code metadata}. */
+    public void stop() {
+        state.requestStop();
+    }
+
+    /**
+     * Runs the dump to completion.
+     *
+     * @throws JdmException with a one-line message naming the table, chunk or path at fault; the
+     *                      directory is then left without {@code metadata}
+     */
+    public DumpResult run() {
+        LocalDateTime started = LocalDateTime.now();
+        long t0 = System.nanoTime();
+        DumpDirectory dir = new DumpDirectory(config.outputDir(), config.compress());
+        try {
+            dir.prepare();
+        } catch (IOException e) {
+            throw new FatalException(prefix() + "cannot write to output directory " + config.outputDir() + ": "
+                    + ErrorClassifier.oneLine(e) + "; check the path, its permissions and free space", e);
+        }
+        LOG.info("{}dumping from {} into {}", prefix(), config.source().address(), config.outputDir());
+        SnapshotOpener.Opened opened;
+        List<TableJob> jobs;
+        try (Connection meta = connect();
+             ProgressLogger progress = new ProgressLogger(config.task(), "dump", metrics, PROGRESS_SECONDS)) {
+            Flavor flavor = Flavor.detect(meta);
+            opened = new SnapshotOpener(config, flavor, meta).open();
+            LOG.info("{}snapshot open ({}), position {}", prefix(), opened.used().label(), opened.position());
+            try (SnapshotPool pool = opened.pool()) {
+                afterSnapshot.run();
+                jobs = new SchemaDumper(config, dir, metrics).dump(meta, opened.tables(), opened.views(),
+                        opened.fingerprint());
+                runChunks(pool, jobs, dir);
+            }
+        } catch (SQLException e) {
+            throw ErrorClassifier.wrap(prefix() + "source " + config.source().address(), e);
+        } catch (IOException e) {
+            throw new FatalException(prefix() + "cannot write to output directory " + config.outputDir() + ": "
+                    + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e);
+        }
+        if (state.failure() != null) {
+            throw state.failure();
+        }
+        if (state.stopRequested()) {
+            throw new FatalException(prefix() + "stopped before the dump was complete; " + config.outputDir()
+                    + " has no metadata and a rerun starts clean");
+        }
+        metrics.finished();
+        try {
+            new DumpMetadata(started, LocalDateTime.now(), opened.position(), opened.used().label())
+                    .writeTo(config.outputDir());
+        } catch (IOException e) {
+            throw new FatalException(prefix() + "cannot write " + config.outputDir().resolve(DumpFileNames.METADATA)
+                    + ": " + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e);
+        }
+        LOG.info("[dump] {}", metrics.summaryLine());
+        return new DumpResult(opened.position(), jobs.size(), metrics.rows(), metrics.bytes(),
+                Duration.ofNanos(System.nanoTime() - t0));
+    }
+
+    private Connection connect() throws SQLException {
+        return DataSources.connect(config.source());
+    }
+
+    /** Plans each table in the snapshot and feeds the chunks to the workers; returns when all are done. */
+    private void runChunks(SnapshotPool pool, List<TableJob> jobs, DumpDirectory dir) {
+        BlockingQueue<Chunk> queue = new ArrayBlockingQueue<>(Math.max(16, config.threads() * 4));
+        ExecutorService workers = Executors.newFixedThreadPool(config.threads(),
+                new NamedThreadFactory(config.task(), "dump", "worker"));
+        List<ChunkWorker> started = new ArrayList<>();
+        for (int i = 0; i < config.threads(); i++) {
+            ChunkWorker w = new ChunkWorker(queue, pool, state, config, metrics, dir.path());
+            started.add(w);
+            workers.execute(w);
+        }
+        try {
+            plan(pool, jobs, queue);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.requestStop();
+        } finally {
+            state.planningDone();
+            awaitWorkers(workers);
+        }
+    }
+
+    private void plan(SnapshotPool pool, List<TableJob> jobs, BlockingQueue<Chunk> queue) throws InterruptedException {
+        ChunkPlanner planner = new ChunkPlanner(config.rows(), config.where());
+        for (TableJob job : jobs) {
+            if (state.halted()) {
+                return;
+            }
+            List<Chunk> chunks = planTable(pool, planner, job);
+            if (chunks == null) {
+                return;
+            }
+            metrics.chunksPlanned(chunks.size());
+            for (Chunk chunk : chunks) {
+                job.chunkPlanned();
+                while (!queue.offer(chunk, 100, TimeUnit.MILLISECONDS)) {
+                    if (state.halted()) {
+                        return;
+                    }
+                }
+            }
+            if (job.release()) {
+                metrics.tableDone();
+            }
+        }
+    }
+
+    /** The table's chunks, planned on a snapshot connection (another one if it is lost); null on failure. */
+    private List<Chunk> planTable(SnapshotPool pool, ChunkPlanner planner, TableJob job) throws InterruptedException {
+        while (true) {
+            Connection c = pool.take(state::halted);
+            if (c == null) {
+                if (!state.halted()) {
+                    state.fail(new FatalException(prefix() + "table " + job.name().quoted()
+                            + ": no connection to the snapshot is left; rerun the dump"));
+                }
+                return null;
+            }
+            try {
+                List<Chunk> chunks = planner.plan(c, job);
+                pool.give(c);
+                return chunks;
+            } catch (SQLException e) {
+                boolean retry = ErrorClassifier.isRetriable(e) && pool.canRetry();
+                try {
+                    pool.discard(c);
+                } catch (SQLException reopen) {
+                    retry = false;
+                }
+                if (!retry || state.halted()) {
+                    state.fail(tableError(job.name(), e));
+                    return null;
+                }
+                LOG.warn("{}planning {}: {}; using another snapshot connection", prefix(), job.name().quoted(),
+                        ErrorClassifier.oneLine(e));
+            }
+        }
+    }
+
+    private void awaitWorkers(ExecutorService workers) {
+        workers.shutdown();
+        try {
+            while (!workers.awaitTermination(1, TimeUnit.SECONDS)) {
+                LOG.debug("waiting for dump workers");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.requestStop();
+            workers.shutdownNow();
+        }
+    }
+
+    JdmException tableError(TableName table, SQLException e) {
+        return switch (e.getErrorCode()) {
+            case 1146 -> new FatalException(prefix() + "table " + table.quoted()
+                    + " was dropped during the dump; rerun the dump", e);
+            case 1412 -> new FatalException(prefix() + "table " + table.quoted()
+                    + " was altered during the dump and its snapshot version can no longer be read; rerun the dump", e);
+            default -> new FatalException(prefix() + "table " + table.quoted() + ": " + ErrorClassifier.oneLine(e)
+                    + (ErrorClassifier.isRetriable(e) ? "; the consistent snapshot cannot be reopened, rerun the dump"
+                    : ""), e);
+        };
+    }
+
+    private String prefix() {
+        return "task " + config.task() + " dump: ";
+    }
+}

@@ -1,0 +1,108 @@
+package io.jdm.dump;
+
+import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.schema.TableSchema;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.TableName;
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Writes the schema files (CREATE DATABASE, CREATE TABLE, CREATE VIEW as SHOW CREATE returns them)
+ * and reads each table's columns, keys and row estimate into a {@link TableJob}.
+ */
+final class SchemaDumper {
+    private final DumpConfig config;
+    private final DumpDirectory dir;
+    private final DumpMetrics metrics;
+
+    SchemaDumper(DumpConfig config, DumpDirectory dir, DumpMetrics metrics) {
+        this.config = config;
+        this.dir = dir;
+        this.metrics = metrics;
+    }
+
+    /** @param fingerprint the columns seen under the lock, or null where no lock was taken */
+    List<TableJob> dump(Connection meta, List<TableName> tables, List<TableName> views, SchemaFingerprint fingerprint)
+            throws SQLException, IOException {
+        Set<String> schemas = new LinkedHashSet<>();
+        tables.forEach(t -> schemas.add(t.schema()));
+        views.forEach(v -> schemas.add(v.schema()));
+        for (String db : schemas) {
+            dir.writeSchema(DumpFileNames.databaseSchema(db), showCreate(meta, "DATABASE", Identifiers.quote(db), null));
+        }
+        Map<TableName, Long> estimates = estimates(meta);
+        List<TableJob> jobs = new ArrayList<>(tables.size());
+        for (TableName t : tables) {
+            TableSchema schema;
+            String create;
+            try {
+                schema = SchemaReader.read(meta, t);
+                create = showCreate(meta, "TABLE", t.quoted(), t);
+            } catch (SQLException e) {
+                if (e.getErrorCode() == 1146) {
+                    throw new FatalException("task " + config.task() + " dump: table " + t.quoted()
+                            + " was dropped during the dump; rerun the dump", e);
+                }
+                throw e;
+            }
+            if (fingerprint != null && !fingerprint.matches(schema)) {
+                throw new FatalException("task " + config.task() + " dump: table " + t.quoted()
+                        + " was altered during the dump (its columns changed after the snapshot); rerun the dump");
+            }
+            dir.writeSchema(DumpFileNames.tableSchema(t.schema(), t.table()), create);
+            long estimate = estimates.getOrDefault(t, 0L);
+            metrics.tableAdded(estimate);
+            jobs.add(new TableJob(schema, estimate));
+        }
+        for (TableName v : views) {
+            // From inside the view's database the server leaves same-database names unqualified, so
+            // the view can be created under another database name (routes).
+            try (Statement st = meta.createStatement()) {
+                st.execute("USE " + Identifiers.quote(v.schema()));
+            }
+            dir.writeSchema(DumpFileNames.viewSchema(v.schema(), v.table()), showCreate(meta, "VIEW", v.quoted(), v));
+        }
+        return jobs;
+    }
+
+    private String showCreate(Connection c, String kind, String quoted, TableName table) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW CREATE " + kind + " " + quoted)) {
+            if (!rs.next()) {
+                throw new SQLException("SHOW CREATE " + kind + " " + quoted + " returned nothing", "42S02", 1146);
+            }
+            return rs.getString(2);
+        } catch (SQLException e) {
+            if (table == null || e.getErrorCode() == 1146) {
+                throw e;
+            }
+            throw new SQLException("SHOW CREATE " + kind + " " + quoted + ": " + ErrorClassifier.oneLine(e),
+                    e.getSQLState(), e.getErrorCode(), e);
+        }
+    }
+
+    /** information_schema's row estimates (InnoDB's statistics): they size chunks, nothing else. */
+    private static Map<TableName, Long> estimates(Connection c) throws SQLException {
+        Map<TableName, Long> out = new HashMap<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES "
+                        + "WHERE TABLE_TYPE = 'BASE TABLE'")) {
+            while (rs.next()) {
+                out.put(new TableName(rs.getString(1), rs.getString(2)), rs.getLong(3));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,223 @@
+package io.jdm.dump;
+
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.position.Flavor;
+import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.sql.TableName;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the dump's connections so that they all see the source as of one binlog position:
+ *
+ * <pre>
+ *  flush:    FTWRL ─► N × START TRANSACTION WITH CONSISTENT SNAPSHOT ─► list tables, read position ─► UNLOCK
+ *  lock:     LOCK TABLES t… READ ─► N × START TRANSACTION WITH CONSISTENT SNAPSHOT ─► read position ─► UNLOCK
+ *  snapshot: read TSO ─► N × SET tidb_snapshot = TSO
+ *  none:     N plain connections ─► read position (marked "none" in the metadata)
+ * </pre>
+ *
+ * The lock is held only while the snapshots open and the position is read.
+ */
+final class SnapshotOpener {
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotOpener.class);
+
+    /** What was opened: the connections, the position they see, the mode used and the selected objects. */
+    record Opened(SnapshotPool pool, BinlogPosition position, Consistency used, List<TableName> tables,
+                  List<TableName> views, SchemaFingerprint fingerprint) {
+    }
+
+    private final DumpConfig config;
+    private final Flavor flavor;
+    private final Connection meta;
+    private final int size;
+
+    SnapshotOpener(DumpConfig config, Flavor flavor, Connection meta) {
+        this.config = config;
+        this.flavor = flavor;
+        this.meta = meta;
+        this.size = config.threads() + 1;
+    }
+
+    Opened open() throws SQLException {
+        Consistency mode = config.consistency();
+        if (mode == Consistency.AUTO) {
+            mode = flavor == Flavor.TIDB ? Consistency.SNAPSHOT : Consistency.FLUSH;
+        }
+        return switch (mode) {
+            case FLUSH -> flush(config.consistency() == Consistency.AUTO);
+            case LOCK -> lock();
+            case SNAPSHOT -> tidbSnapshot();
+            case NONE -> none();
+            case AUTO -> throw new IllegalStateException("resolved above");
+        };
+    }
+
+    private Opened flush(boolean mayFallBack) throws SQLException {
+        List<Connection> conns = openAll();
+        Connection first = conns.get(0);
+        try {
+            try {
+                exec(first, "FLUSH TABLES WITH READ LOCK");
+            } catch (SQLException e) {
+                if (mayFallBack && ErrorClassifier.isAccessDenied(e)) {
+                    LOG.info("FLUSH TABLES WITH READ LOCK refused ({}); using LOCK TABLES on the selected tables",
+                            ErrorClassifier.oneLine(e));
+                    closeAll(conns);
+                    return lock();
+                }
+                throw e;
+            }
+            long t0 = System.nanoTime();
+            try {
+                startSnapshots(conns);
+                List<TableName> tables = SchemaReader.listTables(meta, config.tableFilter());
+                List<TableName> views = SchemaReader.listViews(meta, config.tableFilter());
+                SchemaFingerprint fingerprint = SchemaFingerprint.read(meta, tables);
+                BinlogPosition pos = position(first);
+                return new Opened(new SnapshotPool(conns, null), pos, Consistency.FLUSH, tables, views, fingerprint);
+            } finally {
+                exec(first, "UNLOCK TABLES");
+                LOG.info("global read lock held for {} ms", (System.nanoTime() - t0) / 1_000_000);
+            }
+        } catch (SQLException | RuntimeException e) {
+            closeAll(conns);
+            throw e;
+        }
+    }
+
+    private Opened lock() throws SQLException {
+        List<TableName> tables = SchemaReader.listTables(meta, config.tableFilter());
+        List<TableName> views = SchemaReader.listViews(meta, config.tableFilter());
+        List<Connection> conns = openAll();
+        Connection locker = null;
+        try {
+            locker = connect();
+            if (!tables.isEmpty()) {
+                StringBuilder sb = new StringBuilder("LOCK TABLES ");
+                for (int i = 0; i < tables.size(); i++) {
+                    sb.append(i == 0 ? "" : ", ").append(tables.get(i).quoted()).append(" READ");
+                }
+                exec(locker, sb.toString());
+            }
+            long t0 = System.nanoTime();
+            try {
+                startSnapshots(conns);
+                SchemaFingerprint fingerprint = SchemaFingerprint.read(meta, tables);
+                BinlogPosition pos = position(locker);
+                return new Opened(new SnapshotPool(conns, null), pos, Consistency.LOCK, tables, views, fingerprint);
+            } finally {
+                exec(locker, "UNLOCK TABLES");
+                LOG.info("table read locks held for {} ms", (System.nanoTime() - t0) / 1_000_000);
+            }
+        } catch (SQLException | RuntimeException e) {
+            closeAll(conns);
+            throw e;
+        } finally {
+            if (locker != null) {
+                locker.close();
+            }
+        }
+    }
+
+    private Opened tidbSnapshot() throws SQLException {
+        if (flavor != Flavor.TIDB) {
+            throw new FatalException("task " + config.task() + " dump: consistency snapshot needs a TiDB source, "
+                    + config.sourceId() + " is " + flavor.name().toLowerCase() + "; use flush, lock or auto");
+        }
+        BinlogPosition pos = flavor.currentPosition(meta);
+        String tso = Long.toString(pos.pos());
+        SnapshotPool.Reopener reopen = () -> {
+            Connection c = connect();
+            exec(c, "SET SESSION tidb_snapshot = '" + tso + "'");
+            return c;
+        };
+        List<Connection> conns = new ArrayList<>();
+        try {
+            for (int i = 0; i < size; i++) {
+                conns.add(reopen.open());
+            }
+        } catch (SQLException e) {
+            closeAll(conns);
+            throw e;
+        }
+        return new Opened(new SnapshotPool(conns, reopen), pos, Consistency.SNAPSHOT,
+                SchemaReader.listTables(meta, config.tableFilter()), SchemaReader.listViews(meta, config.tableFilter()),
+                null);
+    }
+
+    private Opened none() throws SQLException {
+        List<Connection> conns = new ArrayList<>();
+        try {
+            for (int i = 0; i < size; i++) {
+                conns.add(connect());
+            }
+        } catch (SQLException e) {
+            closeAll(conns);
+            throw e;
+        }
+        BinlogPosition pos = position(meta);
+        LOG.warn("consistency none: the data is not consistent with the recorded position {}", pos);
+        return new Opened(new SnapshotPool(conns, this::connect), pos, Consistency.NONE,
+                SchemaReader.listTables(meta, config.tableFilter()), SchemaReader.listViews(meta, config.tableFilter()),
+                null);
+    }
+
+    private List<Connection> openAll() throws SQLException {
+        List<Connection> conns = new ArrayList<>(size);
+        try {
+            for (int i = 0; i < size; i++) {
+                Connection c = connect();
+                conns.add(c);
+                exec(c, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+            }
+        } catch (SQLException e) {
+            closeAll(conns);
+            throw e;
+        }
+        return conns;
+    }
+
+    private static void startSnapshots(List<Connection> conns) throws SQLException {
+        for (Connection c : conns) {
+            exec(c, "START TRANSACTION WITH CONSISTENT SNAPSHOT");
+        }
+    }
+
+    /** The position, or null when the source writes no binlog (a full-only dump is still possible). */
+    private BinlogPosition position(Connection c) throws SQLException {
+        try {
+            return flavor.currentPosition(c);
+        } catch (SQLException e) {
+            if (e.getSQLState() == null && String.valueOf(e.getMessage()).contains("binary log is disabled")) {
+                LOG.warn("source {} has no binlog: the dump records no position", config.sourceId());
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private Connection connect() throws SQLException {
+        return DataSources.connect(config.source());
+    }
+
+    static void exec(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    private static void closeAll(List<Connection> conns) {
+        for (Connection c : conns) {
+            SnapshotPool.abort(c);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.jdm.dump;
+
+import io.jdm.common.schema.Column;
+import io.jdm.common.schema.TableSchema;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.ResultSetValues;
+import io.jdm.common.sql.TableName;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One table being dumped: its written columns, the SQL text every chunk reuses, the file counter
+ * its chunks share, and how many chunks are still open (the planner holds one until it is done).
+ */
+final class TableJob {
+    private final TableSchema schema;
+    private final List<Column> columns;
+    private final String selectList;
+    private final String insertPrefix;
+    private final long estimatedRows;
+    private final AtomicLong nextFile = new AtomicLong(1);
+    private final AtomicInteger open = new AtomicInteger(1);
+    private final AtomicInteger chunks = new AtomicInteger();
+
+    TableJob(TableSchema schema, long estimatedRows) {
+        this.schema = schema;
+        this.columns = schema.writableColumns();
+        this.selectList = ResultSetValues.selectList(columns);
+        this.estimatedRows = estimatedRows;
+        StringBuilder sb = new StringBuilder("INSERT INTO ");
+        Identifiers.appendQuoted(sb, schema.name().table());
+        sb.append(" (");
+        for (int i = 0; i < columns.size(); i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            Identifiers.appendQuoted(sb, columns.get(i).name());
+        }
+        this.insertPrefix = sb.append(") VALUES\n").toString();
+    }
+
+    TableName name() {
+        return schema.name();
+    }
+
+    TableSchema schema() {
+        return schema;
+    }
+
+    List<Column> columns() {
+        return columns;
+    }
+
+    String selectList() {
+        return selectList;
+    }
+
+    /** {@code INSERT INTO `tbl` (`a`,`b`) VALUES\n}: unqualified, as Dumpling writes it. */
+    String insertPrefix() {
+        return insertPrefix;
+    }
+
+    long estimatedRows() {
+        return estimatedRows;
+    }
+
+    long nextFileIndex() {
+        return nextFile.getAndIncrement();
+    }
+
+    /** Called by the planner for each chunk it hands out. */
+    int chunkPlanned() {
+        open.incrementAndGet();
+        return chunks.incrementAndGet();
+    }
+
+    int chunkCount() {
+        return chunks.get();
+    }
+
+    /** Called when a chunk finished, and once by the planner when it is done; true when the table is complete. */
+    boolean release() {
+        return open.decrementAndGet() == 0;
+    }
+}

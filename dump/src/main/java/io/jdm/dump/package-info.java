@@ -1,0 +1,18 @@
+/**
+ * The dump unit: a consistent, parallel, chunked export in the Dumpling/mydumper directory layout.
+ *
+ * <pre>
+ *  DumpUnit.run()
+ *    SnapshotOpener ── FTWRL / LOCK TABLES / tidb_snapshot ─► threads+1 snapshot connections + position
+ *    schema files ({db}-schema-create.sql, {db}.{tbl}-schema.sql, {db}.{view}-schema-view.sql)
+ *    ChunkPlanner (key ranges, in the snapshot) ──► bounded chunk queue ──► threads × ChunkWorker
+ *                                                                              │ SELECT … streamed
+ *                                                                              ▼ ResultSetValues → ValueEncoder
+ *                                                              DataFileWriter: {db}.{tbl}.{NNNNNNNNN}.sql[.gz|.zst]
+ *    metadata (position) written last, atomically
+ * </pre>
+ *
+ * Public: {@link io.jdm.dump.DumpUnit}, {@link io.jdm.dump.DumpConfig}, {@link io.jdm.dump.DumpResult},
+ * {@link io.jdm.dump.DumpMetrics}, {@link io.jdm.dump.Consistency}, {@link io.jdm.dump.Compression}.
+ */
+package io.jdm.dump;

@@ -1,0 +1,187 @@
+package io.jdm.dump;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.sql.TableName;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the user sees when the dump cannot finish: one line naming what failed, and no metadata. */
+class DumpFailuresIT {
+    private static final String DB = "DumpFailuresIT";
+    private static SqlServer source;
+
+    @TempDir
+    Path tmp;
+
+    @BeforeEach
+    void setUp() {
+        source = ServerPair.shared().source();
+        source.freshDatabase(DB);
+        source.execute("USE `" + DB + "`",
+                "CREATE TABLE keep (id INT PRIMARY KEY, v VARCHAR(20))",
+                "INSERT INTO keep SELECT seq, CONCAT('v', seq) FROM seq_1_to_3000",
+                "CREATE TABLE victim (id INT PRIMARY KEY, v VARCHAR(20))",
+                "INSERT INTO victim SELECT seq, CONCAT('x', seq) FROM seq_1_to_3000",
+                "ANALYZE TABLE keep, victim");
+    }
+
+    private DumpConfig config(Path dir) {
+        return DumpConfig.defaults("fail", DumpTestSupport.spec(source), dir)
+                .withTableFilter((db, tbl) -> db.equals(DB)).withThreads(2);
+    }
+
+    private static void assertOneLine(JdmException e) {
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("task fail dump: "), e.getMessage());
+    }
+
+    @Test
+    void unwritableDirectoryIsOneLineAndNoMetadata() throws Exception {
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        Path dir = file.resolve("dump");
+        FatalException e = assertThrows(FatalException.class, () -> new DumpUnit(config(dir)).run());
+        assertOneLine(e);
+        assertTrue(e.getMessage().contains("cannot write to output directory " + dir), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("metadata")));
+    }
+
+    @Test
+    void rerunOverAnIncompleteDumpStartsClean() throws Exception {
+        Path dir = tmp.resolve("rerun");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("DumpFailuresIT.gone.000000007.sql"), "INSERT INTO stale VALUES (1);\n");
+        Files.writeString(dir.resolve("DumpFailuresIT.gone-schema.sql"), "CREATE TABLE gone (id INT);\n");
+        Files.writeString(dir.resolve("notes.txt"), "not ours");
+        new DumpUnit(config(dir)).run();
+        List<String> names = DumpTestSupport.fileNames(dir);
+        assertFalse(names.contains("DumpFailuresIT.gone.000000007.sql"), names.toString());
+        assertFalse(names.contains("DumpFailuresIT.gone-schema.sql"), names.toString());
+        assertTrue(names.contains("notes.txt"), "files that are not the dump's are left alone");
+        assertTrue(names.contains("metadata"));
+        assertTrue(names.contains("DumpFailuresIT.keep.000000001.sql"));
+    }
+
+    @Test
+    void tableDroppedAfterTheSnapshotFailsNamingIt() throws Exception {
+        Path dir = tmp.resolve("dropped");
+        DumpUnit unit = new DumpUnit(config(dir));
+        unit.afterSnapshot = () -> source.execute("DROP TABLE `" + DB + "`.victim");
+        JdmException e = assertThrows(JdmException.class, unit::run);
+        assertOneLine(e);
+        assertTrue(e.getMessage().contains("`DumpFailuresIT`.`victim` was dropped during the dump"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("metadata")));
+    }
+
+    @Test
+    void tableAlteredAfterTheSnapshotFailsNamingIt() throws Exception {
+        Path dir = tmp.resolve("altered");
+        DumpUnit unit = new DumpUnit(config(dir).withRows(500));
+        unit.afterSnapshot = () -> source.execute("ALTER TABLE `" + DB + "`.victim ADD COLUMN extra INT DEFAULT 7");
+        JdmException e = assertThrows(JdmException.class, unit::run);
+        assertOneLine(e);
+        assertTrue(e.getMessage().contains("`DumpFailuresIT`.`victim` was altered during the dump"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("metadata")));
+    }
+
+    @Test
+    void rowsChangedAfterTheSnapshotAreDumpedAsTheSnapshotSawThem() throws Exception {
+        Path dir = tmp.resolve("changed");
+        DumpUnit unit = new DumpUnit(config(dir).withRows(500));
+        unit.afterSnapshot = () -> source.execute("UPDATE `" + DB + "`.victim SET v = 'changed'",
+                "DELETE FROM `" + DB + "`.keep WHERE id > 10");
+        DumpResult r = unit.run();
+        assertEquals(6000, r.rows());
+        for (String f : DumpTestSupport.fileNames(dir)) {
+            if (f.startsWith("DumpFailuresIT.victim.")) {
+                assertFalse(Files.readString(dir.resolve(f)).contains("changed"), f);
+            }
+        }
+    }
+
+    /** The ids of the connections that hold a transaction (the snapshot connections), minus our own. */
+    private static List<Long> snapshotConnections() throws Exception {
+        List<Long> ids = new ArrayList<>();
+        try (Connection c = DumpTestSupport.open(source); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT trx_mysql_thread_id FROM information_schema.INNODB_TRX"
+                     + " WHERE trx_mysql_thread_id <> CONNECTION_ID()")) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+
+    private static void kill(long id) {
+        source.execute("KILL CONNECTION " + id);
+    }
+
+    @Test
+    void aLostConnectionIsReplacedBySpareInTheSameSnapshot() throws Exception {
+        Path dir = tmp.resolve("one-lost");
+        DumpUnit unit = new DumpUnit(config(dir).withRows(500));
+        List<Long> seen = new ArrayList<>();
+        unit.afterSnapshot = () -> {
+            try {
+                seen.addAll(snapshotConnections());
+                kill(seen.get(0));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        DumpResult r = unit.run();
+        assertEquals(3, seen.size(), "threads + 1 snapshot connections: " + seen);
+        assertEquals(6000, r.rows());
+        SqlServer target = ServerPair.shared().target();
+        DumpTestSupport.load(dir, target);
+        for (String t : List.of("keep", "victim")) {
+            TableName name = new TableName(DB, t);
+            assertEquals(DumpTestSupport.rows(source, name), DumpTestSupport.rows(target, name));
+        }
+    }
+
+    @Test
+    void losingEverySnapshotConnectionFailsNamingTableAndChunk() throws Exception {
+        Path dir = tmp.resolve("all-lost");
+        DumpUnit unit = new DumpUnit(config(dir).withRows(500));
+        unit.afterSnapshot = () -> {
+            try {
+                snapshotConnections().forEach(DumpFailuresIT::kill);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        JdmException e = assertThrows(JdmException.class, unit::run);
+        assertOneLine(e);
+        assertTrue(e.getMessage().matches(".*`DumpFailuresIT`\\.`(keep|victim)`.*(chunk \\d+|snapshot).*"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("rerun the dump"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("metadata")));
+    }
+
+    @Test
+    void stopEndsTheDumpWithoutMetadata() throws Exception {
+        Path dir = tmp.resolve("stopped");
+        DumpUnit unit = new DumpUnit(config(dir));
+        unit.afterSnapshot = unit::stop;
+        JdmException e = assertThrows(JdmException.class, unit::run);
+        assertOneLine(e);
+        assertTrue(e.getMessage().contains("stopped"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("metadata")));
+    }
+}

@@ -1,0 +1,90 @@
+package io.jdm.load;
+
+import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.sql.TableName;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.BiPredicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/** The files of one dump directory that the table filter selects, sorted by name. */
+record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<SchemaFile> views,
+                     List<DataFile> data) {
+
+    /** A CREATE TABLE or CREATE VIEW file of one source table. */
+    record SchemaFile(TableName source, Path path) {
+    }
+
+    /**
+     * One data file.
+     *
+     * @param name the file name, relative to the dump directory: the checkpoint's key
+     * @param size bytes on disk
+     */
+    record DataFile(TableName source, String name, Path path, long index, String compression, long size) {
+    }
+
+    /** mydumper names the only data file of an unchunked table {@code db.tbl.sql}, without a chunk number. */
+    private static final Pattern UNCHUNKED = Pattern.compile("^([^.]+)\\.([^.]+)\\.sql(\\.gz|\\.zst)?$");
+
+    static DumpFileNames.Parsed parse(String fileName) {
+        DumpFileNames.Parsed f = DumpFileNames.parse(fileName).orElse(null);
+        if (f != null || fileName.contains("-schema")) {
+            return f;
+        }
+        Matcher m = UNCHUNKED.matcher(fileName);
+        if (!m.matches()) {
+            return null;
+        }
+        return new DumpFileNames.Parsed(DumpFileNames.Kind.DATA, DumpFileNames.unescape(m.group(1)),
+                DumpFileNames.unescape(m.group(2)), 0, m.group(3) == null ? "" : m.group(3));
+    }
+
+    static DumpDirectory scan(Path dir, BiPredicate<String, String> filter) throws IOException {
+        Map<String, Path> dbs = new TreeMap<>();
+        List<SchemaFile> tables = new ArrayList<>();
+        List<SchemaFile> views = new ArrayList<>();
+        List<DataFile> data = new ArrayList<>();
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(Files::isRegularFile).sorted().toList();
+        }
+        java.util.Set<String> selectedDbs = new java.util.HashSet<>();
+        java.util.Set<String> allDbs = new java.util.HashSet<>();
+        for (Path p : files) {
+            DumpFileNames.Parsed f = parse(p.getFileName().toString());
+            if (f == null) {
+                continue;
+            }
+            if (f.kind() == DumpFileNames.Kind.DATABASE) {
+                dbs.put(f.schema(), p);
+                continue;
+            }
+            allDbs.add(f.schema());
+            if (!filter.test(f.schema(), f.table())) {
+                continue;
+            }
+            selectedDbs.add(f.schema());
+            TableName t = new TableName(f.schema(), f.table());
+            switch (f.kind()) {
+                case TABLE -> tables.add(new SchemaFile(t, p));
+                case VIEW -> views.add(new SchemaFile(t, p));
+                case DATA -> data.add(new DataFile(t, p.getFileName().toString(), p, f.index(), f.compression(),
+                        Files.size(p)));
+                default -> throw new IllegalStateException(f.kind().name());
+            }
+        }
+        // a database is created when one of its objects is selected, or when it is empty in the dump
+        dbs.keySet().removeIf(db -> !selectedDbs.contains(db) && (allDbs.contains(db) || !filter.test(db, "")));
+        data.sort(Comparator.comparing(DataFile::source).thenComparingLong(DataFile::index));
+        return new DumpDirectory(dbs, tables, views, data);
+    }
+}

@@ -1,0 +1,176 @@
+package io.jdm.load;
+
+import io.jdm.common.sql.TableName;
+import java.io.IOException;
+import java.io.InputStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.function.LongConsumer;
+
+/**
+ * Loads one data file on one connection. Statements are read one at a time from the stream,
+ * rewritten for the routed target and grouped into transactions; each transaction also moves the
+ * file's checkpoint row to the end of its last statement and then commits, so data and offset are
+ * never apart. Statements that end at or before the committed offset are skipped (a resume);
+ * session statements ({@code SET NAMES ...}) are always run, because the session is new.
+ */
+final class FileLoader {
+    private final LoadJob job;
+    private final DumpDirectory.DataFile file;
+    private final TableName target;
+    private long committed;
+
+    FileLoader(LoadJob job, DumpDirectory.DataFile file, TableName target) {
+        this.job = job;
+        this.file = file;
+        this.target = target;
+    }
+
+    /** The offset the target has committed, as last read or written by this loader. */
+    long committedOffset() {
+        return committed;
+    }
+
+    /**
+     * Loads the file from its checkpoint to the end.
+     *
+     * @param maxStatementBytes statements longer than this are split (the target's max_allowed_packet)
+     * @return true when the file is finished, false when the job stopped first
+     */
+    boolean load(Connection c, long maxStatementBytes, LongConsumer diskBytes) throws LoadFailure {
+        LoaderCheckpoint.Row row;
+        try {
+            row = job.checkpoint.read(c, file.name());
+            c.commit();
+        } catch (SQLException e) {
+            throw LoadFailure.sql(committed, "reading the checkpoint", e);
+        }
+        committed = row.offset();
+        if (row.finished()) {
+            return true;
+        }
+        try (Statement st = c.createStatement();
+             InputStream in = DumpFileInput.open(file.path(), file.compression(), diskBytes)) {
+            st.setEscapeProcessing(false); // dump text is SQL, not JDBC escape syntax
+            execute(st, "SET NAMES utf8mb4", committed, "SET NAMES utf8mb4");
+            return run(c, st, new StatementLexer(in), maxStatementBytes);
+        } catch (IOException e) {
+            throw LoadFailure.badFile(committed, "cannot read the file: " + e.getMessage(), e);
+        } catch (SQLException e) {
+            throw LoadFailure.sql(committed, "opening a statement", e);
+        } finally {
+            LoadJob.rollbackQuietly(c);
+        }
+    }
+
+    private boolean run(Connection c, Statement st, StatementLexer lexer, long maxStatementBytes)
+            throws LoadFailure {
+        Txn txn = new Txn();
+        while (true) {
+            if (job.stopping()) {
+                return false;
+            }
+            StatementLexer.Statement s = nextStatement(lexer);
+            if (s == null) {
+                break;
+            }
+            String sql = SqlText.decode(s.text());
+            switch (SqlText.kind(sql)) {
+                case SESSION -> execute(st, sql, s.start(), sql);
+                case DATA -> {
+                    if (s.end() <= committed) {
+                        continue;
+                    }
+                    if (s.start() < committed) {
+                        throw LoadFailure.badFile(committed, "the checkpoint offset " + committed
+                                + " is inside the statement at " + s.start() + ".." + s.end()
+                                + ": the file changed since the last run; restore it or clear the checkpoint", null);
+                    }
+                    data(st, s, sql, maxStatementBytes, txn);
+                    if (txn.bytes >= job.config.transactionBytes()) {
+                        commit(c, txn, s.end(), 0, LoaderCheckpoint.LOADING);
+                    }
+                }
+                default -> throw LoadFailure.badFile(s.start(), "unexpected statement " + SqlText.head(sql)
+                        + ": data files hold only INSERT/REPLACE and SET statements", null);
+            }
+        }
+        long end = lexer.offset();
+        commit(c, txn, end, end, LoaderCheckpoint.FINISHED);
+        job.metrics.fileDone();
+        return true;
+    }
+
+    private StatementLexer.Statement nextStatement(StatementLexer lexer) throws LoadFailure {
+        try {
+            return lexer.next();
+        } catch (StatementLexer.MalformedSqlException e) {
+            throw LoadFailure.badFile(e.offset(), e.getMessage(), e);
+        } catch (IOException e) {
+            throw LoadFailure.badFile(lexer.offset(), "the file cannot be read past byte offset " + lexer.offset()
+                    + " (" + e.getMessage() + "): it is truncated or corrupt", e);
+        }
+    }
+
+    private void data(Statement st, StatementLexer.Statement s, String sql, long maxStatementBytes, Txn txn)
+            throws LoadFailure {
+        InsertRewriter.Insert ins;
+        List<String> pieces;
+        try {
+            ins = InsertRewriter.rewrite(sql, target, job.config.onDuplicate());
+            pieces = InsertRewriter.split(ins.sql(), maxStatementBytes);
+        } catch (IllegalArgumentException e) {
+            throw LoadFailure.badFile(s.start(), "the statement " + SqlText.head(sql) + " cannot be loaded: "
+                    + e.getMessage(), e);
+        }
+        if (txn.bytes == 0) {
+            txn.startNanos = System.nanoTime();
+        }
+        for (String piece : pieces) {
+            execute(st, piece, s.start(), sql);
+        }
+        txn.bytes += s.text().length;
+        txn.rows += Math.max(0, s.topLevelGroups() - (ins.columnList() ? 1 : 0));
+        txn.statements += pieces.size();
+    }
+
+    private void commit(Connection c, Txn txn, long offset, long endOffset, String status) throws LoadFailure {
+        long start = txn.bytes == 0 ? System.nanoTime() : txn.startNanos;
+        try {
+            job.checkpoint.advance(c, file.name(), offset, endOffset, status);
+            c.commit();
+        } catch (SQLException e) {
+            throw LoadFailure.sql(committed, "committing up to byte offset " + offset, e);
+        }
+        committed = offset;
+        job.metrics.recordTransaction(start);
+        job.metrics.addRows(txn.rows);
+        job.metrics.addStatements(txn.statements);
+        txn.reset();
+    }
+
+    /** Runs {@code sql}; a failure names {@code original}, the statement as the file has it. */
+    private static void execute(Statement st, String sql, long offset, String original) throws LoadFailure {
+        try {
+            st.execute(sql);
+        } catch (SQLException e) {
+            throw LoadFailure.sql(offset, "the statement " + SqlText.head(original), e);
+        }
+    }
+
+    /** The open transaction's size and counts. */
+    private static final class Txn {
+        long bytes;
+        long rows;
+        long statements;
+        long startNanos;
+
+        void reset() {
+            bytes = 0;
+            rows = 0;
+            statements = 0;
+        }
+    }
+}

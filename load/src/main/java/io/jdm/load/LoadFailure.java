@@ -1,0 +1,45 @@
+package io.jdm.load;
+
+import io.jdm.common.error.ErrorClassifier;
+import java.sql.SQLException;
+
+/**
+ * A file could not be loaded past {@code offset}. Carries what failed so the worker can decide:
+ * retry (the target went away) or stop with one line naming the file and offset.
+ */
+final class LoadFailure extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final long offset;
+    private final boolean retriable;
+
+    private LoadFailure(String message, long offset, boolean retriable, Throwable cause) {
+        super(message, cause);
+        this.offset = offset;
+        this.retriable = retriable;
+    }
+
+    /** The target refused or lost a statement (or the commit) at {@code offset}. */
+    static LoadFailure sql(long offset, String what, SQLException e) {
+        String msg;
+        if (ErrorClassifier.isDuplicateKey(e)) {
+            msg = what + " hit a row the target already has (" + ErrorClassifier.oneLine(e)
+                    + "); empty the target table or set on-duplicate to replace or ignore, then rerun";
+        } else {
+            msg = what + " failed: " + ErrorClassifier.oneLine(e) + " (error " + e.getErrorCode() + ")";
+        }
+        return new LoadFailure(msg, offset, ErrorClassifier.isRetriable(e), e);
+    }
+
+    /** The file itself is wrong (truncated, corrupt, unexpected content): retrying cannot help. */
+    static LoadFailure badFile(long offset, String message, Throwable cause) {
+        return new LoadFailure(message, offset, false, cause);
+    }
+
+    long offset() {
+        return offset;
+    }
+
+    boolean retriable() {
+        return retriable;
+    }
+}

@@ -1,0 +1,154 @@
+package io.jdm.load;
+
+import io.jdm.common.metrics.Latency;
+import io.jdm.common.metrics.MetricSource;
+import io.jdm.common.metrics.PrometheusWriter;
+import io.jdm.common.metrics.Throughput;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The load unit's counters: bytes of dump files read (as stored, so progress works for compressed
+ * files too), rows and statements written, files done of total, and the latency of each
+ * transaction (statements plus checkpoint, through commit).
+ */
+public final class LoadMetrics implements MetricSource {
+    private final Map<String, String> labels;
+    private final Throughput bytes = new Throughput("bytes");
+    private final Throughput rows = new Throughput("rows");
+    private final Throughput statements = new Throughput("statements");
+    private final Latency transactions = new Latency("transaction");
+    private final AtomicInteger filesDone = new AtomicInteger();
+    private final AtomicInteger filesTotal = new AtomicInteger();
+    private final AtomicLong bytesTotal = new AtomicLong();
+    private final AtomicLong bytesAlreadyDone = new AtomicLong();
+    private final AtomicInteger retries = new AtomicInteger();
+    private final long startNanos = System.nanoTime();
+    private volatile long endNanos;
+
+    LoadMetrics(String task, String sourceId) {
+        this.labels = Map.of("task", task, "source", sourceId);
+    }
+
+    void plan(int files, long totalBytes, int finishedFiles, long finishedBytes) {
+        filesTotal.set(files);
+        bytesTotal.set(totalBytes);
+        filesDone.set(finishedFiles);
+        bytesAlreadyDone.set(finishedBytes);
+    }
+
+    void addBytes(long n) {
+        bytes.add(n);
+    }
+
+    void addRows(long n) {
+        rows.add(n);
+    }
+
+    void addStatements(long n) {
+        statements.add(n);
+    }
+
+    void fileDone() {
+        filesDone.incrementAndGet();
+    }
+
+    void retried() {
+        retries.incrementAndGet();
+    }
+
+    void recordTransaction(long startNanos) {
+        transactions.recordSince(startNanos);
+    }
+
+    void end() {
+        endNanos = System.nanoTime();
+    }
+
+    public long rows() {
+        return rows.total();
+    }
+
+    public long bytes() {
+        return bytes.total();
+    }
+
+    public int filesDone() {
+        return filesDone.get();
+    }
+
+    public int filesTotal() {
+        return filesTotal.get();
+    }
+
+    public Latency transactionLatency() {
+        return transactions;
+    }
+
+    /** Fraction 0..1 of the dump's bytes that are loaded (finished before this run included). */
+    public double progress() {
+        long total = bytesTotal.get();
+        if (total <= 0) {
+            return filesTotal.get() == 0 ? 1.0 : (double) filesDone.get() / filesTotal.get();
+        }
+        return Math.min(1.0, (bytesAlreadyDone.get() + bytes.total()) / (double) total);
+    }
+
+    private double elapsedSeconds() {
+        long end = endNanos == 0 ? System.nanoTime() : endNanos;
+        return (end - startNanos) / 1e9;
+    }
+
+    @Override
+    public String progressLine() {
+        double mbps = bytes.sampleRate() / 1e6;
+        long left = bytesTotal.get() - bytesAlreadyDone.get() - bytes.total();
+        double rate = bytes.overallRate();
+        String eta = rate <= 0 || left <= 0 ? "-" : Math.round(left / rate) + "s";
+        return String.format(Locale.ROOT, "files %d/%d %.1f%% %.1f MB/s %.0f rows/s ETA %s txn %s",
+                filesDone.get(), filesTotal.get(), progress() * 100, mbps, rows.sampleRate(), eta,
+                transactions.summary());
+    }
+
+    @Override
+    public String summaryLine() {
+        double secs = elapsedSeconds();
+        return String.format(Locale.ROOT,
+                "loaded %d/%d files, %d rows, %.1f MB in %.1fs: %.1f MB/s %.0f rows/s, %d statements, "
+                        + "%d retries, txn %s",
+                filesDone.get(), filesTotal.get(), rows.total(), bytes.total() / 1e6, secs,
+                secs <= 0 ? 0 : bytes.total() / 1e6 / secs, secs <= 0 ? 0 : rows.total() / secs,
+                statements.total(), retries.get(), transactions.summary());
+    }
+
+    @Override
+    public Map<String, Object> status() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("unit", "load");
+        m.put("filesDone", filesDone.get());
+        m.put("filesTotal", filesTotal.get());
+        m.put("bytes", bytes.total());
+        m.put("bytesTotal", bytesTotal.get());
+        m.put("rows", rows.total());
+        m.put("progress", progress());
+        m.put("retries", retries.get());
+        m.put("transactionP95Ms", transactions.percentileMillis(95));
+        m.put("transactionP99Ms", transactions.percentileMillis(99));
+        return m;
+    }
+
+    @Override
+    public void writePrometheus(PrometheusWriter w) {
+        w.counter("load_bytes_total", "Bytes of dump files read", labels, bytes.total());
+        w.counter("load_rows_total", "Rows written to the target", labels, rows.total());
+        w.counter("load_statements_total", "Statements executed on the target", labels, statements.total());
+        w.gauge("load_files_done", "Data files finished", labels, filesDone.get());
+        w.gauge("load_files_total", "Data files in the dump", labels, filesTotal.get());
+        w.gauge("load_progress_ratio", "Fraction of the dump loaded", labels, progress());
+        w.counter("load_retries_total", "Retried file attempts", labels, retries.get());
+        w.latency("load_transaction", "Latency of one load transaction through commit", labels, transactions);
+    }
+}

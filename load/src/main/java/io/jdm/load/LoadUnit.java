@@ -1,0 +1,233 @@
+package io.jdm.load;
+
+import io.jdm.common.dumpdir.DumpMetadata;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.metrics.ProgressLogger;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.TableName;
+import io.jdm.common.util.NamedThreadFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replays a dump directory into the target: schemas, then data files on {@code pool-size}
+ * connections with exact resume, then deferred indexes and views. Rerunning after any failure or
+ * a kill continues where the target's checkpoint says the last run stopped.
+ */
+public final class LoadUnit {
+    private static final Logger LOG = LoggerFactory.getLogger(LoadUnit.class);
+    private static final long PROGRESS_SECONDS = 10;
+
+    private final LoadConfig config;
+    private final LoadMetrics metrics;
+    private final LoadJob job;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private int skipped;
+
+    public LoadUnit(LoadConfig config) {
+        this.config = config;
+        this.metrics = new LoadMetrics(config.task(), config.sourceId());
+        this.job = new LoadJob(config, metrics);
+    }
+
+    public LoadMetrics metrics() {
+        return metrics;
+    }
+
+    /** Asks the workers to stop after their current statement; {@link #run()} then returns, not completed. */
+    public void stop() {
+        job.requestStop();
+    }
+
+    /**
+     * Loads the dump.
+     *
+     * @throws JdmException with one line naming the file and byte offset where the load stopped
+     */
+    public LoadResult run() {
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("a LoadUnit runs once");
+        }
+        long t0 = System.nanoTime();
+        BinlogPosition position = readMetadata();
+        DumpDirectory dump = scan();
+        ProgressLogger progress = new ProgressLogger(config.task(), "load", metrics, PROGRESS_SECONDS);
+        try {
+            job.useSession(sessionVariables());
+            SchemaLoader schema = new SchemaLoader(job, dump);
+            Map<TableName, List<SchemaRewriter.Index>> deferred = job.withRetry("creating databases and tables", c -> {
+                job.checkpoint.ensureTable(c);
+                return schema.createTables(c);
+            });
+            Map<String, LoaderCheckpoint.Row> done = job.withRetry("registering files in the checkpoint", c -> {
+                List<LoaderCheckpoint.Row> rows = new ArrayList<>();
+                dump.data().forEach(f -> rows.add(new LoaderCheckpoint.Row(f.name(), 0,
+                        f.compression().isEmpty() ? f.size() : 0, LoaderCheckpoint.PENDING)));
+                deferred.keySet().forEach(t -> rows.add(new LoaderCheckpoint.Row(LoaderCheckpoint.indexKey(t), 0, 0,
+                        LoaderCheckpoint.PENDING)));
+                job.checkpoint.register(c, rows);
+                return job.checkpoint.readAll(c);
+            });
+            LOG.info("{}: schemas and checkpoint ready in {} ms", job.who(), (System.nanoTime() - t0) / 1_000_000);
+            List<DumpDirectory.DataFile> plan = LoadPlan.order(dump.data(), done);
+            skipped = dump.data().size() - plan.size();
+            long totalBytes = dump.data().stream().mapToLong(DumpDirectory.DataFile::size).sum();
+            long finishedBytes = totalBytes - plan.stream().mapToLong(DumpDirectory.DataFile::size).sum();
+            metrics.plan(dump.data().size(), totalBytes, skipped, finishedBytes);
+            LOG.info("{}: {} data files to load ({} finished by an earlier run), {} target tables, pool-size {}",
+                    job.who(), plan.size(), skipped, dump.tables().size(), config.poolSize());
+            job.closeAdmin(); // a connection idle through the whole data phase would time out
+            runWorkers(plan);
+            if (job.stopRequested()) {
+                return result(position, t0, false);
+            }
+            addIndexes(schema, deferred, done);
+            if (!dump.views().isEmpty()) {
+                job.withRetry("creating views", c -> {
+                    schema.createViews(c);
+                    return null;
+                });
+            }
+        } finally {
+            job.closeAdmin();
+            progress.close();
+        }
+        LoadResult r = result(position, t0, !job.stopRequested());
+        LOG.info("[load] {}", metrics.summaryLine());
+        return r;
+    }
+
+    private LoadResult result(BinlogPosition position, long t0, boolean completed) {
+        metrics.end();
+        return new LoadResult(Math.max(0, metrics.filesDone() - skipped), skipped, metrics.rows(), metrics.bytes(),
+                Duration.ofNanos(System.nanoTime() - t0), position, completed);
+    }
+
+    private BinlogPosition readMetadata() {
+        if (!Files.isDirectory(config.dir())) {
+            throw new FatalException(job.who() + ": dump directory " + config.dir() + " does not exist");
+        }
+        try {
+            DumpMetadata meta = DumpMetadata.readFrom(config.dir()).orElseThrow(() -> new FatalException(job.who()
+                    + ": " + config.dir() + " has no metadata file, so the dump is incomplete (a dump writes it "
+                    + "last); run the dump again"));
+            if ("none".equalsIgnoreCase(meta.consistency())) {
+                LOG.warn("{}: the dump was taken with consistency none; its binlog position may not match the data",
+                        job.who());
+            }
+            return meta.position();
+        } catch (IOException e) {
+            throw new FatalException(job.who() + ": cannot read " + config.dir().resolve("metadata") + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private DumpDirectory scan() {
+        try {
+            return DumpDirectory.scan(config.dir(), config.tableFilter());
+        } catch (IOException e) {
+            throw new FatalException(job.who() + ": cannot list " + config.dir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The fast-path switches, minus {@code sql_log_bin} when the user may not set it. */
+    private Map<String, String> sessionVariables() {
+        Map<String, String> vars = new LinkedHashMap<>();
+        if (config.disableForeignKeyChecks()) {
+            vars.put("foreign_key_checks", "0");
+        }
+        if (config.disableUniqueChecks()) {
+            vars.put("unique_checks", "0");
+        }
+        if (config.disableBinlog()) {
+            boolean allowed = job.withRetry("checking sql_log_bin", c -> {
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET SESSION sql_log_bin = 0");
+                    return true;
+                } catch (SQLException e) {
+                    if (ErrorClassifier.isRetriable(e)) {
+                        throw e;
+                    }
+                    LOG.info("{}: the target's binlog stays on: {}", job.who(), ErrorClassifier.oneLine(e));
+                    return false;
+                }
+            });
+            if (allowed) {
+                vars.put("sql_log_bin", "0");
+            }
+        }
+        return vars;
+    }
+
+    private void runWorkers(List<DumpDirectory.DataFile> plan) {
+        if (plan.isEmpty()) {
+            return;
+        }
+        BlockingQueue<DumpDirectory.DataFile> queue = new ArrayBlockingQueue<>(plan.size(), false, plan);
+        int n = Math.min(config.poolSize(), plan.size());
+        ExecutorService pool = Executors.newFixedThreadPool(n, new NamedThreadFactory(config.task(), "load", "worker"));
+        for (int i = 0; i < n; i++) {
+            pool.execute(new LoadWorker(job, queue));
+        }
+        pool.shutdown();
+        awaitWorkers(pool);
+        JdmException failure = job.failure();
+        if (failure != null) {
+            LOG.info("[load] {}", metrics.summaryLine());
+            throw failure;
+        }
+    }
+
+    private void awaitWorkers(ExecutorService pool) {
+        try {
+            while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
+                // workers end by themselves when the queue is empty, a failure wins, or stop() is called
+            }
+        } catch (InterruptedException e) {
+            job.requestStop();
+            Thread.currentThread().interrupt();
+            try {
+                if (!pool.awaitTermination(30, TimeUnit.SECONDS)) {
+                    LOG.warn("{}: load workers did not stop within 30 s; interrupting them", job.who());
+                    pool.shutdownNow();
+                }
+            } catch (InterruptedException again) {
+                pool.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void addIndexes(SchemaLoader schema, Map<TableName, List<SchemaRewriter.Index>> deferred,
+                            Map<String, LoaderCheckpoint.Row> done) {
+        for (Map.Entry<TableName, List<SchemaRewriter.Index>> e : deferred.entrySet()) {
+            LoaderCheckpoint.Row row = done.get(LoaderCheckpoint.indexKey(e.getKey()));
+            if (row != null && row.finished()) {
+                continue;
+            }
+            LOG.info("{}: adding {} deferred index(es) to {}", job.who(), e.getValue().size(), e.getKey().quoted());
+            job.withRetry("adding the deferred indexes of " + e.getKey().quoted(), c -> {
+                schema.addIndexes(c, e.getKey(), e.getValue());
+                return null;
+            });
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.jdm.load;
+
+import io.jdm.common.sql.Identifiers;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code {meta-schema}.{task}_loader_checkpoint} in the target: one row per data file (and one per
+ * target table whose indexes were deferred). A file's row is updated in the same transaction as
+ * the statements it covers, so after a crash at any instant the row says exactly how far the data
+ * got: {@code offset} is the end of the last committed statement in the uncompressed stream.
+ */
+final class LoaderCheckpoint {
+    static final String PENDING = "pending";
+    static final String LOADING = "loading";
+    static final String FINISHED = "finished";
+
+    /** One row. {@code endOffset} is the file's size, or 0 while a compressed file's is unknown. */
+    record Row(String file, long offset, long endOffset, String status) {
+        boolean finished() {
+            return FINISHED.equals(status);
+        }
+    }
+
+    private final String metaSchema;
+    private final String table;
+    private final String sourceId;
+
+    LoaderCheckpoint(String metaSchema, String task, String sourceId) {
+        this.metaSchema = metaSchema;
+        this.table = Identifiers.quote(metaSchema) + "." + Identifiers.quote(task + "_loader_checkpoint");
+        this.sourceId = sourceId;
+    }
+
+    String table() {
+        return table;
+    }
+
+    /** The row key of a target table's deferred indexes. */
+    static String indexKey(io.jdm.common.sql.TableName target) {
+        return "indexes:" + target.quoted();
+    }
+
+    void ensureTable(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(metaSchema));
+            st.execute("CREATE TABLE IF NOT EXISTS " + table + " ("
+                    + "`source_id` VARCHAR(128) NOT NULL, "
+                    + "`file` VARCHAR(512) NOT NULL, "
+                    + "`offset` BIGINT NOT NULL DEFAULT 0, "
+                    + "`end_offset` BIGINT NOT NULL DEFAULT 0, "
+                    + "`status` VARCHAR(16) NOT NULL, "
+                    + "`updated_at` TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) "
+                    + "ON UPDATE CURRENT_TIMESTAMP(3), "
+                    + "PRIMARY KEY (`source_id`, `file`)"
+                    + ") DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin");
+        }
+    }
+
+    Map<String, Row> readAll(Connection c) throws SQLException {
+        Map<String, Row> rows = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT `file`, `offset`, `end_offset`, `status` FROM "
+                + table + " WHERE `source_id` = ?")) {
+            ps.setString(1, sourceId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.put(rs.getString(1), new Row(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4)));
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** The row of one key; a missing row reads as pending at offset 0. */
+    Row read(Connection c, String file) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT `offset`, `end_offset`, `status` FROM " + table
+                + " WHERE `source_id` = ? AND `file` = ?")) {
+            ps.setString(1, sourceId);
+            ps.setString(2, file);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new Row(file, rs.getLong(1), rs.getLong(2), rs.getString(3))
+                        : new Row(file, 0, 0, PENDING);
+            }
+        }
+    }
+
+    /** Inserts pending rows for keys that have none yet; existing rows are kept as they are. */
+    void register(Connection c, List<Row> rows) throws SQLException {
+        for (int from = 0; from < rows.size(); from += 500) {
+            List<Row> chunk = rows.subList(from, Math.min(rows.size(), from + 500));
+            StringBuilder sql = new StringBuilder("INSERT IGNORE INTO ").append(table)
+                    .append(" (`source_id`, `file`, `offset`, `end_offset`, `status`) VALUES ");
+            for (int i = 0; i < chunk.size(); i++) {
+                sql.append(i == 0 ? "(?, ?, 0, ?, ?)" : ", (?, ?, 0, ?, ?)");
+            }
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                int p = 1;
+                for (Row r : chunk) {
+                    ps.setString(p++, sourceId);
+                    ps.setString(p++, r.file());
+                    ps.setLong(p++, r.endOffset());
+                    ps.setString(p++, PENDING);
+                }
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /**
+     * Moves a row forward inside the caller's transaction; the caller commits it together with
+     * the data it describes.
+     */
+    void advance(Connection c, String file, long offset, long endOffset, String status) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
+                + " (`source_id`, `file`, `offset`, `end_offset`, `status`) VALUES (?, ?, ?, ?, ?) "
+                + "ON DUPLICATE KEY UPDATE `offset` = VALUES(`offset`), `end_offset` = VALUES(`end_offset`), "
+                + "`status` = VALUES(`status`)")) {
+            ps.setString(1, sourceId);
+            ps.setString(2, file);
+            ps.setLong(3, offset);
+            ps.setLong(4, endOffset);
+            ps.setString(5, status);
+            ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.jdm.load;
+
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.TableName;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Runs the schema files of a dump on the target: databases, then tables (routed; a merged target
+ * table is created by the first of its sources), and after the data the deferred indexes and the
+ * views. Every step is idempotent, so a rerun after a crash repeats it harmlessly.
+ */
+final class SchemaLoader {
+    private static final Pattern DEFINER = Pattern.compile(
+            "DEFINER\\s*=\\s*(`[^`]*`|'[^']*'|[^\\s@]+)\\s*@\\s*(`[^`]*`|'[^']*'|\\S+)\\s*", Pattern.CASE_INSENSITIVE);
+
+    /** Handles one non-session statement of a schema file. */
+    private interface Handler {
+        void handle(Statement st, String sql) throws SQLException;
+    }
+
+    private final LoadJob job;
+    private final DumpDirectory dump;
+
+    SchemaLoader(LoadJob job, DumpDirectory dump) {
+        this.job = job;
+        this.dump = dump;
+    }
+
+    /** Creates databases and tables; returns the secondary indexes deferred per target table. */
+    Map<TableName, List<SchemaRewriter.Index>> createTables(Connection c) throws SQLException {
+        for (Map.Entry<String, Path> db : dump.databases().entrySet()) {
+            String target = job.config.routeSchema(db.getKey());
+            runFile(c, db.getValue(), "database " + Identifiers.quote(db.getKey()), (st, sql) -> {
+                if (!new SqlCursor(sql).keyword("CREATE")) {
+                    throw new SQLException("unexpected statement " + SqlText.head(sql), "42000");
+                }
+                st.execute(SchemaRewriter.createDatabase(sql, target));
+            });
+        }
+        Set<String> schemas = new LinkedHashSet<>();
+        dump.tables().forEach(t -> schemas.add(job.config.router().apply(t.source()).schema()));
+        dump.views().forEach(t -> schemas.add(job.config.router().apply(t.source()).schema()));
+        try (Statement st = c.createStatement()) {
+            for (String s : schemas) {
+                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(s));
+            }
+        }
+        Map<TableName, List<SchemaRewriter.Index>> deferred = new LinkedHashMap<>();
+        Set<TableName> created = new HashSet<>();
+        for (DumpDirectory.SchemaFile t : dump.tables()) {
+            TableName target = job.config.router().apply(t.source());
+            if (!created.add(target)) {
+                continue; // merged: the first source table routed here created it
+            }
+            runFile(c, t.path(), "table " + describe(t.source(), target), (st, sql) -> {
+                SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, job.config.deferIndexes());
+                st.execute(ddl.create());
+                if (!ddl.deferred().isEmpty()) {
+                    deferred.put(target, ddl.deferred());
+                }
+            });
+        }
+        return deferred;
+    }
+
+    /** Adds the deferred indexes the target table does not have yet (a crash may have added some). */
+    void addIndexes(Connection c, TableName table, List<SchemaRewriter.Index> indexes) throws SQLException {
+        Set<String> existing = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT INDEX_NAME FROM information_schema.STATISTICS "
+                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    existing.add(rs.getString(1).toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        List<SchemaRewriter.Index> missing = new ArrayList<>();
+        for (SchemaRewriter.Index i : indexes) {
+            if (!existing.contains(i.name().toLowerCase(Locale.ROOT))) {
+                missing.add(i);
+            }
+        }
+        if (!missing.isEmpty()) {
+            try (Statement st = c.createStatement()) {
+                st.execute(SchemaRewriter.addIndexes(table, missing));
+            } catch (SQLException e) {
+                if (ErrorClassifier.isRetriable(e)) {
+                    throw e;
+                }
+                throw new FatalException(job.who() + ": target refused the deferred indexes of " + table.quoted() + ": "
+                        + ErrorClassifier.oneLine(e) + "; add them by hand or rerun without defer-indexes", e);
+            }
+        }
+        job.checkpoint.advance(c, LoaderCheckpoint.indexKey(table), 0, 0, LoaderCheckpoint.FINISHED);
+    }
+
+    /** Creates the views, in the routed schema of each, without the source's DEFINER. */
+    void createViews(Connection c) throws SQLException {
+        for (DumpDirectory.SchemaFile v : dump.views()) {
+            String schema = job.config.router().apply(v.source()).schema();
+            try (Statement st = c.createStatement()) {
+                st.execute("USE " + Identifiers.quote(schema));
+            }
+            runFile(c, v.path(), "view " + v.source().quoted(), (st, sql) -> {
+                String word = new SqlCursor(sql).peekWord();
+                if (word.equals("DROP")) {
+                    st.execute(sql);
+                } else if (word.equals("CREATE")) {
+                    st.execute(DEFINER.matcher(sql).replaceFirst(""));
+                } else {
+                    throw new SQLException("unexpected statement " + SqlText.head(sql), "42000");
+                }
+            });
+        }
+    }
+
+    /** Runs a schema file: session statements as they are, the rest through {@code handler}. */
+    private void runFile(Connection c, Path file, String what, Handler handler) throws SQLException {
+        String name = file.getFileName().toString();
+        try (Statement st = c.createStatement(); InputStream in = DumpFileInput.open(file, compression(name), n -> { })) {
+            st.execute("SET NAMES utf8mb4");
+            StatementLexer lexer = new StatementLexer(in);
+            StatementLexer.Statement s;
+            while ((s = lexer.next()) != null) {
+                String sql = SqlText.decode(s.text());
+                try {
+                    if (SqlText.kind(sql) == SqlText.Kind.SESSION) {
+                        st.execute(sql);
+                    } else {
+                        handler.handle(st, sql);
+                    }
+                } catch (SQLException e) {
+                    if (ErrorClassifier.isRetriable(e)) {
+                        throw e;
+                    }
+                    throw refused(what, name, s.start(), ErrorClassifier.oneLine(e), e);
+                } catch (IllegalArgumentException e) {
+                    throw refused(what, name, s.start(), e.getMessage(), e);
+                }
+            }
+        } catch (StatementLexer.MalformedSqlException e) {
+            throw new FatalException(job.who() + ": " + what + ", file " + name + " at byte offset " + e.offset() + ": "
+                    + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new FatalException(job.who() + ": " + what + ", file " + name + ": cannot be read: " + e.getMessage()
+                    + "; the dump is damaged, dump again", e);
+        }
+    }
+
+    private FatalException refused(String what, String file, long offset, String reason, Throwable cause) {
+        return new FatalException(job.who() + ": target refused " + what + " (file " + file + " at byte offset "
+                + offset + "): " + reason + "; fix the schema file or create it on the target by hand, then rerun "
+                + "(the checkpoint is intact)", cause);
+    }
+
+    static String describe(TableName source, TableName target) {
+        return source.equals(target) ? target.quoted() : source.quoted() + " -> " + target.quoted();
+    }
+
+    static String compression(String fileName) {
+        return fileName.endsWith(".gz") ? ".gz" : fileName.endsWith(".zst") ? ".zst" : "";
+    }
+}

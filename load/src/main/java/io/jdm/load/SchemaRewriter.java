@@ -1,0 +1,158 @@
+package io.jdm.load;
+
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.TableName;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rewrites the CREATE statements of schema files for the routed target: names qualified and
+ * renamed, {@code IF NOT EXISTS} added (a merged target table is created once; a rerun is a
+ * no-op), and, with deferred indexes, secondary indexes moved out of the CREATE TABLE.
+ */
+final class SchemaRewriter {
+    /** A secondary index taken out of a CREATE TABLE, added back after the data. */
+    record Index(String name, String definition) {
+    }
+
+    /** The CREATE TABLE to run and the indexes to add after the data (empty unless deferred). */
+    record TableDdl(String create, List<Index> deferred) {
+    }
+
+    private SchemaRewriter() {
+    }
+
+    static String createDatabase(String sql, String targetSchema) {
+        SqlCursor c = new SqlCursor(sql);
+        if (!c.keyword("CREATE") || !(c.keyword("DATABASE") || c.keyword("SCHEMA"))) {
+            throw new IllegalArgumentException("not a CREATE DATABASE statement: " + SqlText.head(sql));
+        }
+        skipIfNotExists(c);
+        c.identifier();
+        return "CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(targetSchema) + c.rest();
+    }
+
+    static boolean isCreateTable(String sql) {
+        SqlCursor c = new SqlCursor(sql);
+        return c.keyword("CREATE") && (c.keyword("TABLE") || (c.keyword("TEMPORARY") && c.keyword("TABLE")));
+    }
+
+    static TableDdl createTable(String sql, TableName target, boolean deferIndexes) {
+        SqlCursor c = new SqlCursor(sql);
+        if (!c.keyword("CREATE")) {
+            throw new IllegalArgumentException("not a CREATE TABLE statement: " + SqlText.head(sql));
+        }
+        c.keyword("OR");
+        c.keyword("REPLACE");
+        if (!c.keyword("TABLE")) {
+            throw new IllegalArgumentException("not a CREATE TABLE statement: " + SqlText.head(sql));
+        }
+        skipIfNotExists(c);
+        c.qualifiedName();
+        String rest = c.rest();
+        String head = "CREATE TABLE IF NOT EXISTS " + target.quoted();
+        if (!deferIndexes) {
+            return new TableDdl(head + rest, List.of());
+        }
+        int open = rest.indexOf('(');
+        if (open < 0 || !rest.substring(0, open).isBlank()) {
+            return new TableDdl(head + rest, List.of());
+        }
+        int close = bodyEnd(rest, open);
+        List<String> defs = splitTopLevel(rest.substring(open + 1, close));
+        List<String> kept = new ArrayList<>();
+        List<Index> deferred = new ArrayList<>();
+        for (String def : defs) {
+            String word = new SqlCursor(def).peekWord();
+            if (word.equals("CONSTRAINT") || word.equals("FOREIGN")) {
+                // a foreign key needs its index at creation time: keep this table as it is
+                return new TableDdl(head + rest, List.of());
+            }
+            Index idx = secondaryIndex(def);
+            if (idx != null) {
+                deferred.add(idx);
+            } else {
+                kept.add(def);
+            }
+        }
+        if (deferred.isEmpty()) {
+            return new TableDdl(head + rest, List.of());
+        }
+        String body = "(\n  " + String.join(",\n  ", kept) + "\n)";
+        return new TableDdl(head + " " + body + rest.substring(close + 1), deferred);
+    }
+
+    /** The ALTER TABLE that adds {@code indexes} back. */
+    static String addIndexes(TableName table, List<Index> indexes) {
+        StringBuilder sb = new StringBuilder("ALTER TABLE ").append(table.quoted());
+        for (int i = 0; i < indexes.size(); i++) {
+            sb.append(i == 0 ? " ADD " : ", ADD ").append(indexes.get(i).definition());
+        }
+        return sb.toString();
+    }
+
+    private static Index secondaryIndex(String def) {
+        SqlCursor c = new SqlCursor(def);
+        boolean special = c.keyword("FULLTEXT") || c.keyword("SPATIAL");
+        boolean key = c.keyword("KEY") || c.keyword("INDEX");
+        if (!key && !special) {
+            return null;
+        }
+        String name = c.identifier();
+        return new Index(name, def);
+    }
+
+    private static void skipIfNotExists(SqlCursor c) {
+        if (c.keyword("IF")) {
+            c.keyword("NOT");
+            c.keyword("EXISTS");
+        }
+    }
+
+    private static int bodyEnd(String s, int open) {
+        int depth = 0;
+        int i = open;
+        while (i < s.length()) {
+            char ch = s.charAt(i);
+            if (ch == '\'' || ch == '"' || ch == '`') {
+                i = InsertRewriter.quoteEnd(s, i);
+                continue;
+            }
+            if (ch == '(') {
+                depth++;
+            } else if (ch == ')' && --depth == 0) {
+                return i;
+            }
+            i++;
+        }
+        throw new IllegalArgumentException("CREATE TABLE has unbalanced parentheses");
+    }
+
+    private static List<String> splitTopLevel(String body) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        int from = 0;
+        int i = 0;
+        while (i < body.length()) {
+            char ch = body.charAt(i);
+            if (ch == '\'' || ch == '"' || ch == '`') {
+                i = InsertRewriter.quoteEnd(body, i);
+                continue;
+            }
+            if (ch == '(') {
+                depth++;
+            } else if (ch == ')') {
+                depth--;
+            } else if (ch == ',' && depth == 0) {
+                out.add(body.substring(from, i).strip());
+                from = i + 1;
+            }
+            i++;
+        }
+        String last = body.substring(from).strip();
+        if (!last.isEmpty()) {
+            out.add(last);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,166 @@
+package io.jdm.load;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/** Turns statement bytes into text for JDBC and tells data statements from session settings. */
+final class SqlText {
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+
+    /** What a statement of a dump file is. */
+    enum Kind { DATA, SESSION, OTHER }
+
+    private SqlText() {
+    }
+
+    /**
+     * Decodes UTF-8. Files written with {@code SET NAMES binary} may hold raw bytes in string
+     * literals that are not UTF-8; JDBC can only send Java strings, so such literals are turned
+     * into hex literals ({@code X'..'}), which the server stores as exactly those bytes.
+     */
+    static String decode(byte[] b) {
+        CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        try {
+            return d.decode(ByteBuffer.wrap(b)).toString();
+        } catch (CharacterCodingException e) {
+            return new String(hexInvalidLiterals(b), StandardCharsets.UTF_8);
+        }
+    }
+
+    static Kind kind(String sql) {
+        SqlCursor c = new SqlCursor(sql).skipSpace();
+        if (sql.startsWith("/*!", c.pos())) {
+            int i = c.pos() + 3;
+            while (i < sql.length() && Character.isDigit(sql.charAt(i))) {
+                i++;
+            }
+            c = new SqlCursor(sql, i).skipSpace();
+        }
+        return switch (c.peekWord()) {
+            case "INSERT", "REPLACE" -> Kind.DATA;
+            case "SET" -> Kind.SESSION;
+            default -> Kind.OTHER;
+        };
+    }
+
+    /** The first words of a statement, for error messages. */
+    static String head(String sql) {
+        String s = sql.strip();
+        s = s.substring(0, Math.min(s.length(), 200)).replaceAll("\\s+", " ");
+        return s.length() <= 60 ? s : s.substring(0, 60) + "...";
+    }
+
+    static String upper(String s) {
+        return s.toUpperCase(Locale.ROOT);
+    }
+
+    static byte[] hexInvalidLiterals(byte[] b) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(b.length * 2);
+        int i = 0;
+        while (i < b.length) {
+            byte c = b[i];
+            if (c == '`') {
+                int end = i + 1;
+                while (end < b.length && b[end] != '`') {
+                    end++;
+                }
+                end = Math.min(end + 1, b.length);
+                out.write(b, i, end - i);
+                i = end;
+            } else if (c == '\'' || c == '"') {
+                i = literal(b, i, out);
+            } else {
+                out.write(c);
+                i++;
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** Copies the literal starting at {@code start}; returns the index after it. */
+    private static int literal(byte[] b, int start, ByteArrayOutputStream out) {
+        byte q = b[start];
+        ByteArrayOutputStream value = new ByteArrayOutputStream();
+        int i = start + 1;
+        while (i < b.length) {
+            byte c = b[i];
+            if (c == '\\' && i + 1 < b.length) {
+                unescape(b[i + 1], value);
+                i += 2;
+            } else if (c == q && i + 1 < b.length && b[i + 1] == q) {
+                value.write(q);
+                i += 2;
+            } else if (c == q) {
+                i++;
+                break;
+            } else {
+                value.write(c);
+                i++;
+            }
+        }
+        byte[] v = value.toByteArray();
+        if (isUtf8(v)) {
+            out.write(b, start, i - start);
+        } else {
+            out.write('X');
+            out.write('\'');
+            for (byte x : v) {
+                out.write(HEX[(x >> 4) & 0xf]);
+                out.write(HEX[x & 0xf]);
+            }
+            out.write('\'');
+        }
+        return i;
+    }
+
+    private static void unescape(byte e, ByteArrayOutputStream v) {
+        switch (e) {
+            case '0' -> v.write(0);
+            case 'b' -> v.write(8);
+            case 'n' -> v.write('\n');
+            case 'r' -> v.write('\r');
+            case 't' -> v.write('\t');
+            case 'Z' -> v.write(26);
+            case '%', '_' -> {
+                v.write('\\'); // kept as two characters outside LIKE, as the server does
+                v.write(e);
+            }
+            default -> v.write(e);
+        }
+    }
+
+    private static boolean isUtf8(byte[] v) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(v));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
+    /** UTF-8 length of {@code s[from, to)} without encoding it. */
+    static long utf8Length(CharSequence s, int from, int to) {
+        long n = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                n++;
+            } else if (c < 0x800) {
+                n += 2;
+            } else if (Character.isHighSurrogate(c)) {
+                n += 4;
+                i++;
+            } else {
+                n += 3;
+            }
+        }
+        return n;
+    }
+}

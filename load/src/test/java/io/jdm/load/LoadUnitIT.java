@@ -1,0 +1,212 @@
+package io.jdm.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.dumpdir.DumpMetadata;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.TableName;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LoadUnitIT {
+    private static final String DB = "LoadUnitIT_src";
+    private static final List<String> TABLES = List.of("types", TestData.ODD_TABLE, "sbtest1");
+    private static SqlServer source;
+    private static SqlServer target;
+    @TempDir
+    static Path tmp;
+    private static Path dump;
+
+    @BeforeAll
+    static void fixture() throws Exception {
+        ServerPair pair = ServerPair.shared();
+        source = pair.source();
+        target = pair.target();
+        TestData.create(source, DB, 5000);
+        dump = tmp.resolve("dump");
+        try (Connection c = source.connect()) {
+            FixtureDumper.dump(c, DB, dump, 100, 1000, t -> t.equals("sbtest1") ? ".gz" : t.equals("types") ? "" : ".zst");
+        }
+    }
+
+    static ConnectionSpec targetSpec() {
+        return ConnectionSpec.of(target.host(), target.port(), target.user(), target.password());
+    }
+
+    private static void resetTarget(String task, String... dbs) {
+        for (String db : dbs) {
+            target.execute("DROP DATABASE IF EXISTS " + Identifiers.quote(db));
+        }
+        target.execute("CREATE DATABASE IF NOT EXISTS jdm_meta",
+                "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_loader_checkpoint"));
+    }
+
+    @Test
+    void loadsEveryTableIdenticallyAndARerunSkipsFinishedFiles() throws Exception {
+        resetTarget("unit_full", DB);
+        LoadConfig cfg = LoadConfig.of("unit_full", "src1", targetSpec(), dump).withPoolSize(4).withDeferIndexes(true)
+                .withTransactionBytes(32 * 1024);
+        long dataFiles;
+        try (Stream<Path> s = Files.list(dump)) {
+            dataFiles = s.filter(p -> p.getFileName().toString().matches(".*\\.\\d{9}\\.sql.*")).count();
+        }
+        LoadResult r = new LoadUnit(cfg).run();
+        assertTrue(r.completed());
+        assertEquals(dataFiles, r.files());
+        assertEquals(0, r.skippedFiles());
+        assertEquals(503 + 3 + 5000, r.rows());
+        assertEquals(DumpMetadata.readFrom(dump).orElseThrow().position(), r.position());
+        assertNotNull(r.position());
+        try (Connection s = source.connect(); Connection t = target.connect()) {
+            for (String table : TABLES) {
+                TableName tn = new TableName(DB, table);
+                TestData.assertSameRows(s, tn, t, tn);
+                assertEquals(TestData.checksum(s, tn), TestData.checksum(t, tn), table);
+            }
+            assertEquals(1, TestData.count(t, "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '"
+                    + DB + "' AND TABLE_NAME = 'sbtest1' AND INDEX_NAME = 'k_1'"), "deferred index added back");
+            assertEquals(0, TestData.count(t, "SELECT COUNT(*) FROM jdm_meta.unit_full_loader_checkpoint "
+                    + "WHERE status <> 'finished'"));
+        }
+        LoadResult again = new LoadUnit(cfg).run();
+        assertEquals(0, again.files());
+        assertEquals(dataFiles, again.skippedFiles());
+        assertEquals(0, again.rows());
+        try (Connection s = source.connect(); Connection t = target.connect()) {
+            TableName tn = new TableName(DB, "sbtest1");
+            TestData.assertSameRows(s, tn, t, tn);
+        }
+    }
+
+    @Test
+    void routesRenameSchemasAndMergeTables() throws Exception {
+        String db = "LoadUnitIT_shards";
+        source.freshDatabase(db);
+        source.execute("CREATE TABLE " + db + ".shard_1 (id INT PRIMARY KEY, v VARCHAR(20), KEY kv (v))",
+                "CREATE TABLE " + db + ".shard_2 LIKE " + db + ".shard_1",
+                "CREATE TABLE " + db + ".other (id INT PRIMARY KEY)",
+                "INSERT INTO " + db + ".shard_1 SELECT seq, CONCAT('one-', seq) FROM " + db + ".seq_1_to_700",
+                "INSERT INTO " + db + ".shard_2 SELECT seq + 1000, CONCAT('two-', seq) FROM " + db + ".seq_1_to_300",
+                "INSERT INTO " + db + ".other VALUES (1)",
+                "CREATE OR REPLACE VIEW " + db + ".all_shards AS SELECT * FROM " + db + ".shard_1 UNION ALL SELECT * FROM "
+                        + db + ".shard_2");
+        Path dir = tmp.resolve("shards");
+        try (Connection c = source.connect()) {
+            FixtureDumper.dump(c, db, dir, 50, 200, t -> "");
+        }
+        resetTarget("unit_route", "LoadUnitIT_merged", db);
+        LoadConfig cfg = LoadConfig.of("unit_route", "src1", targetSpec(), dir).withPoolSize(3).withDeferIndexes(true)
+                .withTableFilter((d, t) -> !t.equals("other") && !t.equals("all_shards"))
+                .withRouter(t -> new TableName("LoadUnitIT_merged", t.table().startsWith("shard_") ? "all_rows"
+                        : t.table()));
+        LoadResult r = new LoadUnit(cfg).run();
+        assertEquals(1000, r.rows());
+        try (Connection s = source.connect(); Connection t = target.connect()) {
+            TestData.assertSameRows(s, new TableName(db, "all_shards"), t, new TableName("LoadUnitIT_merged", "all_rows"));
+            assertEquals(0, TestData.count(t, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_NAME = 'other' "
+                    + "AND TABLE_SCHEMA IN ('LoadUnitIT_merged', '" + db + "')"), "filtered table not created");
+            assertEquals(1, TestData.count(t, "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "
+                    + "'LoadUnitIT_merged' AND TABLE_NAME = 'all_rows' AND INDEX_NAME = 'kv'"));
+        }
+    }
+
+    @Test
+    void onDuplicateDecidesWhatHappensToRowsTheTargetAlreadyHas() throws Exception {
+        String db = "LoadUnitIT_dup";
+        source.freshDatabase(db);
+        source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(20))",
+                "INSERT INTO " + db + ".t SELECT seq, CONCAT('src-', seq) FROM " + db + ".seq_1_to_300");
+        Path dir = tmp.resolve("dup");
+        try (Connection c = source.connect()) {
+            FixtureDumper.dump(c, db, dir, 100, 1000, t -> "");
+        }
+        for (OnDuplicate mode : OnDuplicate.values()) {
+            String task = "unit_dup_" + mode.name().toLowerCase();
+            resetTarget(task, db);
+            target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(20))",
+                    "INSERT INTO " + db + ".t VALUES (150, 'already here')");
+            LoadConfig cfg = LoadConfig.of(task, "src1", targetSpec(), dir).withPoolSize(2).withOnDuplicate(mode)
+                    .withTransactionBytes(1);
+            try (Connection t = target.connect()) {
+                switch (mode) {
+                    case ERROR -> {
+                        FatalException e = assertThrows(FatalException.class, () -> new LoadUnit(cfg).run());
+                        String file = "LoadUnitIT_dup.t.000000001.sql";
+                        assertTrue(e.getMessage().contains(file + " at byte offset "), e.getMessage());
+                        assertTrue(e.getMessage().contains("on-duplicate"), e.getMessage());
+                        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+                        // the first statement (rows 1..100) committed with its offset; the second did not
+                        assertEquals(101, TestData.count(t, "SELECT COUNT(*) FROM " + db + ".t"));
+                        long offset = TestData.count(t, "SELECT `offset` FROM jdm_meta." + task
+                                + "_loader_checkpoint WHERE file = '" + file + "'");
+                        assertTrue(e.getMessage().contains("at byte offset " + offset + ":"), e.getMessage());
+                    }
+                    case REPLACE -> {
+                        new LoadUnit(cfg).run();
+                        try (Connection s = source.connect()) {
+                            TestData.assertSameRows(s, new TableName(db, "t"), t, new TableName(db, "t"));
+                        }
+                    }
+                    case IGNORE -> {
+                        new LoadUnit(cfg).run();
+                        assertEquals(300, TestData.count(t, "SELECT COUNT(*) FROM " + db + ".t"));
+                        assertEquals(1, TestData.count(t, "SELECT COUNT(*) FROM " + db + ".t WHERE id = 150 "
+                                + "AND v = 'already here'"));
+                    }
+                    default -> throw new IllegalStateException();
+                }
+            }
+        }
+    }
+
+    @Test
+    void statementsLargerThanMaxAllowedPacketAreSplit() throws Exception {
+        String db = "LoadUnitIT_packet";
+        source.freshDatabase(db);
+        source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(600))",
+                "INSERT INTO " + db + ".t SELECT seq, REPEAT(CONCAT(CHAR(65 + seq % 26), 'é'), 250) FROM " + db + ".seq_1_to_400");
+        Path dir = tmp.resolve("packet");
+        try (Connection c = source.connect()) {
+            FixtureDumper.dump(c, db, dir, 200, 1000, t -> "");
+        }
+        assertTrue(Files.size(dir.resolve(db + ".t.000000001.sql")) > 200_000);
+        resetTarget("unit_packet", db);
+        long before = TestData.count(target.connect(), "SELECT @@GLOBAL.max_allowed_packet");
+        target.execute("SET GLOBAL max_allowed_packet = 65536");
+        try {
+            LoadUnit unit = new LoadUnit(LoadConfig.of("unit_packet", "src1", targetSpec(), dir).withPoolSize(1));
+            LoadResult r = unit.run();
+            assertEquals(400, r.rows());
+            assertTrue(unit.metrics().status().get("rows") != null);
+            try (Connection s = source.connect(); Connection t = target.connect()) {
+                TestData.assertSameRows(s, new TableName(db, "t"), t, new TableName(db, "t"));
+            }
+        } finally {
+            target.execute("SET GLOBAL max_allowed_packet = " + before);
+        }
+    }
+
+    @Test
+    void aDumpWithoutMetadataIsRefused() throws Exception {
+        Path dir = tmp.resolve("incomplete");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("x-schema-create.sql"), "CREATE DATABASE x;\n");
+        FatalException e = assertThrows(FatalException.class,
+                () -> new LoadUnit(LoadConfig.of("unit_nometa", "src1", targetSpec(), dir)).run());
+        assertTrue(e.getMessage().contains("no metadata file") && e.getMessage().contains("incomplete"), e.getMessage());
+    }
+}

@@ -1,0 +1,96 @@
+package io.jdm.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.sql.TableName;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RewriterTest {
+    private static final TableName TARGET = new TableName("tdb", "we`ird");
+
+    @Test
+    void insertHeadIsRoutedAndFollowsOnDuplicate() {
+        String sql = "INSERT INTO `t``x` (`a`,`b`) VALUES (1,'x'),(2,'y')";
+        InsertRewriter.Insert ins = InsertRewriter.rewrite(sql, TARGET, OnDuplicate.ERROR);
+        assertEquals("INSERT INTO `tdb`.`we``ird` (`a`,`b`) VALUES (1,'x'),(2,'y')", ins.sql());
+        assertTrue(ins.columnList());
+        assertEquals("REPLACE INTO `tdb`.`we``ird` VALUES (1)",
+                InsertRewriter.rewrite("insert ignore into db.t VALUES (1)", TARGET, OnDuplicate.REPLACE).sql());
+        InsertRewriter.Insert ig = InsertRewriter.rewrite("REPLACE INTO `s`.`t` VALUES (1)", TARGET, OnDuplicate.IGNORE);
+        assertEquals("INSERT IGNORE INTO `tdb`.`we``ird` VALUES (1)", ig.sql());
+        assertFalse(ig.columnList());
+        assertThrows(IllegalArgumentException.class, () -> InsertRewriter.rewrite("DELETE FROM t", TARGET,
+                OnDuplicate.ERROR));
+    }
+
+    @Test
+    void splitKeepsEveryRowOnceAndEachPieceUnderTheLimit() {
+        String head = "INSERT INTO `d`.`t` (`a`,`b`) VALUES ";
+        StringBuilder sb = new StringBuilder(head);
+        for (int i = 0; i < 50; i++) {
+            sb.append(i == 0 ? "" : ",").append("(").append(i).append(",'v),(\\'").append("é".repeat(i)).append("')");
+        }
+        String sql = sb.toString();
+        assertEquals(List.of(sql), InsertRewriter.split(sql, 1 << 20));
+        List<String> pieces = InsertRewriter.split(sql, 300);
+        assertTrue(pieces.size() > 3, pieces.toString());
+        StringBuilder rows = new StringBuilder();
+        for (String p : pieces) {
+            assertTrue(p.getBytes(StandardCharsets.UTF_8).length <= 300, p);
+            assertTrue(p.startsWith(head), p);
+            rows.append(rows.length() == 0 ? "" : ",").append(p.substring(head.length()));
+        }
+        assertEquals(sql.substring(head.length()), rows.toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> InsertRewriter.split(sql, 60));
+        assertTrue(e.getMessage().contains("max_allowed_packet"), e.getMessage());
+    }
+
+    @Test
+    void createTableIsQualifiedAndMadeIdempotent() {
+        SchemaRewriter.TableDdl d = SchemaRewriter.createTable(
+                "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  PRIMARY KEY (`id`)\n) ENGINE=InnoDB", TARGET, false);
+        assertEquals("CREATE TABLE IF NOT EXISTS `tdb`.`we``ird` (\n  `id` int NOT NULL,\n  PRIMARY KEY (`id`)\n)"
+                + " ENGINE=InnoDB", d.create());
+        assertEquals("CREATE DATABASE IF NOT EXISTS `x` /*!40100 DEFAULT CHARACTER SET utf8mb4 */",
+                SchemaRewriter.createDatabase("CREATE DATABASE `src` /*!40100 DEFAULT CHARACTER SET utf8mb4 */", "x"));
+    }
+
+    @Test
+    void deferredIndexesLeaveTheCreateAndComeBackAsOneAlter() {
+        String create = "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  `k` int DEFAULT NULL,\n"
+                + "  `c` varchar(10) DEFAULT 'a,b',\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `u` (`c`),\n"
+                + "  KEY `k_1` (`k`),\n  FULLTEXT KEY `ft` (`c`)\n) ENGINE=InnoDB COMMENT='x, KEY y'";
+        SchemaRewriter.TableDdl d = SchemaRewriter.createTable(create, TARGET, true);
+        assertEquals("CREATE TABLE IF NOT EXISTS `tdb`.`we``ird` (\n  `id` int NOT NULL,\n  `k` int DEFAULT NULL,\n"
+                + "  `c` varchar(10) DEFAULT 'a,b',\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `u` (`c`)\n)"
+                + " ENGINE=InnoDB COMMENT='x, KEY y'", d.create());
+        assertEquals(List.of("k_1", "ft"), d.deferred().stream().map(SchemaRewriter.Index::name).toList());
+        assertEquals("ALTER TABLE `tdb`.`we``ird` ADD KEY `k_1` (`k`), ADD FULLTEXT KEY `ft` (`c`)",
+                SchemaRewriter.addIndexes(TARGET, d.deferred()));
+        String fk = "CREATE TABLE `c` (`id` int, `p` int, KEY `p` (`p`), CONSTRAINT `f` FOREIGN KEY (`p`) "
+                + "REFERENCES `p` (`id`))";
+        assertTrue(SchemaRewriter.createTable(fk, TARGET, true).deferred().isEmpty());
+    }
+
+    @Test
+    void classifiesStatementsThroughVersionComments() {
+        assertEquals(SqlText.Kind.SESSION, SqlText.kind("/*!40101 SET NAMES binary*/"));
+        assertEquals(SqlText.Kind.SESSION, SqlText.kind("-- c\nSET FOREIGN_KEY_CHECKS=0"));
+        assertEquals(SqlText.Kind.DATA, SqlText.kind("/* x */ INSERT INTO t VALUES (1)"));
+        assertEquals(SqlText.Kind.OTHER, SqlText.kind("DROP TABLE t"));
+    }
+
+    @Test
+    void invalidUtf8InAStringLiteralBecomesAHexLiteral() {
+        byte[] withUtf8 = "INS ('a\\'b','é')".getBytes(StandardCharsets.UTF_8);
+        assertEquals("INS ('a\\'b','é')", SqlText.decode(withUtf8));
+        byte[] bad = new byte[] {'I', 'N', 'S', ' ', '(', '\'', 'a', (byte) 0xff, '\\', '\'', '\\', '0', '\'', ',',
+                '\'', 'o', 'k', '\'', ')'};
+        assertEquals("INS (X'61FF2700','ok')", SqlText.decode(bad));
+    }
+}

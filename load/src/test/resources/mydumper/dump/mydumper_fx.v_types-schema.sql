@@ -1,0 +1,5 @@
+/*!40101 SET NAMES binary*/;
+CREATE TABLE `v_types`(
+`id` int,
+`s` int
+)ENGINE=MyISAM;

@@ -1,0 +1,9 @@
+/*!40101 SET NAMES binary*/;
+/*!40014 SET FOREIGN_KEY_CHECKS=0*/;
+
+/*!40103 SET TIME_ZONE='+00:00' */;
+CREATE TABLE `we;ird` (
+  `co``l` int(11) NOT NULL,
+  `v` varchar(10) DEFAULT NULL,
+  PRIMARY KEY (`co``l`)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci;

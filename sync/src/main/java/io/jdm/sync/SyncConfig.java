@@ -1,0 +1,134 @@
+package io.jdm.sync;
+
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.TableName;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.BiPredicate;
+import java.util.function.UnaryOperator;
+
+/**
+ * Everything the sync unit needs, validated once. Build one with {@link #builder}; the task file
+ * is mapped onto it by the caller.
+ *
+ * @param sourceId names this source in the checkpoint table (several sources may share a target)
+ * @param start where to begin when no checkpoint exists; null means "resume, or fail"
+ * @param queueSize ring size in slots, a power of two
+ * @param safeModeDuration how long safe mode stays on after a start when {@code safeMode} is false
+ *        (zero: never); a start from a checkpoint needs none, the per-writer positions make replays exact
+ * @param retryBudget how long a writer keeps retrying a retriable failure before the unit fails
+ */
+public record SyncConfig(String task, String sourceId, ConnectionSpec source, ConnectionSpec target,
+                         long serverId, BinlogPosition start, int workerCount, int batch, int queueSize,
+                         boolean safeMode, Duration safeModeDuration, boolean compact, boolean multipleRows,
+                         Duration checkpointFlushInterval, String metaSchema, boolean enableGtid,
+                         Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
+                         UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff) {
+
+    public SyncConfig {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(target, "target");
+        sourceId = sourceId == null || sourceId.isBlank() ? "source" : sourceId;
+        metaSchema = metaSchema == null || metaSchema.isBlank() ? "jdm_meta" : metaSchema;
+        tableFilter = tableFilter == null ? (d, t) -> true : tableFilter;
+        router = router == null ? UnaryOperator.identity() : router;
+        safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
+        check(!task.isBlank() && task.matches("[A-Za-z0-9_-]+"), "task", task, "letters, digits, _ and - only");
+        check(sourceId.length() <= 128, "source-id", sourceId, "at most 128 characters");
+        check(serverId > 0 && serverId <= 0xFFFFFFFFL, "server-id", serverId, "must be 1..4294967295");
+        check(workerCount >= 1 && workerCount <= 1024, "worker-count", workerCount, "must be 1..1024");
+        check(batch >= 1 && batch <= 100_000, "batch", batch, "must be 1..100000");
+        check(queueSize >= 64 && Integer.bitCount(queueSize) == 1, "queue-size", queueSize,
+                "must be a power of two >= 64");
+        check(positive(checkpointFlushInterval), "checkpoint-flush-interval", checkpointFlushInterval, "must be > 0");
+        check(positive(heartbeatInterval), "heartbeat-interval", heartbeatInterval, "must be > 0");
+        check(positive(retryBudget), "retry-budget", retryBudget, "must be > 0");
+        check(positive(retryMaxBackoff), "retry-max-backoff", retryMaxBackoff, "must be > 0");
+        check(!safeModeDuration.isNegative(), "safe-mode-duration", safeModeDuration, "must be >= 0");
+    }
+
+    private static boolean positive(Duration d) {
+        return d != null && !d.isNegative() && !d.isZero();
+    }
+
+    private static void check(boolean ok, String field, Object value, String rule) {
+        if (!ok) {
+            throw new IllegalArgumentException("syncers." + field + ": " + rule + ", got " + value);
+        }
+    }
+
+    /** The checkpoint table, {@code meta-schema.task_syncer_checkpoint}. */
+    public TableName checkpointTable() {
+        return new TableName(metaSchema, task + "_syncer_checkpoint");
+    }
+
+    public static Builder builder(String task, ConnectionSpec source, ConnectionSpec target) {
+        return new Builder(task, source, target);
+    }
+
+    @Override
+    public String toString() {
+        return "SyncConfig[task=" + task + " source-id=" + sourceId + " source=" + source + " target=" + target
+                + " server-id=" + serverId + " start=" + start + " worker-count=" + workerCount + " batch=" + batch
+                + " queue-size=" + queueSize + " safe-mode=" + safeMode + " compact=" + compact
+                + " multiple-rows=" + multipleRows + " meta-schema=" + metaSchema + " enable-gtid=" + enableGtid + "]";
+    }
+
+    /** DM's defaults (worker-count 16, batch 100), with every field settable. */
+    public static final class Builder {
+        private final String task;
+        private final ConnectionSpec source;
+        private final ConnectionSpec target;
+        private String sourceId = "source";
+        private long serverId = 429_496_7L;
+        private BinlogPosition start;
+        private int workerCount = 16;
+        private int batch = 100;
+        private int queueSize = 8192;
+        private boolean safeMode;
+        private Duration safeModeDuration = Duration.ZERO;
+        private boolean compact;
+        private boolean multipleRows;
+        private Duration checkpointFlushInterval = Duration.ofSeconds(1);
+        private String metaSchema = "jdm_meta";
+        private boolean enableGtid;
+        private Duration heartbeatInterval = Duration.ofSeconds(1);
+        private BiPredicate<String, String> tableFilter = (d, t) -> true;
+        private UnaryOperator<TableName> router = UnaryOperator.identity();
+        private Duration retryBudget = Duration.ofMinutes(2);
+        private Duration retryMaxBackoff = Duration.ofSeconds(5);
+
+        private Builder(String task, ConnectionSpec source, ConnectionSpec target) {
+            this.task = task;
+            this.source = source;
+            this.target = target;
+        }
+
+        public Builder sourceId(String v) { sourceId = v; return this; }
+        public Builder serverId(long v) { serverId = v; return this; }
+        public Builder start(BinlogPosition v) { start = v; return this; }
+        public Builder workerCount(int v) { workerCount = v; return this; }
+        public Builder batch(int v) { batch = v; return this; }
+        public Builder queueSize(int v) { queueSize = v; return this; }
+        public Builder safeMode(boolean v) { safeMode = v; return this; }
+        public Builder safeModeDuration(Duration v) { safeModeDuration = v; return this; }
+        public Builder compact(boolean v) { compact = v; return this; }
+        public Builder multipleRows(boolean v) { multipleRows = v; return this; }
+        public Builder checkpointFlushInterval(Duration v) { checkpointFlushInterval = v; return this; }
+        public Builder metaSchema(String v) { metaSchema = v; return this; }
+        public Builder enableGtid(boolean v) { enableGtid = v; return this; }
+        public Builder heartbeatInterval(Duration v) { heartbeatInterval = v; return this; }
+        public Builder tableFilter(BiPredicate<String, String> v) { tableFilter = v; return this; }
+        public Builder router(UnaryOperator<TableName> v) { router = v; return this; }
+        public Builder retryBudget(Duration v) { retryBudget = v; return this; }
+        public Builder retryMaxBackoff(Duration v) { retryMaxBackoff = v; return this; }
+
+        public SyncConfig build() {
+            return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
+                    safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
+                    enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff);
+        }
+    }
+}

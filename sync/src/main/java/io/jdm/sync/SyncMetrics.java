@@ -1,0 +1,134 @@
+package io.jdm.sync;
+
+import io.jdm.common.metrics.MetricSource;
+import io.jdm.common.metrics.PrometheusWriter;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.sync.ring.PipelineCounters;
+import io.jdm.sync.ring.WriterProgress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
+
+/**
+ * The sync unit's numbers: events/s, rows/s, transactions/s, replication lag, queue depth per
+ * writer, batch sizes and transaction latency percentiles.
+ */
+public final class SyncMetrics implements MetricSource {
+    private final String task;
+    private final PipelineCounters c;
+    private final WriterProgress progress;
+    private final LongSupplier cursor;
+    private final Supplier<BinlogPosition> checkpoint;
+    private final Supplier<BinlogPosition> readPosition;
+    private final long startNanos = System.nanoTime();
+
+    SyncMetrics(String task, PipelineCounters counters, WriterProgress progress, LongSupplier cursor,
+                Supplier<BinlogPosition> checkpoint, Supplier<BinlogPosition> readPosition) {
+        this.task = task;
+        this.c = counters;
+        this.progress = progress;
+        this.cursor = cursor;
+        this.checkpoint = checkpoint;
+        this.readPosition = readPosition;
+    }
+
+    public long rowsApplied() {
+        return c.rows.total();
+    }
+
+    public long eventsRead() {
+        return c.events.total();
+    }
+
+    public long transactions() {
+        return c.txns.total();
+    }
+
+    public long drains() {
+        return c.drains.sum();
+    }
+
+    public long skipped() {
+        return c.skipped.sum();
+    }
+
+    public long retries() {
+        return c.retries.sum();
+    }
+
+    /** Source event time to now for the oldest change not yet committed; 0 when caught up. */
+    public double lagSeconds() {
+        long cur = cursor.getAsLong();
+        if (progress.minSequence() >= cur) {
+            return 0;
+        }
+        long committed = c.lastCommittedEventMillis.get();
+        long ref = committed > 0 ? committed : c.lastReadEventMillis.get();
+        return ref <= 0 ? 0 : Math.max(0, (System.currentTimeMillis() - ref) / 1000.0);
+    }
+
+    /** Slots each writer has not yet passed: its share of the ring's backlog. */
+    public List<Long> queueDepths() {
+        long cur = cursor.getAsLong();
+        return IntStream.range(0, progress.writers()).mapToObj(w -> Math.max(0, cur - progress.sequence(w))).toList();
+    }
+
+    @Override
+    public String progressLine() {
+        return String.format("events %d (%.0f/s) rows %d (%.0f/s) txn %d (%.0f/s) lag %.1fs queue max %d "
+                        + "batch p50 %.0f txn %s checkpoint %s", c.events.total(), c.events.sampleRate(),
+                c.rows.total(), c.rows.sampleRate(), c.txns.total(), c.txns.sampleRate(), lagSeconds(),
+                queueDepths().stream().mapToLong(Long::longValue).max().orElse(0),
+                c.batchSize.percentileMillis(50) * 1_000_000, c.txnLatency.summary(), checkpoint.get());
+    }
+
+    @Override
+    public String summaryLine() {
+        double secs = (System.nanoTime() - startNanos) / 1e9;
+        return String.format("sync %s: %d events, %d rows, %d transactions in %.1fs (%.0f rows/s), %d drains, "
+                        + "%d skipped as already applied, %d retries, txn %s, checkpoint %s", task, c.events.total(),
+                c.rows.total(), c.txns.total(), secs, secs > 0 ? c.rows.total() / secs : 0, c.drains.sum(),
+                c.skipped.sum(), c.retries.sum(), c.txnLatency.summary(), checkpoint.get());
+    }
+
+    @Override
+    public Map<String, Object> status() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("unit", "sync");
+        m.put("events", c.events.total());
+        m.put("rows", c.rows.total());
+        m.put("transactions", c.txns.total());
+        m.put("eventsPerSecond", c.events.sampleRate());
+        m.put("rowsPerSecond", c.rows.sampleRate());
+        m.put("transactionsPerSecond", c.txns.sampleRate());
+        m.put("lagSeconds", lagSeconds());
+        m.put("queueDepths", queueDepths());
+        m.put("drains", c.drains.sum());
+        m.put("retries", c.retries.sum());
+        m.put("txnP95Millis", c.txnLatency.percentileMillis(95));
+        m.put("txnP99Millis", c.txnLatency.percentileMillis(99));
+        m.put("checkpoint", String.valueOf(checkpoint.get()));
+        m.put("readPosition", String.valueOf(readPosition.get()));
+        return m;
+    }
+
+    @Override
+    public void writePrometheus(PrometheusWriter w) {
+        Map<String, String> l = Map.of("task", task, "unit", "sync");
+        w.counter("sync_events_total", "binlog row events read", l, c.events.total());
+        w.counter("sync_rows_total", "row changes committed to the target", l, c.rows.total());
+        w.counter("sync_transactions_total", "target transactions committed", l, c.txns.total());
+        w.counter("sync_drains_total", "causality drains", l, c.drains.sum());
+        w.counter("sync_retries_total", "writer retries", l, c.retries.sum());
+        w.gauge("sync_lag_seconds", "source event time to now for the oldest uncommitted change", l, lagSeconds());
+        List<Long> depths = queueDepths();
+        for (int i = 0; i < depths.size(); i++) {
+            w.gauge("sync_queue_depth", "ring slots a writer has not passed yet",
+                    Map.of("task", task, "unit", "sync", "writer", String.valueOf(i)), depths.get(i));
+        }
+        w.latency("sync_txn", "target transaction latency", l, c.txnLatency);
+    }
+}

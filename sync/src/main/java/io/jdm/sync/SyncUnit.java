@@ -1,0 +1,385 @@
+package io.jdm.sync;
+
+import com.lmax.disruptor.BlockingWaitStrategy;
+import com.lmax.disruptor.EventHandler;
+import com.lmax.disruptor.ExceptionHandler;
+import com.lmax.disruptor.InsufficientCapacityException;
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.dsl.ProducerType;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.metrics.ProgressLogger;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.util.NamedThreadFactory;
+import io.jdm.sync.causality.Causality;
+import io.jdm.sync.checkpoint.AppliedFilter;
+import io.jdm.sync.checkpoint.CheckpointStore;
+import io.jdm.sync.reader.BinlogReader;
+import io.jdm.sync.reader.ChangeSink;
+import io.jdm.sync.ring.ChangePos;
+import io.jdm.sync.ring.DdlChange;
+import io.jdm.sync.ring.PipelineCounters;
+import io.jdm.sync.ring.RingSlot;
+import io.jdm.sync.ring.RowChange;
+import io.jdm.sync.ring.WriterProgress;
+import io.jdm.sync.writer.DdlApplier;
+import io.jdm.sync.writer.DrainBarrier;
+import io.jdm.sync.writer.Writer;
+import io.jdm.sync.writer.WriterSettings;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import com.lmax.disruptor.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Replicates row changes from the source's binlog to the target: reader → ring → causality →
+ * worker-count writers (see the package documentation for the picture and the position scheme).
+ * {@link #start()} returns once the binlog streams; {@link #stop()} stops reading, lets the writers
+ * drain and commit, and flushes the global checkpoint. The first failure of any stage stops the
+ * whole unit and is kept in {@link #failure()}.
+ */
+public final class SyncUnit {
+    private static final Logger LOG = LoggerFactory.getLogger(SyncUnit.class);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+    private final SyncConfig cfg;
+    private final PipelineCounters counters = new PipelineCounters();
+    private final WriterProgress progress;
+    private final AtomicReference<JdmException> failure = new AtomicReference<>();
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final CheckpointStore store;
+    private final SyncMetrics metrics;
+    private volatile boolean stopping;
+    private volatile boolean started;
+    private Disruptor<RingSlot> disruptor;
+    private RingBuffer<RingSlot> ring;
+    private BinlogReader reader;
+    private ScheduledExecutorService flusher;
+    private ProgressLogger progressLogger;
+    private volatile BinlogPosition startPosition;
+    private volatile ChangePos globalSaved;
+    private int generation;
+    private int oldestGeneration;
+    private ChangePos oldGenerationsHorizon;
+    private long safeUntilNanos;
+
+    public SyncUnit(SyncConfig cfg) {
+        this.cfg = cfg;
+        this.progress = new WriterProgress(cfg.workerCount());
+        this.store = new CheckpointStore(cfg.checkpointTable(), cfg.sourceId());
+        this.metrics = new SyncMetrics(cfg.task(), counters, progress, () -> ring == null ? -1 : ring.getCursor(),
+                this::checkpoint, () -> reader == null ? null : reader.lastEventEnd());
+    }
+
+    /** Resolves the start point, starts every stage and returns once the binlog is streaming. */
+    public synchronized void start() {
+        if (started) {
+            throw new IllegalStateException("sync unit already started");
+        }
+        started = true;
+        try {
+            AppliedFilter applied = prepareCheckpoint();
+            buildRing(applied);
+            reader = new BinlogReader(new BinlogReader.Settings(cfg.task(), cfg.source(), cfg.serverId(),
+                    cfg.enableGtid(), cfg.heartbeatInterval(), cfg.retryBudget(), cfg.retryMaxBackoff(),
+                    cfg.tableFilter(), cfg.router()), startPosition, new RingSink(), this::fail);
+            safeUntilNanos = System.nanoTime() + cfg.safeModeDuration().toNanos();
+            disruptor.start();
+            reader.start(Duration.ofSeconds(Math.max(30, cfg.source().connectTimeoutSeconds() * 2L)));
+            flusher = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(cfg.task(), "sync",
+                    "checkpoint", true));
+            long ms = cfg.checkpointFlushInterval().toMillis();
+            flusher.scheduleWithFixedDelay(this::flushGlobalQuietly, ms, ms, TimeUnit.MILLISECONDS);
+            progressLogger = new ProgressLogger(cfg.task(), "sync", metrics, 10);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail(new FatalException("sync: interrupted while starting"));
+        } catch (JdmException e) {
+            fail(e);
+        } catch (RuntimeException e) {
+            fail(ErrorClassifier.wrap("sync: cannot start task " + cfg.task(), e));
+        }
+        JdmException f = failure.get();
+        if (f != null) {
+            awaitTermination();
+            throw f;
+        }
+        LOG.info("sync: task {} started from {} with {} writers (generation {})", cfg.task(), startPosition,
+                cfg.workerCount(), generation);
+    }
+
+    /** Reads the checkpoint table: decides where to read from and what counts as applied. */
+    private AppliedFilter prepareCheckpoint() {
+        try (Connection c = DataSources.connect(cfg.target())) {
+            store.ensureTable(c);
+            CheckpointStore.Saved saved = store.load(c);
+            if (saved.isEmpty()) {
+                if (cfg.start() == null) {
+                    throw new FatalException("sync: task " + cfg.task() + " has no checkpoint in "
+                            + store.table() + " and no start position; set meta (binlog-name/binlog-pos or "
+                            + "binlog-gtid) in the task file, or run the full migration first (task-mode all)");
+                }
+                startPosition = cfg.start();
+                generation = 1;
+                oldestGeneration = 1;
+                store.startGeneration(c, generation, cfg.workerCount(), marker(startPosition));
+                return AppliedFilter.none();
+            }
+            ChangePos min = saved.generations().stream().map(g -> g.min()).filter(java.util.Objects::nonNull)
+                    .min(ChangePos::compareTo).orElseThrow();
+            startPosition = min.restartPoint();
+            if (cfg.start() != null) {
+                LOG.info("sync: a checkpoint exists; resuming from it ({}) instead of meta ({})", startPosition,
+                        cfg.start());
+            }
+            var latest = saved.latest();
+            oldestGeneration = saved.generations().get(0).id();
+            if (latest.workerCount() == cfg.workerCount()) {
+                generation = latest.id();
+            } else {
+                generation = latest.id() + 1;
+                LOG.info("sync: worker-count changed from {} to {}: the old writers' positions stay in use until "
+                        + "every writer has passed them", latest.workerCount(), cfg.workerCount());
+                store.startGeneration(c, generation, cfg.workerCount(), marker(startPosition));
+            }
+            AppliedFilter f = new AppliedFilter(saved.generations());
+            oldGenerationsHorizon = saved.generations().stream().filter(g -> g.id() != generation)
+                    .map(g -> g.max()).filter(java.util.Objects::nonNull).max(ChangePos::compareTo).orElse(null);
+            return f;
+        } catch (SQLException e) {
+            throw ErrorClassifier.wrap("sync: cannot read the checkpoint " + store.table() + " on the target "
+                    + cfg.target().address(), e);
+        }
+    }
+
+    /** A writer position meaning "nothing at or after {@code p} applied". */
+    private static ChangePos marker(BinlogPosition p) {
+        return new ChangePos(p.file(), p.pos(), -1, -1, p.gtidSet());
+    }
+
+    private void buildRing(AppliedFilter applied) {
+        disruptor = new Disruptor<>(RingSlot::new, cfg.queueSize(),
+                new NamedThreadFactory(cfg.task(), "sync", "ring"), ProducerType.SINGLE, new BlockingWaitStrategy());
+        disruptor.setDefaultExceptionHandler(new Halting());
+        ring = disruptor.getRingBuffer();
+        WriterSettings ws = new WriterSettings(cfg.task(), cfg.target(), cfg.workerCount(), cfg.batch(),
+                cfg.compact(), cfg.multipleRows(), generation, () -> cfg.safeMode()
+                || System.nanoTime() < safeUntilNanos, cfg.retryBudget(), cfg.retryMaxBackoff(),
+                cfg.checkpointFlushInterval(), () -> failure.get() != null);
+        DrainBarrier barrier = new DrainBarrier(cfg.workerCount(), () -> failure.get() != null);
+        DdlApplier ddl = new DdlApplier(store, generation, cfg.workerCount(), counters.ddl::increment);
+        @SuppressWarnings("unchecked")
+        EventHandler<RingSlot>[] writers = new EventHandler[cfg.workerCount()];
+        for (int i = 0; i < writers.length; i++) {
+            writers[i] = new Writer(i, ws, store, barrier, progress, counters, ddl);
+        }
+        disruptor.handleEventsWith(new Causality(cfg.workerCount(), progress, applied, counters)).then(writers);
+    }
+
+    /** Publishes into the ring; while it is full, waits, unless the unit is failing. */
+    private final class RingSink implements ChangeSink {
+        @Override
+        public void row(RowChange change) {
+            long seq = claim();
+            ring.get(seq).set(change);
+            ring.publish(seq);
+            counters.lastReadEventMillis.set(change.eventMillis());
+        }
+
+        @Override
+        public void ddl(DdlChange ddl) {
+            long seq = claim();
+            ring.get(seq).set(ddl);
+            ring.publish(seq);
+        }
+
+        private long claim() {
+            while (true) {
+                try {
+                    return ring.tryNext();
+                } catch (InsufficientCapacityException e) {
+                    if (failure.get() != null) {
+                        throw new FatalException("sync: reader stopped: another stage failed");
+                    }
+                    LockSupport.parkNanos(100_000);
+                }
+            }
+        }
+    }
+
+    /** Disruptor exception handler: record the failure and halt the stage. Nothing is skipped. */
+    private final class Halting implements ExceptionHandler<RingSlot> {
+        @Override
+        public void handleEventException(Throwable ex, long sequence, RingSlot slot) {
+            String where = slot == null || (slot.change == null && slot.ddl == null) ? "" : " at " + slot.pos();
+            fail(ex instanceof JdmException j ? j : ErrorClassifier.wrap("sync: failed" + where, ex));
+            throw new IllegalStateException("sync stage halted" + where, ex);
+        }
+
+        @Override
+        public void handleOnStartException(Throwable ex) {
+            fail(ErrorClassifier.wrap("sync: a stage did not start", ex));
+        }
+
+        @Override
+        public void handleOnShutdownException(Throwable ex) {
+            LOG.warn("sync: a stage did not shut down cleanly: {}", ErrorClassifier.oneLine(ex));
+        }
+    }
+
+    private void fail(JdmException e) {
+        if (failure.compareAndSet(null, e)) {
+            LOG.error("{}", e.getMessage());
+            LOG.debug("sync failure", e);
+            new NamedThreadFactory(cfg.task(), "sync", "stopper", true).newThread(this::haltAfterFailure).start();
+        }
+    }
+
+    private void haltAfterFailure() {
+        try {
+            if (reader != null) {
+                reader.stop();
+            }
+            if (disruptor != null) {
+                disruptor.halt();
+            }
+            closeTimers();
+        } finally {
+            terminated.countDown();
+        }
+    }
+
+    /** Stops reading, lets every writer commit what it has, flushes the global checkpoint. Bounded in time. */
+    public void stop() {
+        synchronized (this) {
+            if (stopping || !started) {
+                return;
+            }
+            stopping = true;
+        }
+        if (failure.get() != null) {
+            awaitTermination();
+            return;
+        }
+        try {
+            reader.stop();
+            reader.join(STOP_TIMEOUT);
+            if (reader.isAlive()) {
+                LOG.warn("sync: reader did not stop within {}s", STOP_TIMEOUT.toSeconds());
+            }
+            try {
+                disruptor.shutdown(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                LOG.warn("sync: writers did not drain within {}s; halting them (uncommitted batches replay on "
+                        + "the next start)", STOP_TIMEOUT.toSeconds());
+                disruptor.halt();
+            }
+            if (failure.get() == null) {
+                flushGlobalQuietly();
+            }
+            closeTimers();
+            LOG.info("{}", metrics.summaryLine());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            disruptor.halt();
+        } finally {
+            terminated.countDown();
+        }
+    }
+
+    private void closeTimers() {
+        if (flusher != null) {
+            flusher.shutdownNow();
+        }
+        if (progressLogger != null) {
+            progressLogger.close();
+        }
+    }
+
+    /** Blocks until the unit has stopped (after {@link #stop()} or a failure). */
+    public void awaitTermination() {
+        try {
+            terminated.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts and blocks until stopped or failed; throws the failure, if any. */
+    public void run() {
+        start();
+        awaitTermination();
+        failure().ifPresent(f -> {
+            throw f;
+        });
+    }
+
+    public SyncMetrics metrics() {
+        return metrics;
+    }
+
+    public Optional<JdmException> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** The global checkpoint: restarting from here loses nothing (every change before it is applied). */
+    public BinlogPosition checkpoint() {
+        ChangePos p = progress.minPosition();
+        if (p != null) {
+            return p.restartPoint();
+        }
+        return globalSaved != null ? globalSaved.restartPoint() : startPosition;
+    }
+
+    /**
+     * Waits until every change up to {@code sourcePos} (as {@code SHOW MASTER STATUS} gives it) is
+     * committed on the target. False on timeout or when the unit failed.
+     */
+    public boolean awaitCaughtUp(BinlogPosition sourcePos, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long target = -2;
+        while (System.nanoTime() < deadline && failure.get() == null) {
+            if (target == -2) {
+                BinlogPosition read = reader == null ? null : reader.lastEventEnd();
+                if (read != null && read.compareTo(BinlogPosition.of(sourcePos.file(), sourcePos.pos())) >= 0) {
+                    target = ring.getCursor();
+                }
+            }
+            if (target != -2 && progress.minSequence() >= target) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    private void flushGlobalQuietly() {
+        ChangePos global = progress.minPosition();
+        if (global == null || !global.isAfter(globalSaved)) {
+            return;
+        }
+        int keepFrom = oldGenerationsHorizon == null || global.isAfter(oldGenerationsHorizon) ? generation
+                : oldestGeneration;
+        try (Connection c = DataSources.connect(cfg.target())) {
+            store.saveGlobal(c, global, cfg.workerCount(), keepFrom);
+            globalSaved = global;
+            if (keepFrom == generation) {
+                oldGenerationsHorizon = null;
+            }
+        } catch (SQLException e) {
+            LOG.warn("sync: could not write the global checkpoint {}: {}", global, ErrorClassifier.oneLine(e));
+        }
+    }
+}

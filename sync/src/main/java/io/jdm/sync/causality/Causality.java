@@ -1,0 +1,93 @@
+package io.jdm.sync.causality;
+
+import com.lmax.disruptor.EventHandler;
+import io.jdm.sync.checkpoint.AppliedFilter;
+import io.jdm.sync.ring.PipelineCounters;
+import io.jdm.sync.ring.RingSlot;
+import io.jdm.sync.ring.RowChange;
+import io.jdm.sync.ring.WriterProgress;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The ring's first consumer. For each change: its keys, its route (hash of the first key), whether
+ * an earlier run already applied it (then it is skipped), and whether it must wait for a drain:
+ * when one of its keys was last touched by another writer that has not committed it yet. Rows of
+ * one key therefore reach the target in binlog order. DDL always drains.
+ */
+public final class Causality implements EventHandler<RingSlot> {
+    /** Past this many tracked keys, committed ones are swept; if still too many, the next change drains. */
+    private static final int MAX_TRACKED = 1 << 18;
+
+    private record Owner(int writer, long seq) {
+    }
+
+    private final int writers;
+    private final WriterProgress progress;
+    private final AppliedFilter applied;
+    private final PipelineCounters counters;
+    private final Map<String, Owner> owners = new HashMap<>();
+    private boolean drainNext;
+
+    public Causality(int writers, WriterProgress progress, AppliedFilter applied, PipelineCounters counters) {
+        this.writers = writers;
+        this.progress = progress;
+        this.applied = applied;
+        this.counters = counters;
+    }
+
+    @Override
+    public void onEvent(RingSlot slot, long seq, boolean endOfBatch) {
+        counters.events.increment();
+        if (slot.ddl != null) {
+            slot.drainBefore = true;
+            owners.clear();
+            drainNext = false;
+            return;
+        }
+        RowChange c = slot.change;
+        String[] keys = KeyHasher.keys(c);
+        int hash = KeyHasher.hash(keys[0]);
+        slot.keys = keys;
+        slot.route = KeyHasher.route(hash, writers);
+        if (applied.applied(c.pos(), hash)) {
+            slot.skip = true;
+            counters.skipped.increment();
+            return;
+        }
+        if (drainNext || conflicts(keys, slot.route)) {
+            slot.drainBefore = true;
+            counters.drains.increment();
+            owners.clear();
+            drainNext = false;
+        }
+        Owner me = new Owner(slot.route, seq);
+        for (String k : keys) {
+            owners.put(k, me);
+        }
+        if (owners.size() > MAX_TRACKED) {
+            owners.values().removeIf(o -> o.seq <= progress.sequence(o.writer));
+            drainNext = owners.size() > MAX_TRACKED / 2;
+        }
+    }
+
+    private boolean conflicts(String[] keys, int route) {
+        for (String k : keys) {
+            Owner o = owners.get(k);
+            if (o != null && o.writer != route && o.seq > progress.sequence(o.writer)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Exposed for tests: the writer a change goes to among {@code writers}. */
+    public static int routeOf(RowChange c, int writers) {
+        return KeyHasher.route(KeyHasher.hash(KeyHasher.keys(c)[0]), writers);
+    }
+
+    /** The stable hash of a change's first key, as the applied filter needs it. */
+    public static int hashOf(RowChange c) {
+        return KeyHasher.hash(KeyHasher.keys(c)[0]);
+    }
+}

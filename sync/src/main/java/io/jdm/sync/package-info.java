@@ -1,0 +1,43 @@
+/**
+ * The sync unit: replicates row changes from a MySQL/MariaDB binlog to a MySQL-compatible target.
+ *
+ * <pre>
+ *  source binlog
+ *      │  BinaryLogClient (one thread; GTID or file/pos; heartbeat; checksum detected)
+ *      ▼
+ *  reader ── EnumMap of per-event handlers ── converter (binlog value → canonical value)
+ *      │  RowChange / DdlChange, each with its ChangePos
+ *      ▼
+ *  ring (Disruptor, single producer, queue-size slots, halting exception handler)
+ *      │
+ *      ▼
+ *  causality ── keys (PK + NOT NULL UKs, old and new image) → route = hash(first key) % N
+ *      │        skip if an earlier run applied it; drain if another writer holds a key uncommitted
+ *      ▼
+ *  writer 0 … writer N-1 ── batch ≤ batch rows ─ compact ─ multi-row SQL (ValueEncoder)
+ *      │                     + own checkpoint row, in ONE target transaction
+ *      ▼
+ *  target  +  {meta-schema}.{task}_syncer_checkpoint
+ * </pre>
+ *
+ * <h2>Positions: never lose, never duplicate</h2>
+ * Every change carries a {@link io.jdm.sync.ring.ChangePos}: (binlog file, start of its
+ * transaction, ordinal of its rows event inside the transaction, row index in the event), totally
+ * ordered and the same every time the transaction is read again (MariaDB leaves the end position of
+ * events inside a transaction at 0, so byte offsets of inner events cannot serve), plus the GTID set
+ * before the transaction, so the stream can be reopened at the transaction to read it again. Each writer sees every slot in ring
+ * (= binlog) order and commits its batch together with the position of the last slot it has seen.
+ * So after any crash, for every writer {@code w}: the changes routed to {@code w} at or before its
+ * stored position are in the target and none after it. A restart reads from the start of the
+ * transaction of the lowest stored position and gives each change to causality, which drops it if
+ * its writer's stored position is at or past it. The route is a pure function of the change (the
+ * hash of its first key), so a replayed change meets the same writer, and tables without a key are
+ * as safe as the rest. Causality only decides when to drain: a change waits until every change
+ * sharing one of its keys on another writer is committed, so a committed change never depends on
+ * one that was not. A different worker-count starts a new generation of rows; the old generation
+ * still answers "already applied?" (with the old count) until every new writer is past it.
+ * After a lost connection the reader reopens at the current transaction's start and drops what it
+ * had already handed on; a writer that lost its connection reads its own row to learn whether the
+ * last commit went through. DDL runs behind a drain of every writer, then moves every row to it.
+ */
+package io.jdm.sync;

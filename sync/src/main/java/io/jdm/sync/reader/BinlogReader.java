@@ -1,0 +1,265 @@
+package io.jdm.sync.reader;
+
+import com.github.shyiko.mysql.binlog.BinaryLogClient;
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.network.SSLMode;
+import com.github.shyiko.mysql.binlog.network.ServerException;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.error.RetriableException;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.position.Flavor;
+import io.jdm.common.sql.TableName;
+import io.jdm.common.util.NamedThreadFactory;
+import java.io.IOException;
+import java.net.Socket;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Streams the source's binlog from a position on one named thread and hands row changes and DDL of
+ * selected tables to a {@link ChangeSink}. Reconnects from the last transaction boundary when the
+ * connection drops (dropping what it had already handed on), within a retry budget; stops for
+ * good on a purged position (error 1236) or any failure of its own.
+ */
+public final class BinlogReader {
+    private static final Logger LOG = LoggerFactory.getLogger(BinlogReader.class);
+
+    /** How to connect and what to read. */
+    public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
+                           Duration heartbeat, Duration retryBudget, Duration maxBackoff,
+                           BiPredicate<String, String> selected, UnaryOperator<TableName> router) {
+    }
+
+    private final Settings settings;
+    private final Consumer<JdmException> onFailure;
+    private final Thread thread;
+    private final CountDownLatch firstConnect = new CountDownLatch(1);
+    private final ReaderContext ctx;
+    private final boolean mariadb;
+    private final Map<EventType, BinlogEventHandler> handlers = Handlers.create();
+    private volatile boolean stopping;
+    private volatile boolean failed;
+    private volatile BinaryLogClient client;
+    private volatile Exception connectionFailure;
+    private volatile long reconnects;
+
+    public BinlogReader(Settings settings, BinlogPosition start, ChangeSink sink, Consumer<JdmException> onFailure) {
+        this.settings = settings;
+        this.onFailure = onFailure;
+        this.mariadb = detectMariadb(settings.source());
+        this.ctx = new ReaderContext(sink, new TableCache(settings.source(), settings.selected(), settings.router()),
+                new GtidTracker(mariadb, start.gtidSet()), start);
+        this.thread = new NamedThreadFactory(settings.task(), "sync", "reader").newThread(() -> run(start));
+    }
+
+    private static boolean detectMariadb(ConnectionSpec source) {
+        try (Connection c = DataSources.connect(source)) {
+            return Flavor.detect(c) == Flavor.MARIADB;
+        } catch (SQLException e) {
+            throw ErrorClassifier.wrap("sync: cannot reach the source " + source.address(), e);
+        }
+    }
+
+    /** Starts streaming; returns once the first event arrived (or the reader failed, or the timeout passed). */
+    public void start(Duration timeout) throws InterruptedException {
+        thread.start();
+        firstConnect.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The end of the last event read: how far the stream has got. */
+    public BinlogPosition lastEventEnd() {
+        return ctx.lastEventEnd;
+    }
+
+    public long reconnects() {
+        return reconnects;
+    }
+
+    public boolean isAlive() {
+        return thread.isAlive();
+    }
+
+    public void stop() {
+        stopping = true;
+        disconnect(client);
+    }
+
+    public void join(Duration timeout) throws InterruptedException {
+        thread.join(Math.max(1, timeout.toMillis()));
+    }
+
+    private void run(BinlogPosition start) {
+        BinlogPosition from = start;
+        long lastProgress = System.nanoTime();
+        long backoffMs = 100;
+        try {
+            while (!stopping && !failed) {
+                long seenBefore = ctx.rowEvents + (ctx.lastEventEnd == null ? 0 : ctx.lastEventEnd.pos());
+                Exception failure = stream(from);
+                if (stopping || failed) {
+                    break;
+                }
+                if (failure instanceof ServerException se && se.getErrorCode() == 1236) {
+                    throw new FatalException("sync: the source no longer has binlog position " + from
+                            + " (" + se.getMessage() + "); re-run a full dump (task-mode all) or set meta to a "
+                            + "position the source still has (SHOW BINARY LOGS)", se);
+                }
+                if (failure instanceof ServerException se && se.getErrorCode() != 1236 && isFatalServerError(se)) {
+                    throw new FatalException("sync: the source refused the binlog stream at " + from + ": "
+                            + se.getMessage(), se);
+                }
+                long seenAfter = ctx.rowEvents + (ctx.lastEventEnd == null ? 0 : ctx.lastEventEnd.pos());
+                if (seenAfter != seenBefore) {
+                    lastProgress = System.nanoTime();
+                    backoffMs = 100;
+                }
+                if (System.nanoTime() - lastProgress > settings.retryBudget().toNanos()) {
+                    throw new RetriableException("sync: lost the binlog stream from " + settings.source().address()
+                            + " at " + ctx.resumePoint() + " and could not get it back within "
+                            + settings.retryBudget().toSeconds() + "s: "
+                            + (failure == null ? "connection closed" : ErrorClassifier.oneLine(failure))
+                            + "; check the source and restart the task", failure);
+                }
+                from = ctx.resumePoint();
+                reconnects++;
+                LOG.warn("sync: binlog connection lost ({}); reconnecting from {} in {} ms",
+                        failure == null ? "closed by the server" : ErrorClassifier.oneLine(failure), from, backoffMs);
+                Thread.sleep(backoffMs);
+                backoffMs = Math.min(backoffMs * 2, settings.maxBackoff().toMillis());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (JdmException e) {
+            fail(e);
+        } catch (RuntimeException e) {
+            fail(ErrorClassifier.wrap("sync: reader at " + ctx.resumePoint(), e));
+        } finally {
+            firstConnect.countDown();
+            ctx.tables.close();
+        }
+    }
+
+    private static boolean isFatalServerError(ServerException e) {
+        int c = e.getErrorCode();
+        return c == 1045 || c == 1227 || c == 1044 || c == 1142 || c == 1236 || c == 1593;
+    }
+
+    /** One connection's worth of streaming; returns the failure that ended it, if any. */
+    private Exception stream(BinlogPosition from) {
+        BinaryLogClient c = newClient(from);
+        client = c;
+        connectionFailure = null;
+        try {
+            c.connect();
+        } catch (IOException | RuntimeException e) {
+            return e;
+        } finally {
+            disconnect(c);
+        }
+        return connectionFailure;
+    }
+
+    private BinaryLogClient newClient(BinlogPosition from) {
+        ConnectionSpec s = settings.source();
+        BinaryLogClient c = new BinaryLogClient(s.host(), s.port(), s.user(), s.password());
+        c.setServerId(settings.serverId());
+        c.setKeepAlive(false); // reconnects are ours: they must resume from our position, not the client's
+        c.setBlocking(true);
+        c.setHeartbeatInterval(settings.heartbeat().toMillis());
+        c.setConnectTimeout(s.connectTimeoutSeconds() * 1000L);
+        c.setSSLMode(s.sslCa() != null && !s.sslCa().isBlank() ? SSLMode.VERIFY_CA : SSLMode.DISABLED);
+        c.setEventDeserializer(Deserializers.create(settings.selected()));
+        int readTimeout = (int) Math.max(10_000, settings.heartbeat().toMillis() * 5);
+        c.setSocketFactory(() -> {
+            Socket sock = new Socket();
+            sock.setSoTimeout(readTimeout); // heartbeats keep a live stream busy; silence means it is dead
+            sock.setTcpNoDelay(true);
+            return sock;
+        });
+        if (settings.useGtid() && from.hasGtid()) {
+            c.setGtidSet(from.gtidSet());
+        } else {
+            c.setBinlogFilename(from.file());
+            c.setBinlogPosition(Math.max(4, from.pos()));
+        }
+        c.registerEventListener(this::onEvent);
+        c.registerLifecycleListener(new BinaryLogClient.AbstractLifecycleListener() {
+            @Override
+            public void onConnect(BinaryLogClient client) {
+                LOG.info("sync: streaming the binlog of {} from {}", s.address(), from);
+            }
+
+            @Override
+            public void onCommunicationFailure(BinaryLogClient client, Exception ex) {
+                connectionFailure = ex;
+            }
+
+            @Override
+            public void onEventDeserializationFailure(BinaryLogClient client, Exception ex) {
+                fail(ErrorClassifier.wrap("sync: cannot decode the binlog event after " + ctx.lastEventEnd, ex));
+                disconnect(client);
+            }
+        });
+        return c;
+    }
+
+    private void onEvent(Event event) {
+        if (failed || stopping) {
+            return; // the library would deliver the rest of the packet; nothing more may be applied
+        }
+        EventHeaderV4 h = event.getHeader();
+        EventType type = h.getEventType();
+        firstConnect.countDown(); // streaming: the server accepted the position (else 1236 comes instead)
+        ctx.eventStart = h.getNextPosition() > 0 ? h.getNextPosition() - h.getEventLength() : ctx.cursor;
+        try {
+            BinlogEventHandler handler = handlers.get(h.getEventType());
+            if (handler != null) {
+                handler.handle(h, event.getData(), ctx);
+            }
+            if (type != EventType.ROTATE && type != EventType.FORMAT_DESCRIPTION) {
+                // MariaDB leaves end positions inside a transaction at 0: count them from lengths
+                ctx.cursor = h.getNextPosition() > 0 ? h.getNextPosition() : ctx.cursor + h.getEventLength();
+                ctx.lastEventEnd = new BinlogPosition(ctx.file, ctx.cursor, "");
+            }
+        } catch (JdmException e) {
+            fail(e);
+        } catch (RuntimeException e) {
+            fail(ErrorClassifier.wrap("sync: reader at " + ctx.file + ":" + ctx.eventStart, e));
+        }
+        if (failed) {
+            disconnect(client);
+        }
+    }
+
+    private void fail(JdmException e) {
+        if (!stopping) {
+            failed = true;
+            onFailure.accept(e);
+        }
+    }
+
+    private static void disconnect(BinaryLogClient c) {
+        if (c != null) {
+            try {
+                c.disconnect();
+            } catch (IOException e) {
+                LOG.debug("binlog client disconnect: {}", e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.jdm.sync.reader;
+
+import com.github.shyiko.mysql.binlog.event.EventData;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.GtidEventData;
+import com.github.shyiko.mysql.binlog.event.MariadbGtidEventData;
+
+/**
+ * GTID (MySQL) and MARIADB_GTID: a transaction starts here. A MariaDB GTID without the standalone
+ * flag opens a transaction that ends at XID or COMMIT; a standalone one covers the next statement.
+ */
+final class GtidHandler implements BinlogEventHandler {
+    @Override
+    public void handle(EventHeaderV4 header, EventData data, ReaderContext ctx) {
+        if (data instanceof MariadbGtidEventData m) {
+            boolean standalone = (m.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
+            ctx.beginTxn(ctx.eventStart, !standalone);
+            ctx.pendingGtid = m.getDomainId() + "-" + m.getServerId() + "-" + m.getSequence();
+        } else if (data instanceof GtidEventData g) {
+            ctx.beginTxn(ctx.eventStart, false);
+            ctx.pendingGtid = g.getMySqlGtid().toString();
+        }
+    }
+}

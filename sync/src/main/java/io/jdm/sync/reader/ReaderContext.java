@@ -1,0 +1,83 @@
+package io.jdm.sync.reader;
+
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.sync.ring.ChangePos;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The reader's state between events: the current file, the open transaction (where it started
+ * and the GTID set before it), decoders by table id, and the last change handed on. Reader thread
+ * only, except {@link #lastEventEnd}, which others read to learn how far the stream has got.
+ */
+final class ReaderContext {
+    final ChangeSink sink;
+    final TableCache tables;
+    final GtidTracker gtids;
+    final Map<Long, TableCache.Decoder> byTableId = new HashMap<>();
+
+    String file;
+    /** Start of the event being handled: from its header when the server filled it in, else counted. */
+    long eventStart;
+    /** Where the next event starts, counted from event lengths where headers say 0. */
+    long cursor;
+    long txnPos;
+    /** Ordinal of the current rows or query event inside the transaction. */
+    int txnEvent = -1;
+    String gtidBefore = "";
+    boolean inTxn;
+    /** BEGIN seen, or a MariaDB GTID without the standalone flag: the transaction ends at XID/COMMIT. */
+    boolean explicitTxn;
+    String pendingGtid;
+    long eventMillis;
+    /** The last change published; after a reconnect, changes up to it are read again and dropped. */
+    ChangePos lastPublished;
+    volatile BinlogPosition lastEventEnd;
+    long rowEvents;
+
+    ReaderContext(ChangeSink sink, TableCache tables, GtidTracker gtids, BinlogPosition start) {
+        this.sink = sink;
+        this.tables = tables;
+        this.gtids = gtids;
+        this.file = start.file();
+        this.cursor = start.pos();
+        this.lastEventEnd = start;
+    }
+
+    void beginTxn(long pos, boolean explicit) {
+        inTxn = true;
+        explicitTxn = explicit;
+        txnPos = pos;
+        txnEvent = -1;
+        gtidBefore = gtids.current();
+    }
+
+    void endTxn() {
+        gtids.commit(pendingGtid);
+        pendingGtid = null;
+        inTxn = false;
+        explicitTxn = false;
+    }
+
+    /** Starts the next rows/query event of the current transaction (a rows event with no BEGIN starts one). */
+    void nextEvent() {
+        if (!inTxn) {
+            beginTxn(eventStart, false);
+        }
+        txnEvent++;
+    }
+
+    /** The position of row {@code row} of the current event. */
+    ChangePos pos(int row) {
+        return new ChangePos(file, txnPos, txnEvent, row, gtidBefore);
+    }
+
+    /** Where to reconnect: the start of the open transaction, else the end of the last event. */
+    BinlogPosition resumePoint() {
+        if (inTxn) {
+            return new BinlogPosition(file, txnPos, gtidBefore);
+        }
+        BinlogPosition end = lastEventEnd;
+        return new BinlogPosition(end.file(), end.pos(), gtids.current());
+    }
+}

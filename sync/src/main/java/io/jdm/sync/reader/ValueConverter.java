@@ -1,0 +1,218 @@
+package io.jdm.sync.reader;
+
+import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
+import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
+import io.jdm.common.schema.Column;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * Turns what the binlog library hands over into the canonical Java values the shared value
+ * encoder takes: one small function per MySQL type, chosen once per column.
+ */
+final class ValueConverter {
+    private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
+
+    private ValueConverter() {
+    }
+
+    /** A converter for one column. {@code binlogType} is the column's type byte from TABLE_MAP. */
+    static Function<Object, Object> forColumn(Column c, int binlogType) {
+        Function<Object, Object> f = pick(c, binlogType);
+        return raw -> raw == null ? null : f.apply(raw);
+    }
+
+    private static Function<Object, Object> pick(Column c, int binlogType) {
+        String t = c.dataType();
+        if (c.isIntegral()) {
+            return c.unsigned() ? unsigned(t) : ValueConverter::signed;
+        }
+        if (binlogType == ColumnType.JSON.getCode()) {
+            return ValueConverter::json;
+        }
+        return switch (t) {
+            case "decimal", "float", "double" -> raw -> raw;
+            case "bit" -> bit(length(c.columnType(), 1));
+            case "enum" -> enumLabel(labels(c.columnType()));
+            case "set" -> setLabels(labels(c.columnType()));
+            case "binary" -> padded(length(c.columnType(), 1));
+            case "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> ValueConverter::bytes;
+            case "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
+                    "geometrycollection", "geomcollection" -> ValueConverter::bytes;
+            case "date", "datetime", "timestamp", "time", "year" -> raw -> raw;
+            default -> text(charset(c.charset()));
+        };
+    }
+
+    static Object signed(Object raw) {
+        return ((Number) raw).longValue();
+    }
+
+    /** The library returns unsigned integers as their signed bit pattern; widen them back. */
+    static Function<Object, Object> unsigned(String dataType) {
+        return switch (dataType) {
+            case "tinyint" -> raw -> (long) (((Number) raw).intValue() & 0xFF);
+            case "smallint" -> raw -> (long) (((Number) raw).intValue() & 0xFFFF);
+            case "mediumint" -> raw -> (long) (((Number) raw).intValue() & 0xFFFFFF);
+            case "int", "integer" -> raw -> ((Number) raw).longValue() & 0xFFFFFFFFL;
+            default -> raw -> {
+                long v = ((Number) raw).longValue();
+                return v >= 0 ? (Object) v : BigInteger.valueOf(v).add(TWO_64);
+            };
+        };
+    }
+
+    static Object json(Object raw) {
+        if (raw instanceof String s) {
+            return s;
+        }
+        byte[] b = (byte[]) raw;
+        if (b.length == 0) {
+            return "null";
+        }
+        try {
+            return JsonBinary.parseAsString(b);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot decode binary JSON", e);
+        }
+    }
+
+    /** BIT(n) as big-endian bytes, ceil(n/8) long, as MySQL stores it. */
+    static Function<Object, Object> bit(int bits) {
+        int n = (bits + 7) / 8;
+        return raw -> {
+            long v;
+            if (raw instanceof BitSet bs) {
+                long[] words = bs.toLongArray();
+                v = words.length == 0 ? 0 : words[0];
+            } else {
+                v = ((Number) raw).longValue();
+            }
+            byte[] out = new byte[n];
+            for (int i = n - 1; i >= 0; i--) {
+                out[i] = (byte) v;
+                v >>>= 8;
+            }
+            return out;
+        };
+    }
+
+    static Function<Object, Object> enumLabel(List<String> labels) {
+        return raw -> {
+            int i = ((Number) raw).intValue();
+            // 0 is the empty "error" value MySQL stores for an invalid ENUM in non-strict mode.
+            return i <= 0 || i > labels.size() ? "" : labels.get(i - 1);
+        };
+    }
+
+    static Function<Object, Object> setLabels(List<String> labels) {
+        return raw -> {
+            long bits = ((Number) raw).longValue();
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < labels.size(); i++) {
+                if ((bits & (1L << i)) != 0) {
+                    if (sb.length() > 0) {
+                        sb.append(',');
+                    }
+                    sb.append(labels.get(i));
+                }
+            }
+            return sb.toString();
+        };
+    }
+
+    /** BINARY(n): the binlog drops trailing 0x00 bytes; put them back. */
+    static Function<Object, Object> padded(int length) {
+        return raw -> {
+            byte[] b = (byte[]) bytes(raw);
+            return b.length >= length ? b : Arrays.copyOf(b, length);
+        };
+    }
+
+    static Object bytes(Object raw) {
+        return raw instanceof String s ? s.getBytes(StandardCharsets.ISO_8859_1) : raw;
+    }
+
+    static Function<Object, Object> text(Charset cs) {
+        return raw -> raw instanceof byte[] b ? new String(b, cs) : raw.toString();
+    }
+
+    /** The Java charset for a MySQL character set name. */
+    static Charset charset(String mysql) {
+        if (mysql == null) {
+            return StandardCharsets.UTF_8;
+        }
+        String n = mysql.toLowerCase(Locale.ROOT);
+        return switch (n) {
+            case "utf8", "utf8mb3", "utf8mb4" -> StandardCharsets.UTF_8;
+            case "latin1" -> Charset.forName("windows-1252");
+            case "ascii" -> StandardCharsets.US_ASCII;
+            case "binary" -> StandardCharsets.ISO_8859_1;
+            case "ucs2", "utf16" -> StandardCharsets.UTF_16BE;
+            case "utf16le" -> StandardCharsets.UTF_16LE;
+            case "utf32" -> Charset.forName("UTF-32");
+            case "sjis" -> Charset.forName("Shift_JIS");
+            case "ujis" -> Charset.forName("EUC-JP");
+            case "euckr" -> Charset.forName("EUC-KR");
+            case "gb2312" -> Charset.forName("GB2312");
+            case "koi8r" -> Charset.forName("KOI8-R");
+            case "latin2" -> Charset.forName("ISO-8859-2");
+            case "greek" -> Charset.forName("ISO-8859-7");
+            case "hebrew" -> Charset.forName("ISO-8859-8");
+            case "latin5" -> Charset.forName("ISO-8859-9");
+            default -> {
+                try {
+                    yield Charset.forName(n.startsWith("cp") ? "windows-" + n.substring(2) : n);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("character set " + mysql + " has no Java equivalent");
+                }
+            }
+        };
+    }
+
+    /** {@code 16} from {@code binary(16)}; {@code dflt} when there are no parentheses. */
+    static int length(String columnType, int dflt) {
+        int open = columnType.indexOf('(');
+        int close = columnType.indexOf(')', open + 1);
+        if (open < 0 || close < 0) {
+            return dflt;
+        }
+        return Integer.parseInt(columnType.substring(open + 1, close).trim());
+    }
+
+    /** The labels of {@code enum('a','b''c')} as information_schema shows them. */
+    static List<String> labels(String columnType) {
+        List<String> out = new ArrayList<>();
+        int i = columnType.indexOf('(') + 1;
+        int end = columnType.lastIndexOf(')');
+        StringBuilder cur = null;
+        for (; i < end; i++) {
+            char ch = columnType.charAt(i);
+            if (cur == null) {
+                if (ch == '\'') {
+                    cur = new StringBuilder();
+                }
+            } else if (ch == '\'' && i + 1 < end && columnType.charAt(i + 1) == '\'') {
+                cur.append('\'');
+                i++;
+            } else if (ch == '\\' && i + 1 < end) {
+                cur.append(columnType.charAt(++i));
+            } else if (ch == '\'') {
+                out.add(cur.toString());
+                cur = null;
+            } else {
+                cur.append(ch);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,23 @@
+package io.jdm.sync.ring;
+
+import io.jdm.common.metrics.Latency;
+import io.jdm.common.metrics.Throughput;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters every stage adds to; {@code SyncMetrics} reads them. */
+public final class PipelineCounters {
+    public final Throughput events = new Throughput("events");
+    public final Throughput rows = new Throughput("rows");
+    public final Throughput txns = new Throughput("transactions");
+    public final Latency txnLatency = new Latency("txn");
+    public final Latency batchSize = new Latency("batch");
+    public final LongAdder drains = new LongAdder();
+    public final LongAdder skipped = new LongAdder();
+    public final LongAdder retries = new LongAdder();
+    public final LongAdder ddl = new LongAdder();
+    /** Source event time (ms) of the last change committed, for replication lag. */
+    public final AtomicLong lastCommittedEventMillis = new AtomicLong();
+    public final AtomicLong lastCommitWallMillis = new AtomicLong();
+    public final AtomicLong lastReadEventMillis = new AtomicLong();
+}

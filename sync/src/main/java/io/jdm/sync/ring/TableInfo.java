@@ -1,0 +1,70 @@
+package io.jdm.sync.ring;
+
+import io.jdm.common.schema.Column;
+import io.jdm.common.schema.TableSchema;
+import io.jdm.common.sql.TableName;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A source table as the pipeline sees it: its schema at decode time, the target it is routed to,
+ * and column indexes of its keys, computed once per schema version.
+ *
+ * @param keys the primary key first, then every NOT NULL unique key, as column indexes
+ * @param writable indexes of the columns written to the target (generated columns excluded)
+ */
+public record TableInfo(TableName source, TableName target, TableSchema schema, List<int[]> keys,
+                        int[] writable) {
+
+    public static TableInfo of(TableSchema schema, TableName target) {
+        List<int[]> keys = new ArrayList<>();
+        if (!schema.primaryKey().isEmpty()) {
+            keys.add(indexes(schema, schema.primaryKey()));
+        }
+        for (List<String> uk : schema.uniqueKeys()) {
+            keys.add(indexes(schema, uk));
+        }
+        List<Column> cols = schema.columns();
+        int[] writable = new int[(int) cols.stream().filter(c -> !c.generated()).count()];
+        for (int i = 0, w = 0; i < cols.size(); i++) {
+            if (!cols.get(i).generated()) {
+                writable[w++] = i;
+            }
+        }
+        return new TableInfo(schema.name(), target, schema, List.copyOf(keys), writable);
+    }
+
+    private static int[] indexes(TableSchema schema, List<String> names) {
+        int[] idx = new int[names.size()];
+        for (int i = 0; i < idx.length; i++) {
+            String n = names.get(i);
+            idx[i] = -1;
+            for (int c = 0; c < schema.columns().size(); c++) {
+                if (schema.columns().get(c).name().equalsIgnoreCase(n)) {
+                    idx[i] = c;
+                }
+            }
+            if (idx[i] < 0) {
+                throw new IllegalStateException("key column " + n + " not found in " + schema.name());
+            }
+        }
+        return idx;
+    }
+
+    public boolean keyless() {
+        return keys.isEmpty();
+    }
+
+    /** Column indexes that identify a row: the primary key, else the first unique key, else empty. */
+    public int[] identity() {
+        return keys.isEmpty() ? new int[0] : keys.get(0);
+    }
+
+    public Column column(int index) {
+        return schema.columns().get(index);
+    }
+
+    public int columnCount() {
+        return schema.columns().size();
+    }
+}

@@ -1,0 +1,60 @@
+package io.jdm.sync.writer;
+
+import io.jdm.common.sql.Identifiers;
+import io.jdm.sync.checkpoint.CheckpointStore;
+import io.jdm.sync.ring.DdlChange;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a DDL statement on the target while every writer waits at the barrier, then moves every
+ * writer's checkpoint to it. DDL commits on its own, so a crash between the two replays it: errors
+ * that only say "already done" are logged, not fatal.
+ */
+public final class DdlApplier {
+    private static final Logger LOG = LoggerFactory.getLogger(DdlApplier.class);
+    /** Table exists, unknown table, duplicate column/key, cannot drop (does not exist). */
+    private static final Set<Integer> ALREADY_DONE = Set.of(1050, 1051, 1060, 1061, 1091);
+
+    private final CheckpointStore store;
+    private final int generation;
+    private final int writers;
+    private final Runnable onApplied;
+
+    public DdlApplier(CheckpointStore store, int generation, int writers, Runnable onApplied) {
+        this.store = store;
+        this.generation = generation;
+        this.writers = writers;
+        this.onApplied = onApplied;
+    }
+
+    void apply(Connection c, DdlChange d) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            if (d.targetSchema() != null && !d.targetSchema().isEmpty()) {
+                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(d.targetSchema()));
+                st.execute("USE " + Identifiers.quote(d.targetSchema()));
+            }
+            try {
+                st.execute(d.sql());
+            } catch (SQLException e) {
+                if (!ALREADY_DONE.contains(e.getErrorCode())) {
+                    throw e;
+                }
+                LOG.warn("sync: DDL at {} looks applied already (replayed after a restart?): {}", d.pos(), e.getMessage());
+            }
+            StringBuilder sb = new StringBuilder();
+            for (int w = 0; w < writers; w++) {
+                sb.setLength(0);
+                store.appendUpsert(sb, generation, w, writers, d.pos());
+                st.execute(sb.toString());
+            }
+        }
+        c.commit();
+        onApplied.run();
+        LOG.info("sync: applied DDL at {} on {}: {}", d.pos(), d.tables(), d.sql());
+    }
+}

@@ -1,0 +1,28 @@
+package io.jdm.sync.writer;
+
+import io.jdm.sync.ring.RowChange;
+
+/**
+ * A change waiting in a writer's batch, possibly merged from several (compact): {@code before} is
+ * the row as the target has it now, {@code after} the row as it must become.
+ */
+record Pending(RowChange.Kind kind, io.jdm.sync.ring.TableInfo table, Object[] before, Object[] after,
+               String[] keys) {
+
+    static Pending of(RowChange c, String[] keys) {
+        return new Pending(c.kind(), c.table(), c.before(), c.after(), keys);
+    }
+
+    /** True for an UPDATE that leaves the identity key as it was (it can become an upsert). */
+    boolean keepsIdentity() {
+        if (kind != RowChange.Kind.UPDATE) {
+            return false;
+        }
+        for (int i : table.identity()) {
+            if (!java.util.Objects.deepEquals(before[i], after[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

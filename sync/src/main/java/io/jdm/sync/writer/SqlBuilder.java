@@ -1,0 +1,189 @@
+package io.jdm.sync.writer;
+
+import io.jdm.common.schema.Column;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.ValueEncoder;
+import io.jdm.sync.ring.RowChange.Kind;
+import io.jdm.sync.ring.TableInfo;
+import java.util.List;
+
+/**
+ * Turns a writer's batch into SQL, in order. With {@code multipleRows}, consecutive changes of
+ * one table and kind become one statement: multi-row INSERT/REPLACE, {@code INSERT … ON DUPLICATE
+ * KEY UPDATE} for updates that keep their key, {@code DELETE … WHERE (key) IN (…)}. Safe mode
+ * writes INSERT as REPLACE and UPDATE as DELETE + REPLACE. Keyless tables: one row per statement,
+ * every column in the WHERE clause, {@code LIMIT 1}.
+ */
+final class SqlBuilder {
+    private final boolean multipleRows;
+
+    SqlBuilder(boolean multipleRows) {
+        this.multipleRows = multipleRows;
+    }
+
+    /** Appends the statements for {@code batch}, each followed by {@code ;}. */
+    void append(StringBuilder sb, List<Pending> batch, boolean safe) {
+        int i = 0;
+        while (i < batch.size()) {
+            Pending first = batch.get(i);
+            int end = i + 1;
+            if (multipleRows && groupable(first, safe)) {
+                while (end < batch.size() && sameGroup(first, batch.get(end), safe)) {
+                    end++;
+                }
+            }
+            List<Pending> group = batch.subList(i, end);
+            switch (first.kind()) {
+                case INSERT -> insert(sb, group, safe ? "REPLACE" : "INSERT");
+                case DELETE -> delete(sb, group);
+                case UPDATE -> update(sb, group, safe);
+            }
+            i = end;
+        }
+    }
+
+    private static boolean groupable(Pending p, boolean safe) {
+        if (p.table().keyless()) {
+            return p.kind() == Kind.INSERT;
+        }
+        return p.kind() != Kind.UPDATE || (!safe && p.keepsIdentity());
+    }
+
+    private static boolean sameGroup(Pending a, Pending b, boolean safe) {
+        return a.table() == b.table() && a.kind() == b.kind() && groupable(b, safe);
+    }
+
+    private static void insert(StringBuilder sb, List<Pending> rows, String verb) {
+        TableInfo t = rows.get(0).table();
+        sb.append(verb).append(" INTO ").append(t.target().quoted()).append(" (");
+        columnList(sb, t);
+        sb.append(") VALUES ");
+        for (int r = 0; r < rows.size(); r++) {
+            if (r > 0) {
+                sb.append(',');
+            }
+            values(sb, t, rows.get(r).after());
+        }
+        sb.append(";\n");
+    }
+
+    private static void update(StringBuilder sb, List<Pending> rows, boolean safe) {
+        Pending p = rows.get(0);
+        TableInfo t = p.table();
+        if (rows.size() > 1) {
+            sb.append("INSERT INTO ").append(t.target().quoted()).append(" (");
+            columnList(sb, t);
+            sb.append(") VALUES ");
+            for (int r = 0; r < rows.size(); r++) {
+                if (r > 0) {
+                    sb.append(',');
+                }
+                values(sb, t, rows.get(r).after());
+            }
+            sb.append(" ON DUPLICATE KEY UPDATE ");
+            boolean first = true;
+            for (int c : t.writable()) {
+                if (!first) {
+                    sb.append(',');
+                }
+                first = false;
+                String q = Identifiers.quote(t.column(c).name());
+                sb.append(q).append("=VALUES(").append(q).append(')');
+            }
+            sb.append(";\n");
+            return;
+        }
+        if (safe && !t.keyless()) {
+            delete(sb, rows);
+            insert(sb, List.of(new Pending(Kind.INSERT, t, null, p.after(), p.keys())), "REPLACE");
+            return;
+        }
+        sb.append("UPDATE ").append(t.target().quoted()).append(" SET ");
+        boolean first = true;
+        for (int c : t.writable()) {
+            if (!first) {
+                sb.append(',');
+            }
+            first = false;
+            Column col = t.column(c);
+            Identifiers.appendQuoted(sb, col.name());
+            sb.append('=');
+            ValueEncoder.append(sb, col, p.after()[c]);
+        }
+        where(sb, t, p.before());
+        sb.append(";\n");
+    }
+
+    private static void delete(StringBuilder sb, List<Pending> rows) {
+        TableInfo t = rows.get(0).table();
+        sb.append("DELETE FROM ").append(t.target().quoted());
+        if (rows.size() == 1) {
+            where(sb, t, rows.get(0).before());
+            sb.append(";\n");
+            return;
+        }
+        int[] key = t.identity();
+        sb.append(" WHERE (");
+        for (int k = 0; k < key.length; k++) {
+            if (k > 0) {
+                sb.append(',');
+            }
+            Identifiers.appendQuoted(sb, t.column(key[k]).name());
+        }
+        sb.append(") IN (");
+        for (int r = 0; r < rows.size(); r++) {
+            if (r > 0) {
+                sb.append(',');
+            }
+            sb.append('(');
+            for (int k = 0; k < key.length; k++) {
+                if (k > 0) {
+                    sb.append(',');
+                }
+                ValueEncoder.append(sb, t.column(key[k]), rows.get(r).before()[key[k]]);
+            }
+            sb.append(')');
+        }
+        sb.append(");\n");
+    }
+
+    /** {@code WHERE k1 = v AND …} on the identity key, or on every column with {@code <=>} and LIMIT 1. */
+    private static void where(StringBuilder sb, TableInfo t, Object[] row) {
+        sb.append(" WHERE ");
+        int[] cols = t.keyless() ? t.writable() : t.identity();
+        for (int k = 0; k < cols.length; k++) {
+            if (k > 0) {
+                sb.append(" AND ");
+            }
+            Column col = t.column(cols[k]);
+            Identifiers.appendQuoted(sb, col.name());
+            sb.append(t.keyless() ? " <=> " : " = ");
+            ValueEncoder.append(sb, col, row[cols[k]]);
+        }
+        sb.append(" LIMIT 1");
+    }
+
+    private static void columnList(StringBuilder sb, TableInfo t) {
+        boolean first = true;
+        for (int c : t.writable()) {
+            if (!first) {
+                sb.append(',');
+            }
+            first = false;
+            Identifiers.appendQuoted(sb, t.column(c).name());
+        }
+    }
+
+    private static void values(StringBuilder sb, TableInfo t, Object[] row) {
+        sb.append('(');
+        boolean first = true;
+        for (int c : t.writable()) {
+            if (!first) {
+                sb.append(',');
+            }
+            first = false;
+            ValueEncoder.append(sb, t.column(c), row[c]);
+        }
+        sb.append(')');
+    }
+}

@@ -1,0 +1,151 @@
+package io.jdm.sync;
+
+import static io.jdm.sync.SyncTestSupport.assertSameRows;
+import static io.jdm.sync.SyncTestSupport.sourcePosition;
+import static io.jdm.sync.SyncTestSupport.spec;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.error.JdmException;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.TableName;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** DDL behind the barrier, the purged-binlog error, and the missing-start error. */
+class SyncBehaviourIT {
+
+    @Test
+    void ddlIsAppliedBehindABarrierAndRowsAfterItLineUp() throws Exception {
+        String db = "syncbehaviourit_ddl";
+        ServerPair pair = ServerPair.shared();
+        SqlServer src = pair.source();
+        SqlServer tgt = pair.target();
+        src.freshDatabase(db);
+        tgt.freshDatabase(db);
+        tgt.execute("DROP DATABASE IF EXISTS jdm_meta_ddl");
+        src.execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, a VARCHAR(10))");
+        tgt.execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, a VARCHAR(10))");
+        SyncUnit unit = new SyncUnit(SyncConfig.builder("ddltask", spec(src), spec(tgt)).workerCount(4)
+                .metaSchema("jdm_meta_ddl").serverId(7101).start(sourcePosition(src))
+                .tableFilter((d, t) -> d.equals(db)).build());
+        unit.start();
+        try {
+            // Each DDL comes after the reader has seen the rows before it: the schema is read from the
+            // source when a table is first seen, so the source must not be ahead by a DDL at that moment.
+            String[][] steps = {
+                {"INSERT INTO `" + db + "`.t VALUES (1,'a'),(2,'b'),(3,'c')"},
+                {"ALTER TABLE `" + db + "`.t ADD COLUMN b INT NOT NULL DEFAULT 7 AFTER id",
+                    "INSERT INTO `" + db + "`.t (id, b, a) VALUES (4, 40, 'd')",
+                    "UPDATE `" + db + "`.t SET b = b + 1 WHERE id < 3",
+                    "CREATE TABLE `" + db + "`.t2 (k INT PRIMARY KEY)",
+                    "INSERT INTO `" + db + "`.t2 VALUES (1),(2)"},
+                {"ALTER TABLE `" + db + "`.t DROP COLUMN a",
+                    "DELETE FROM `" + db + "`.t WHERE id = 3",
+                    "INSERT INTO `" + db + "`.t VALUES (5, 50)"}};
+            for (String[] step : steps) {
+                src.execute(step);
+                assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)),
+                        () -> "not caught up: " + unit.failure().map(Throwable::getMessage).orElse(""));
+            }
+            assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)),
+                    () -> "not caught up: " + unit.failure().map(Throwable::getMessage).orElse(""));
+            assertSameRows(src, tgt, new TableName(db, "t"));
+            assertSameRows(src, tgt, new TableName(db, "t2"));
+            assertTrue(unit.metrics().transactions() > 0);
+        } finally {
+            unit.stop();
+        }
+        assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+    }
+
+    @Test
+    void safeModeWritesReplaceAndDeletePlusReplaceAndConverges() throws Exception {
+        String db = "syncbehaviourit_safe";
+        ServerPair pair = ServerPair.shared();
+        SqlServer src = pair.source();
+        SqlServer tgt = pair.target();
+        src.freshDatabase(db);
+        tgt.freshDatabase(db);
+        tgt.execute("DROP DATABASE IF EXISTS jdm_meta_safe");
+        String ddl = "CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, uk INT NOT NULL, v VARCHAR(10), UNIQUE KEY (uk))";
+        src.execute(ddl);
+        tgt.execute(ddl);
+        // a row the target already has (as after a replay): safe mode must overwrite, not fail
+        tgt.execute("INSERT INTO `" + db + "`.t VALUES (1, 1, 'stale')");
+        SyncUnit unit = new SyncUnit(SyncConfig.builder("safetask", spec(src), spec(tgt)).workerCount(3)
+                .metaSchema("jdm_meta_safe").serverId(7103).start(sourcePosition(src)).safeMode(true)
+                .tableFilter((d, t) -> d.equals(db)).build());
+        unit.start();
+        try {
+            src.execute("INSERT INTO `" + db + "`.t VALUES (1,1,'a'),(2,2,'b'),(3,3,'c'),(4,4,'d')",
+                    "UPDATE `" + db + "`.t SET v = 'bb' WHERE id = 2",
+                    "UPDATE `" + db + "`.t SET id = 10 WHERE id = 3",
+                    "UPDATE `" + db + "`.t SET uk = 40 WHERE id = 4",
+                    "INSERT INTO `" + db + "`.t VALUES (5, 4, 'e')",
+                    "DELETE FROM `" + db + "`.t WHERE id = 1");
+            assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)),
+                    () -> "not caught up: " + unit.failure().map(Throwable::getMessage).orElse(""));
+            assertSameRows(src, tgt, new TableName(db, "t"));
+        } finally {
+            unit.stop();
+        }
+        assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+    }
+
+    @Test
+    void purgedStartPositionFailsWithOneClearLine() throws Exception {
+        ServerPair pair = ServerPair.shared();
+        SqlServer src = pair.source();
+        SqlServer tgt = pair.target();
+        tgt.execute("DROP DATABASE IF EXISTS jdm_meta_purge");
+        BinlogPosition old = sourcePosition(src);
+        src.execute("FLUSH BINARY LOGS");
+        BinlogPosition now = sourcePosition(src);
+        // A dump thread of an earlier test may still hold the file for a moment: purge until it is gone.
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        String why = "";
+        while (true) {
+            try (var c = src.connect(); var st = c.createStatement()) {
+                st.execute("PURGE BINARY LOGS TO '" + now.file() + "'");
+                StringBuilder warnings = new StringBuilder();
+                try (var rs = st.executeQuery("SHOW WARNINGS")) {
+                    while (rs.next()) {
+                        warnings.append(rs.getString(3)).append("; ");
+                    }
+                }
+                why = warnings.toString();
+                boolean present = false;
+                try (var rs = st.executeQuery("SHOW BINARY LOGS")) {
+                    while (rs.next()) {
+                        present |= rs.getString(1).equals(old.file());
+                    }
+                }
+                if (!present) {
+                    break;
+                }
+            }
+            assertTrue(System.nanoTime() < deadline, old.file() + " could not be purged: " + why);
+            Thread.sleep(200);
+        }
+        SyncUnit unit = new SyncUnit(SyncConfig.builder("purgetask", spec(src), spec(tgt)).workerCount(2)
+                .metaSchema("jdm_meta_purge").serverId(7102).start(BinlogPosition.of(old.file(), old.pos())).build());
+        JdmException e = assertThrows(JdmException.class, unit::start);
+        assertTrue(e.getMessage().contains(old.file()) && e.getMessage().contains("full dump"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(unit.failure().isPresent());
+    }
+
+    @Test
+    void noCheckpointAndNoStartFailsWithOneClearLine() {
+        ServerPair pair = ServerPair.shared();
+        pair.target().execute("DROP DATABASE IF EXISTS jdm_meta_nostart");
+        SyncUnit unit = new SyncUnit(SyncConfig.builder("nostart", spec(pair.source()), spec(pair.target()))
+                .metaSchema("jdm_meta_nostart").build());
+        JdmException e = assertThrows(JdmException.class, unit::start);
+        assertTrue(e.getMessage().contains("no start position"), e.getMessage());
+    }
+}

@@ -1,0 +1,92 @@
+package io.jdm.sync;
+
+import static io.jdm.sync.SyncTestSupport.assertSameRows;
+import static io.jdm.sync.SyncTestSupport.sourcePosition;
+import static io.jdm.sync.SyncTestSupport.spec;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.TableName;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Every type of the type matrix replicates exactly through INSERT, UPDATE and DELETE. */
+class TypeMatrixSyncIT {
+    private static final String DB = "typematrixsyncit";
+
+    @Test
+    void everyTypeReplicatesExactlyForInsertUpdateDelete() throws Exception {
+        ServerPair pair = ServerPair.shared();
+        SqlServer src = pair.source();
+        SqlServer tgt = pair.target();
+        src.freshDatabase(DB);
+        tgt.freshDatabase(DB);
+        tgt.execute("DROP DATABASE IF EXISTS jdm_meta_typematrix");
+        String t = "`" + DB + "`.`types`";
+        src.execute("SET GLOBAL sql_mode = 'NO_ENGINE_SUBSTITUTION'");
+        try {
+            src.execute(SyncTypeMatrix.createTable(t));
+            tgt.execute(SyncTypeMatrix.createTable(t));
+            // a second table whose only key is a NOT NULL unique key, and a keyless one
+            src.execute("CREATE TABLE `" + DB + "`.`uk` (a INT NOT NULL, b VARCHAR(10), UNIQUE KEY (a))",
+                    "CREATE TABLE `" + DB + "`.`nokey` (a INT, b VARCHAR(10), f FLOAT)");
+            tgt.execute("CREATE TABLE `" + DB + "`.`uk` (a INT NOT NULL, b VARCHAR(10), UNIQUE KEY (a))",
+                    "CREATE TABLE `" + DB + "`.`nokey` (a INT, b VARCHAR(10), f FLOAT)");
+            BinlogPosition start = sourcePosition(src);
+            SyncConfig cfg = SyncConfig.builder("typematrix", spec(src), spec(tgt)).start(start).workerCount(4)
+                    .batch(50).metaSchema("jdm_meta_typematrix").serverId(101)
+                    .tableFilter((d, tb) -> d.equals(DB)).build();
+            SyncUnit unit = new SyncUnit(cfg);
+            unit.start();
+            try {
+                try (var c = src.connect(); var st = c.createStatement()) {
+                    st.execute("SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'");
+                    st.execute("SET SESSION time_zone = '+00:00'");
+                    for (String ins : SyncTypeMatrix.inserts(t)) {
+                        st.execute(ins);
+                    }
+                    st.execute("INSERT INTO `" + DB + "`.uk VALUES (1,'a'),(2,'b'),(3,'c')");
+                    st.execute("INSERT INTO `" + DB + "`.nokey VALUES (1,'a',1.5),(1,'a',1.5),(2,NULL,0.1),(NULL,'x',NULL)");
+                }
+                assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)), "caught up after inserts");
+                assertSameRows(src, tgt, new TableName(DB, "types"));
+                assertSameRows(src, tgt, new TableName(DB, "uk"));
+                assertSameRows(src, tgt, new TableName(DB, "nokey"));
+
+                try (var c = src.connect(); var st = c.createStatement()) {
+                    st.execute("SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'");
+                    st.execute("SET SESSION time_zone = '+00:00'");
+                    // every row takes another row's values: each column goes through an UPDATE
+                    for (String u : SyncTypeMatrix.rotations(t)) {
+                        st.execute(u);
+                    }
+                    st.execute("UPDATE `" + DB + "`.uk SET a = a + 10, b = CONCAT(b, '!')");
+                    st.execute("UPDATE `" + DB + "`.nokey SET b = 'z' WHERE a = 1 LIMIT 1");
+                    st.execute("UPDATE `" + DB + "`.nokey SET f = 2.25 WHERE a = 2");
+                }
+                assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)), "caught up after updates");
+                assertSameRows(src, tgt, new TableName(DB, "types"));
+                assertSameRows(src, tgt, new TableName(DB, "uk"));
+                assertSameRows(src, tgt, new TableName(DB, "nokey"));
+
+                src.execute("DELETE FROM " + t + " WHERE id IN (1, 3, 5)",
+                        "DELETE FROM `" + DB + "`.uk WHERE a = 12",
+                        "DELETE FROM `" + DB + "`.nokey WHERE a = 1 LIMIT 1",
+                        "DELETE FROM `" + DB + "`.nokey WHERE a IS NULL");
+                assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)), "caught up after deletes");
+                assertSameRows(src, tgt, new TableName(DB, "types"));
+                assertSameRows(src, tgt, new TableName(DB, "uk"));
+                assertSameRows(src, tgt, new TableName(DB, "nokey"));
+                assertEquals(2, SyncTestSupport.rows(tgt, new TableName(DB, "types")).size());
+                assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+            } finally {
+                unit.stop();
+            }
+        } finally {
+            src.execute("SET GLOBAL sql_mode = DEFAULT");
+        }
+    }
+}
