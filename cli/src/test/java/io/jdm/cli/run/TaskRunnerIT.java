@@ -1,0 +1,134 @@
+package io.jdm.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.cli.daemon.StatusServer;
+import io.jdm.common.config.TaskConfig;
+import io.jdm.common.config.TaskConfigLoader;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.position.Flavor;
+import io.jdm.common.verify.Verifier;
+import io.jdm.common.verify.VerifyReport;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import io.jdm.sync.SyncUnit;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** task-mode all through the runner: stages recorded, /status and /metrics served, a restart resumes in sync. */
+class TaskRunnerIT {
+    private static SqlServer source;
+    private static SqlServer target;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void servers() {
+        ServerPair p = ServerPair.shared();
+        source = p.source();
+        target = p.target();
+    }
+
+    private TaskConfig task(String db) throws Exception {
+        String yaml = String.join("\n",
+                "name: runner-it",
+                "task-mode: all",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
+                "mydumpers: {global: {threads: 2, rows: 100, dir: \"" + dir.resolve("dump") + "\"}}",
+                "loaders: {global: {pool-size: 2}}",
+                "syncers: {global: {worker-count: 4, batch: 20}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                "");
+        Path f = dir.resolve("task.yaml");
+        Files.writeString(f, yaml);
+        return new TaskConfigLoader().load(f);
+    }
+
+    @Test
+    void allModeDumpsLoadsSyncsAndResumesInSyncAfterARestart() throws Exception {
+        String db = "runner_it";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS `" + db + "`", "DROP DATABASE IF EXISTS jdm_meta");
+        source.execute("CREATE TABLE runner_it.t (id INT PRIMARY KEY, v VARCHAR(20))");
+        StringBuilder ins = new StringBuilder("INSERT INTO runner_it.t VALUES ");
+        for (int i = 1; i <= 500; i++) {
+            ins.append(i > 1 ? "," : "").append('(').append(i).append(",'v").append(i).append("')");
+        }
+        source.execute(ins.toString());
+        TaskConfig task = task(db);
+
+        runUntilCaughtUp(task, "UPDATE runner_it.t SET v = 'first' WHERE id <= 50", true);
+        // Second run: the stage table says the load is done, so it must go straight to sync.
+        source.execute("DELETE FROM runner_it.t WHERE id > 450", "INSERT INTO runner_it.t VALUES (1000, 'new')");
+        runUntilCaughtUp(task, "UPDATE runner_it.t SET v = 'second' WHERE id BETWEEN 100 AND 120", false);
+
+        ConnectionSpec src = ConnectionSpec.of(source.host(), source.port(), "root", "");
+        ConnectionSpec tgt = ConnectionSpec.of(target.host(), target.port(), "root", "");
+        VerifyReport r = Verifier.compare(src, tgt, List.of(new io.jdm.common.verify.TablePair(
+                new io.jdm.common.sql.TableName(db, "t"), new io.jdm.common.sql.TableName(db, "t"))));
+        assertTrue(r.matches(), r.renderTable());
+        StageStore.Entry stage = new StageStore(tgt, "jdm_meta", "runner-it").read("s1").orElseThrow();
+        assertEquals(StageStore.Stage.SYNC, stage.stage());
+    }
+
+    private void runUntilCaughtUp(TaskConfig task, String write, boolean firstRun) throws Exception {
+        TaskRunner runner = new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                runner.run();
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        try (StatusServer http = StatusServer.start("runner-it", "127.0.0.1:0", runner)) {
+            t.start();
+            SyncUnit sync = null;
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (sync == null && System.nanoTime() < deadline && failure.get() == null) {
+                List<SyncUnit> s = runner.syncUnits();
+                sync = s.isEmpty() ? null : s.get(0);
+                Thread.sleep(50);
+            }
+            assertTrue(sync != null, "sync never started: " + failure.get());
+            source.execute(write);
+            BinlogPosition end;
+            try (Connection c = DataSources.connect(ConnectionSpec.of(source.host(), source.port(), "root", ""))) {
+                end = Flavor.MARIADB.currentPosition(c);
+            }
+            assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
+
+            HttpClient client = HttpClient.newHttpClient();
+            String status = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + "/status"))
+                    .build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(status.contains("\"stage\" : \"sync\""), status);
+            assertTrue(status.contains("\"source-id\" : \"s1\""), status);
+            String metrics = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
+                    + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(metrics.contains("# TYPE jdm_"), metrics);
+        } finally {
+            runner.requestStop();
+            t.join(60_000);
+        }
+        assertTrue(failure.get() == null, "runner failed: " + failure.get());
+    }
+}
