@@ -16,6 +16,6 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return TaskRunner.runStages(TaskFiles.load(taskFile), TaskRunner.Stages.FROM_TASK_MODE);
+        return TaskRunner.runStages(TaskFiles.load(taskFile), TaskRunner.Stages.FROM_TASK_MODE, Signals::onStop);
     }
 }

@@ -15,6 +15,6 @@ final class SyncCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return TaskRunner.runStages(TaskFiles.load(taskFile), TaskRunner.Stages.SYNC_ONLY);
+        return TaskRunner.runStages(TaskFiles.load(taskFile), TaskRunner.Stages.SYNC_ONLY, Signals::onStop);
     }
 }

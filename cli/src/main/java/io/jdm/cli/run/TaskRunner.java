@@ -27,6 +27,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,20 +70,12 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     }
 
     /** Runs a task as a command does: with the daemon endpoint and signal handling. Returns the exit code. */
-    public static int runStages(TaskConfig task, Stages stages) throws IOException {
+    public static int runStages(TaskConfig task, Stages stages, BiConsumer<String, Runnable> onSignal)
+            throws IOException {
         try (TaskRunner runner = new TaskRunner(task, stages);
              StatusServer server = StatusServer.start(task.name(), task.statusAddr(), runner)) {
-            Thread hook = new Thread(runner::requestStop, task.name() + "-signal");
-            Runtime.getRuntime().addShutdownHook(hook);
-            try {
-                runner.run();
-            } finally {
-                try {
-                    Runtime.getRuntime().removeShutdownHook(hook);
-                } catch (IllegalStateException e) {
-                    // Already shutting down: the hook is draining the units.
-                }
-            }
+            onSignal.accept(task.name(), runner::requestStop);
+            runner.run();
             return 0;
         }
     }

@@ -52,7 +52,7 @@ public record ConnectionSpec(String host, int port, String user, String password
     public String jdbcUrl() {
         StringBuilder u = new StringBuilder("jdbc:mysql://").append(host).append(':').append(port).append('/');
         u.append("?connectionTimeZone=%2B00:00&forceConnectionTimeZoneToSession=true")
-                .append("&characterEncoding=UTF-8&connectionCollation=utf8mb4_general_ci")
+                .append("&characterEncoding=UTF-8&characterSetResults=UTF-8&connectionCollation=utf8mb4_general_ci")
                 .append("&allowPublicKeyRetrieval=true&allowLoadLocalInfile=true")
                 .append("&useServerPrepStmts=false&rewriteBatchedStatements=false&useLocalSessionState=true")
                 .append("&connectTimeout=").append(connectTimeoutSeconds * 1000L)

@@ -66,6 +66,38 @@ public final class ResultSetValues {
         };
     }
 
+    /**
+     * Appends the SQL literal of column {@code index} straight from the row: what
+     * {@code ValueEncoder.append(sb, column, read(rs, index, column))} writes, without building the
+     * value first. Numbers already arrive as valid literals (a FLOAT, selected as
+     * {@code col + 0e0}, as its exact double) and temporals need no escaping, so the dump's hot loop
+     * copies them; everything else goes through the encoder.
+     */
+    public static void appendLiteral(StringBuilder sb, ResultSet rs, int index, Column column) throws SQLException {
+        switch (column.dataType()) {
+            case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric", "float",
+                    "double", "real" -> appendRaw(sb, rs.getBytes(index), false);
+            case "date", "datetime", "timestamp", "time", "year" -> appendRaw(sb, rs.getBytes(index), true);
+            default -> ValueEncoder.append(sb, column, read(rs, index, column));
+        }
+    }
+
+    private static void appendRaw(StringBuilder sb, byte[] raw, boolean quoted) {
+        if (raw == null) {
+            sb.append("NULL");
+            return;
+        }
+        if (quoted) {
+            sb.append('\'');
+        }
+        for (byte b : raw) {
+            sb.append((char) b);
+        }
+        if (quoted) {
+            sb.append('\'');
+        }
+    }
+
     private static boolean isText(String dataType) {
         return switch (dataType) {
             case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" -> true;

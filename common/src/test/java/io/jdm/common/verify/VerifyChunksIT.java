@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.metrics.PrometheusWriter;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.verify.VerifyReport.DiffKind;
 import io.jdm.common.verify.VerifyReport.Result;
@@ -68,6 +69,10 @@ class VerifyChunksIT {
         assertTrue(tr.chunks() >= 10, "chunks: " + tr.chunks());
         assertEquals(6000, v.metrics().rowsChecked());
         assertEquals(tr.chunks(), v.metrics().chunksDone());
+        assertEquals(6000L, v.metrics().status().get("rowsChecked"));
+        PrometheusWriter w = new PrometheusWriter();
+        v.metrics().writePrometheus(w);
+        assertTrue(w.toString().contains("jdm_verify_rows_checked_total{"), w.toString());
 
         it.onTarget("DELETE FROM " + t.quoted() + " WHERE id IN (300, 9000)",
                 "UPDATE " + t.quoted() + " SET c = 'changed' WHERE id = 3000",
