@@ -57,7 +57,6 @@ public final class EmbeddedMariaDb implements SqlServer {
             b.setBaseDir(base.toFile());
             b.setLibDir(base.resolve("libs").toFile());
             Path dataDir = dataRoot.resolve("data");
-            MariaDbBinaries.copyTemplateDataDir(dataDir);
             b.setDataDir(dataDir.toFile());
             b.setTmpDir(dataRoot.resolve("tmp").toString());
             Files.createDirectories(dataRoot.resolve("tmp"));
@@ -81,7 +80,7 @@ public final class EmbeddedMariaDb implements SqlServer {
                 b.addArg(arg);
             }
             long t0 = System.nanoTime();
-            DB db = DB.newEmbeddedDB(b.build());
+            DB db = PatientDB.create(b.build(), dataDir);
             db.start();
             EmbeddedMariaDb server = new EmbeddedMariaDb(name, profile, dataRoot, port, db);
             server.running = true;
