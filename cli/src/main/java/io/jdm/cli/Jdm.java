@@ -28,6 +28,14 @@ public final class Jdm implements Runnable {
 
     static boolean verbose;
 
+    @Option(names = "--log-json", scope = CommandLine.ScopeType.INHERIT,
+            description = "Write log lines as JSON objects (one per line) for log collectors.")
+    void setLogJson(boolean json) {
+        if (json) {
+            LogFormat.useJson();
+        }
+    }
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 

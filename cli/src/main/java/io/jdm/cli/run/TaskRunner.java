@@ -53,7 +53,23 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     /** What {@code /status} shows for one source. */
     private static final class SourceState {
+        final String sourceId;
         volatile String stage = "pending";
+        volatile BinlogPosition master;
+        volatile long masterReadNanos;
+
+        SourceState(String sourceId) {
+            this.sourceId = sourceId;
+        }
+
+        /** One log line per state change. */
+        void enter(String next) {
+            if (!next.equals(stage)) {
+                LOG.info("source {}: stage {} -> {}", sourceId, stage, next);
+                stage = next;
+            }
+        }
+
         volatile MetricSource unit;
         volatile String unitName = "";
         volatile String error;
@@ -65,7 +81,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         this.stages = stages;
         this.store = new StageStore(task.targetDatabase().toConnectionSpec(), task.metaSchema(), task.name());
         for (MySqlInstance i : task.mysqlInstances()) {
-            sources.put(i.sourceId(), new SourceState());
+            sources.put(i.sourceId(), new SourceState(i.sourceId()));
         }
     }
 
@@ -112,13 +128,13 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         if (entry.isPresent() && (entry.get().stage() == StageStore.Stage.SYNC
                 || entry.get().stage() == StageStore.Stage.DONE)) {
             LOG.info("source {}: dump and load already finished (position {})", i.sourceId(), entry.get().position());
-            s.stage = "loaded";
+            s.enter("loaded");
             return entry.get().position();
         }
         BinlogPosition pos = completeDumpPosition(i);
         if (pos == null) {
             store.write(i.sourceId(), StageStore.Stage.DUMP, null);
-            s.stage = "dump";
+            s.enter("dump");
             DumpUnit dump = new DumpUnit(UnitConfigs.dump(task, i));
             currentDump = dump;
             s.unit = dump.metrics();
@@ -137,7 +153,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         }
         s.position = pos;
         store.write(i.sourceId(), StageStore.Stage.LOAD, pos);
-        s.stage = "load";
+        s.enter("load");
         LoadUnit load = new LoadUnit(UnitConfigs.load(task, i));
         currentLoad = load;
         s.unit = load.metrics();
@@ -152,7 +168,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         }
         boolean syncNext = task.taskMode() == TaskMode.ALL;
         store.write(i.sourceId(), syncNext ? StageStore.Stage.SYNC : StageStore.Stage.DONE, pos);
-        s.stage = syncNext ? "loaded" : "done";
+        s.enter(syncNext ? "loaded" : "done");
         return pos;
     }
 
@@ -178,7 +194,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             SourceState s = sources.get(i.sourceId());
             s.unit = sync.metrics();
             s.unitName = "sync";
-            s.stage = "sync";
+            s.enter("sync");
             synchronized (syncs) {
                 if (stopping) {
                     return;
@@ -277,6 +293,12 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             if (s.unit != null) {
                 m.put(s.unitName, s.unit.status());
             }
+            if ("sync".equals(s.unitName)) {
+                BinlogPosition master = masterPosition(i, s);
+                if (master != null) {
+                    m.put("master-binlog", master.toString());
+                }
+            }
             if (s.error != null) {
                 m.put("error", s.error);
             }
@@ -284,6 +306,20 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         }
         root.put("sources", list);
         return root;
+    }
+
+    /** The source's current binlog position, read at most once a second for /status. */
+    private static BinlogPosition masterPosition(MySqlInstance i, SourceState s) {
+        long now = System.nanoTime();
+        if (s.master == null || now - s.masterReadNanos > 1_000_000_000L) {
+            try (java.sql.Connection c = io.jdm.common.jdbc.DataSources.connect(i.from().toConnectionSpec())) {
+                s.master = io.jdm.common.position.Flavor.detect(c).currentPosition(c);
+                s.masterReadNanos = now;
+            } catch (SQLException e) {
+                LOG.debug("cannot read the master position of {}: {}", i.sourceId(), e.getMessage());
+            }
+        }
+        return s.master;
     }
 
     @Override

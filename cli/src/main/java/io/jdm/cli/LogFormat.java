@@ -1,0 +1,31 @@
+package io.jdm.cli;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Switches the console log to JSON lines (logback's JsonEncoder) on request. */
+final class LogFormat {
+    private LogFormat() {
+    }
+
+    static void useJson() {
+        if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx)) {
+            return;
+        }
+        ch.qos.logback.classic.Logger root = ctx.getLogger(Logger.ROOT_LOGGER_NAME);
+        if (root.getAppender("ERR") instanceof ConsoleAppender<ILoggingEvent> console) {
+            JsonEncoder enc = new JsonEncoder();
+            enc.setContext(ctx);
+            enc.setWithMDC(false);
+            enc.setWithArguments(false);
+            enc.start();
+            console.stop();
+            console.setEncoder(enc);
+            console.start();
+        }
+    }
+}
