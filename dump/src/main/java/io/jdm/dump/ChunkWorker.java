@@ -5,7 +5,6 @@ import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.ResultSetValues;
-import io.jdm.common.sql.ValueEncoder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -35,6 +34,7 @@ final class ChunkWorker implements Runnable {
     private final DumpConfig config;
     private final DumpMetrics metrics;
     private final Path dir;
+    private final StringBuilder buffer;
 
     ChunkWorker(BlockingQueue<Chunk> queue, SnapshotPool pool, DumpState state, DumpConfig config,
                 DumpMetrics metrics, Path dir) {
@@ -44,6 +44,7 @@ final class ChunkWorker implements Runnable {
         this.config = config;
         this.metrics = metrics;
         this.dir = dir;
+        this.buffer = new StringBuilder((int) Math.min(config.statementSize() + 64 * 1024, 16 * 1024 * 1024));
     }
 
     @Override
@@ -78,7 +79,7 @@ final class ChunkWorker implements Runnable {
                 return;
             }
             DataFileWriter writer = new DataFileWriter(dir, chunk.table(), config.compress(), config.statementSize(),
-                    config.chunkFileSizeMb() * 1024 * 1024, metrics.bytesCounter());
+                    config.chunkFileSizeMb() * 1024 * 1024, metrics.bytesCounter(), buffer);
             long[] counted = new long[1];
             try {
                 if (!dumpChunk(conn, chunk, writer, counted)) {
@@ -167,8 +168,7 @@ final class ChunkWorker implements Runnable {
                 if (i > 0) {
                     sb.append(',');
                 }
-                Column c = cols.get(i);
-                ValueEncoder.append(sb, c, ResultSetValues.read(rs, i + 1, c));
+                ResultSetValues.appendLiteral(sb, rs, i + 1, cols.get(i));
             }
             writer.endRow();
             if (++pending == COUNT_EVERY) {

@@ -27,7 +27,7 @@ final class DataFileWriter implements AutoCloseable {
     private final long statementSize;
     private final long fileSizeLimit;
     private final Throughput bytesCounter;
-    private final StringBuilder statement = new StringBuilder(64 * 1024);
+    private final StringBuilder statement;
     private final List<Path> files = new ArrayList<>();
     private OutputStream out;
     private long fileBytes;
@@ -35,9 +35,12 @@ final class DataFileWriter implements AutoCloseable {
     private long writeNanos;
     private boolean rowsInStatement;
 
+    /** @param buffer the statement buffer, reused across a worker's chunks so it does not regrow each time */
     DataFileWriter(Path dir, TableJob table, Compression compression, long statementSize, long fileSizeLimit,
-                   Throughput bytesCounter) {
+                   Throughput bytesCounter, StringBuilder buffer) {
         this.bytesCounter = bytesCounter;
+        this.statement = buffer;
+        buffer.setLength(0);
         this.dir = dir;
         this.table = table;
         this.compression = compression;

@@ -7,11 +7,16 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.sql.TableName;
+import io.jdm.common.util.NamedThreadFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -171,19 +176,47 @@ final class SnapshotOpener {
                 null);
     }
 
+    /** Opens the connections in parallel (a TLS handshake each), all at REPEATABLE READ. */
     private List<Connection> openAll() throws SQLException {
-        List<Connection> conns = new ArrayList<>(size);
+        ExecutorService pool = Executors.newFixedThreadPool(size,
+                new NamedThreadFactory(config.task(), "dump", "connect", true));
+        List<Future<Connection>> pending = new ArrayList<>(size);
         try {
             for (int i = 0; i < size; i++) {
-                Connection c = connect();
-                conns.add(c);
-                exec(c, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                pending.add(pool.submit(() -> {
+                    Connection c = connect();
+                    try {
+                        exec(c, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+                    } catch (SQLException e) {
+                        SnapshotPool.abort(c);
+                        throw e;
+                    }
+                    return c;
+                }));
             }
-        } catch (SQLException e) {
-            closeAll(conns);
-            throw e;
+            List<Connection> conns = new ArrayList<>(size);
+            SQLException failure = null;
+            for (Future<Connection> f : pending) {
+                try {
+                    conns.add(f.get());
+                } catch (ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause() instanceof SQLException s ? s
+                                : new SQLException(ErrorClassifier.oneLine(e), e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failure = new SQLException("interrupted while connecting", e);
+                }
+            }
+            if (failure != null) {
+                closeAll(conns);
+                throw failure;
+            }
+            return conns;
+        } finally {
+            pool.shutdownNow();
         }
-        return conns;
     }
 
     private static void startSnapshots(List<Connection> conns) throws SQLException {
