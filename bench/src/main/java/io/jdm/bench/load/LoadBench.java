@@ -17,7 +17,7 @@ import java.util.Map;
  *
  * <pre>
  * LoadBench [--target host:port] [--tables 4] [--rows 50000] [--rows-per-statement 1000,100]
- *           [--rows-per-file 10000] [--threads 4] [--pools 2,4,8,16,32] [--repeat 3]
+ *           [--rows-per-file 10000] [--threads 4] [--pools 2,4,8,16,32] [--repeat 3] [--txn-bytes 1048576]
  * </pre>
  *
  * Without {@code --target} an embedded MariaDB target is started. MB/s is dump SQL bytes per
@@ -36,6 +36,7 @@ public final class LoadBench {
         int threads = Integer.parseInt(a.getOrDefault("threads", "4"));
         int[] pools = ints(a.getOrDefault("pools", "2,4,8,16,32"));
         int repeat = Integer.parseInt(a.getOrDefault("repeat", "3"));
+        long txnBytes = Long.parseLong(a.getOrDefault("txn-bytes", String.valueOf(1 << 20)));
         EmbeddedMariaDb embedded = null;
         ConnectionSpec target;
         if (a.containsKey("target")) {
@@ -48,7 +49,7 @@ public final class LoadBench {
         }
         Path base = Files.createTempDirectory("jdm-loadbench-");
         try {
-            run(target, base, tables, rows, rps, rowsPerFile, threads, pools, repeat);
+            run(target, base, tables, rows, rps, rowsPerFile, threads, pools, repeat, txnBytes);
         } finally {
             if (embedded != null) {
                 embedded.close();
@@ -60,8 +61,8 @@ public final class LoadBench {
     }
 
     private static void run(ConnectionSpec target, Path base, int tables, int rows, int[] rps, int rowsPerFile,
-                            int threads, int[] pools, int repeat) throws Exception {
-        Loaders loaders = new Loaders(target, tables, rows);
+                            int threads, int[] pools, int repeat, long txnBytes) throws Exception {
+        Loaders loaders = new Loaders(target, tables, rows, txnBytes);
         Map<Integer, Path> dumps = new HashMap<>();
         Map<Integer, Long> bytes = new HashMap<>();
         Path tsv = base.resolve("tsv");

@@ -26,8 +26,11 @@ final class Loaders {
     private final int tables;
     private final int rows;
 
-    Loaders(ConnectionSpec target, int tables, int rows) {
+    private final long transactionBytes;
+
+    Loaders(ConnectionSpec target, int tables, int rows, long transactionBytes) {
         this.target = target;
+        this.transactionBytes = transactionBytes;
         this.tables = tables;
         this.rows = rows;
     }
@@ -36,7 +39,7 @@ final class Loaders {
         reset(db);
         exec("CREATE DATABASE IF NOT EXISTS jdm_meta", "DROP TABLE IF EXISTS jdm_meta.loadbench_loader_checkpoint");
         LoadConfig cfg = LoadConfig.of("loadbench", "bench", target, dump).withPoolSize(pool)
-                .withRouter(t -> new TableName(db, t.table()));
+                .withTransactionBytes(transactionBytes).withRouter(t -> new TableName(db, t.table()));
         long t0 = System.nanoTime();
         LoadResult r = new LoadUnit(cfg).run();
         double secs = (System.nanoTime() - t0) / 1e9;

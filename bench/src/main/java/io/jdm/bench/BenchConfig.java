@@ -1,0 +1,99 @@
+package io.jdm.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.jdm.bench.workload.KeyDistribution;
+import io.jdm.bench.workload.Mix;
+import io.jdm.common.jdbc.ConnectionSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A benchmark file ({@code jdm bench BENCH.yaml}), validated once. Every message names the YAML
+ * key, the value and the rule: {@code sweeps.sync.worker-count[1]: must be 1..1024, got 0}.
+ *
+ * @param source null means an embedded MariaDB source (ROW binlog, GTID) started by the run
+ * @param target null means an embedded MariaDB target
+ * @param warmUpRuns untimed runs before each dump/load setting
+ * @param warmUp workload time before each sync sample's measured {@code duration}
+ * @param peers run the peer tools found on PATH and native replication in the same run
+ */
+public record BenchConfig(String name, String database, int tables, long rowsPerTable, ConnectionSpec source,
+                          ConnectionSpec target, WorkloadKind workload, KeyDistribution keys, int workloadThreads,
+                          int warmUpRuns, Duration warmUp, Duration duration, int repetitions, boolean peers,
+                          DumpSweep dump, LoadSweep load, SyncSweep sync, Path output) {
+
+    /** Where the write workload comes from. */
+    public enum WorkloadKind { BUILTIN, SYSBENCH }
+
+    /** dump: threads × rows per chunk × statement size (bytes). */
+    public record DumpSweep(List<Integer> threads, List<Long> rows, List<Long> statementSize) {
+    }
+
+    /** load: pool size × rows per INSERT statement in the dump it loads. */
+    public record LoadSweep(List<Integer> poolSize, List<Integer> rowsPerStatement) {
+    }
+
+    /** sync: worker count × batch, under each mix. */
+    public record SyncSweep(List<Integer> workerCount, List<Integer> batch, List<Mix> mixes) {
+    }
+
+    public BenchConfig {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(output, "output");
+        if (dump == null && load == null && sync == null) {
+            throw new IllegalArgumentException("sweeps: name at least one of dump, load, sync");
+        }
+    }
+
+    public static BenchConfig load(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no such file");
+        }
+        JsonNode root;
+        try {
+            root = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not valid YAML: " + e.getMessage().lines().findFirst()
+                    .orElse(""));
+        }
+        Path base = file.toAbsolutePath().getParent();
+        return BenchConfigParser.parse(root, base);
+    }
+
+    public static BenchConfig parse(String yaml, Path base) {
+        try {
+            return BenchConfigParser.parse(new ObjectMapper(new YAMLFactory()).readTree(yaml), base);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+    }
+
+    public BenchConfig withOutput(Path dir) {
+        return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
+                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, dir);
+    }
+
+    public BenchConfig withServers(ConnectionSpec src, ConnectionSpec tgt) {
+        return new BenchConfig(name, database, tables, rowsPerTable, src, tgt, workload, keys, workloadThreads,
+                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, output);
+    }
+
+    public BenchConfig withPeers(boolean on) {
+        return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
+                warmUpRuns, warmUp, duration, repetitions, on, dump, load, sync, output);
+    }
+
+    @Override
+    public String toString() {
+        return "BenchConfig[name=" + name + " database=" + database + " tables=" + tables + " rows-per-table="
+                + rowsPerTable + " source=" + (source == null ? "embedded" : source) + " target="
+                + (target == null ? "embedded" : target) + " workload=" + workload + " repetitions=" + repetitions
+                + " duration=" + duration + "]";
+    }
+}

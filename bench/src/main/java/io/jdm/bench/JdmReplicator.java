@@ -1,0 +1,80 @@
+package io.jdm.bench;
+
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.sync.SyncConfig;
+import io.jdm.sync.SyncUnit;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** jdm's SyncUnit from a position, under a task name of its own so no earlier checkpoint applies. */
+final class JdmReplicator implements Replicator {
+    private final ConnectionSpec source;
+    private final ConnectionSpec target;
+    private final String db;
+    private final String task;
+    private final int workers;
+    private final int batch;
+    private SyncUnit unit;
+
+    JdmReplicator(ConnectionSpec source, ConnectionSpec target, String db, String task, int workers, int batch) {
+        this.source = source;
+        this.target = target;
+        this.db = db;
+        this.task = task;
+        this.workers = workers;
+        this.batch = batch;
+    }
+
+    @Override
+    public void start(BinlogPosition from) throws Exception {
+        dropCheckpoint();
+        unit = new SyncUnit(SyncConfig.builder(task, source, target).start(from).workerCount(workers).batch(batch)
+                .tableFilter((d, t) -> d.equals(db)).build());
+        unit.start();
+    }
+
+    @Override
+    public boolean caughtUp(BinlogPosition end, long waitMillis) throws Exception {
+        if (unit.failure().isPresent()) {
+            throw unit.failure().get();
+        }
+        return unit.awaitCaughtUp(end, Duration.ofMillis(waitMillis));
+    }
+
+    @Override
+    public Map<String, Double> extra(double seconds) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put(Sample.EVENTS_PER_S, unit.metrics().eventsRead() / seconds);
+        Object p95 = unit.metrics().status().get("txnP95Millis");
+        Object p99 = unit.metrics().status().get("txnP99Millis");
+        if (p95 instanceof Number n) {
+            m.put(Sample.TXN_P95_MS, n.doubleValue());
+        }
+        if (p99 instanceof Number n) {
+            m.put(Sample.TXN_P99_MS, n.doubleValue());
+        }
+        return m;
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (unit != null) {
+            unit.stop();
+            unit.awaitTermination();
+            unit = null;
+        }
+        dropCheckpoint();
+    }
+
+    private void dropCheckpoint() throws Exception {
+        try (Connection c = DataSources.connect(target); Statement st = c.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_syncer_checkpoint"));
+        }
+    }
+}

@@ -1,0 +1,17 @@
+/**
+ * Benchmark mode, {@code jdm bench BENCH.yaml}: a sysbench-shaped dataset on the source, then the
+ * sweeps the file names, each setting warmed up and repeated, with the peer tools found on the
+ * machine measured in the same run on the same data.
+ *
+ * <pre>
+ *  BenchConfig ─► BenchRunner ─► prepare sbtest1..N on the source
+ *                     │
+ *                     ├─ DumpSweeps: jdm dump | mydumper | mariadb-dump   (threads × rows × statement-size)
+ *                     ├─ LoadSweeps: jdm load | myloader                  (pool-size × rows per statement)
+ *                     └─ SyncSweeps: jdm sync | native parallel replication (worker-count × batch × mix)
+ *                              live workload + heartbeat ─► lag samples ─► catch-up ─► checksum
+ *                     ▼
+ *                BenchResults ─► report/ (report.md, report.html with SVG charts, samples.csv, lag.csv)
+ * </pre>
+ */
+package io.jdm.bench;

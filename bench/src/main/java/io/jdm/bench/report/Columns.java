@@ -1,0 +1,46 @@
+package io.jdm.bench.report;
+
+import io.jdm.bench.Sample;
+import java.util.List;
+import java.util.Map;
+
+/** Which metrics each sweep's tables and charts show, and the one its ratios compare. */
+final class Columns {
+    record Col(String metric, String header) {
+    }
+
+    private static final Map<String, List<Col>> BY_SWEEP = Map.of(
+            "dump", List.of(new Col(Sample.MB_PER_S, "MB/s"), new Col(Sample.ROWS_PER_S, "rows/s"),
+                    new Col(Sample.SECONDS, "seconds")),
+            "load", List.of(new Col(Sample.MB_PER_S, "MB/s"), new Col(Sample.ROWS_PER_S, "rows/s"),
+                    new Col(Sample.TXN_P95_MS, "txn p95 ms"), new Col(Sample.TXN_P99_MS, "txn p99 ms"),
+                    new Col(Sample.SECONDS, "seconds")),
+            "sync", List.of(new Col(Sample.EVENTS_PER_S, "events/s"), new Col(Sample.ROWS_PER_S, "rows/s"),
+                    new Col(Sample.LAG_P95_S, "lag p95 s"), new Col(Sample.LAG_P99_S, "lag p99 s"),
+                    new Col(Sample.CATCH_UP_S, "catch-up s"), new Col(Sample.TXN_P99_MS, "txn p99 ms"),
+                    new Col(Sample.SOURCE_TPS, "source TPS")));
+
+    private Columns() {
+    }
+
+    static List<Col> of(String sweep) {
+        return BY_SWEEP.getOrDefault(sweep, List.of(new Col(Sample.SECONDS, "seconds")));
+    }
+
+    /** The throughput that ratios and the "vs setting" chart use. */
+    static Col main(String sweep) {
+        return sweep.equals("sync") ? new Col(Sample.ROWS_PER_S, "rows/s") : new Col(Sample.MB_PER_S, "MB/s");
+    }
+
+    /** The setting each sweep's chart puts on its x axis. */
+    static String xParam(String sweep) {
+        return switch (sweep) {
+            case "dump" -> "threads";
+            case "load" -> "pool-size";
+            case "sync" -> "worker-count";
+            default -> "";
+        };
+    }
+
+    static final List<String> SWEEPS = List.of("dump", "load", "sync");
+}

@@ -1,0 +1,46 @@
+package io.jdm.bench.report;
+
+import io.jdm.bench.LagTrace;
+import io.jdm.bench.Sample;
+import java.util.List;
+import java.util.Locale;
+
+/** Every sample as one CSV row (RFC 4180 quoting), and every lag point as one row of a second file. */
+final class CsvReport {
+    private CsvReport() {
+    }
+
+    static String samples(List<Sample> samples) {
+        StringBuilder sb = new StringBuilder("sweep,tool,workload,setting,repetition,");
+        sb.append(String.join(",", Sample.METRICS)).append('\n');
+        for (Sample s : samples) {
+            sb.append(quote(s.sweep())).append(',').append(quote(s.tool())).append(',').append(quote(s.mix()))
+                    .append(',').append(quote(s.setting())).append(',').append(s.repetition());
+            for (String m : Sample.METRICS) {
+                double v = s.metric(m);
+                sb.append(',').append(Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.4f", v));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    static String lags(List<LagTrace> traces) {
+        StringBuilder sb = new StringBuilder("tool,workload,setting,repetition,elapsed_s,lag_s\n");
+        for (LagTrace t : traces) {
+            for (double[] p : t.points()) {
+                sb.append(quote(t.tool())).append(',').append(quote(t.mix())).append(',').append(quote(t.setting()))
+                        .append(',').append(t.repetition()).append(',')
+                        .append(String.format(Locale.ROOT, "%.3f,%.3f", p[0], p[1])).append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    static String quote(String s) {
+        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) {
+            return s;
+        }
+        return '"' + s.replace("\"", "\"\"") + '"';
+    }
+}

@@ -1,0 +1,91 @@
+package io.jdm.bench.report;
+
+import io.jdm.bench.BenchResults;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report in the shape of DM's published benchmark tables: one table per sweep with the
+ * median of every repetition and its spread (min–max), then jdm against each peer at the same
+ * setting as a ratio of medians.
+ */
+final class MarkdownReport {
+    private MarkdownReport() {
+    }
+
+    static String render(BenchResults r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("# jdm bench: ").append(r.config().name()).append("\n\n");
+        for (String n : r.notes()) {
+            sb.append("- ").append(n).append('\n');
+        }
+        sb.append("\nEach cell is the median of ").append(r.config().repetitions())
+                .append(" repetition(s); brackets give the spread (min–max).\n");
+        List<Group> groups = Group.of(r.samples());
+        for (String sweep : Columns.SWEEPS) {
+            List<Group> gs = groups.stream().filter(g -> g.sweep().equals(sweep)).toList();
+            if (!gs.isEmpty()) {
+                table(sb, sweep, gs);
+                ratios(sb, sweep, gs);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static void table(StringBuilder sb, String sweep, List<Group> gs) {
+        sb.append("\n## ").append(sweep).append("\n\n");
+        List<String> params = new ArrayList<>(gs.stream().flatMap(g -> g.params().keySet().stream()).distinct()
+                .toList());
+        boolean mixes = gs.stream().anyMatch(g -> !g.mix().equals("-"));
+        List<String> head = new ArrayList<>();
+        if (mixes) {
+            head.add("workload");
+        }
+        head.addAll(params);
+        head.add("tool");
+        Columns.of(sweep).forEach(c -> head.add(c.header()));
+        head.add("n");
+        row(sb, head);
+        row(sb, head.stream().map(h -> "---").toList());
+        for (Group g : gs) {
+            List<String> cells = new ArrayList<>();
+            if (mixes) {
+                cells.add(g.mix());
+            }
+            params.forEach(p -> cells.add(g.params().containsKey(p) ? String.valueOf(g.params().get(p)) : "-"));
+            cells.add(g.tool());
+            for (Columns.Col c : Columns.of(sweep)) {
+                double m = g.median(c.metric());
+                cells.add(Double.isNaN(m) ? "-" : g.samples().size() == 1 ? Stats.fmt(m)
+                        : Stats.fmt(m) + " [" + Stats.fmt(g.min(c.metric())) + "–" + Stats.fmt(g.max(c.metric())) + "]");
+            }
+            cells.add(String.valueOf(g.samples().size()));
+            row(sb, cells);
+        }
+    }
+
+    private static void ratios(StringBuilder sb, String sweep, List<Group> gs) {
+        Columns.Col main = Columns.main(sweep);
+        List<String[]> lines = new ArrayList<>();
+        for (Group jdm : gs.stream().filter(g -> g.tool().equals("jdm")).toList()) {
+            for (Group peer : gs.stream().filter(g -> !g.tool().equals("jdm") && jdm.comparableTo(g)).toList()) {
+                double a = jdm.median(main.metric());
+                double b = peer.median(main.metric());
+                lines.add(new String[] {(jdm.mix().equals("-") ? "" : jdm.mix() + " ") + jdm.setting(), peer.tool(),
+                        Stats.fmt(a), Stats.fmt(b), b > 0 ? String.format(Locale.ROOT, "%.2fx", a / b) : "-"});
+            }
+        }
+        if (lines.isEmpty()) {
+            return;
+        }
+        sb.append("\n### ").append(sweep).append(": jdm vs peers (").append(main.header()).append(", medians)\n\n");
+        row(sb, List.of("setting", "peer", "jdm", "peer", "jdm / peer"));
+        row(sb, List.of("---", "---", "---", "---", "---"));
+        lines.forEach(l -> row(sb, List.of(l)));
+    }
+
+    private static void row(StringBuilder sb, List<String> cells) {
+        sb.append("| ").append(String.join(" | ", cells)).append(" |\n");
+    }
+}

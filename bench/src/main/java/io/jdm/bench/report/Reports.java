@@ -1,0 +1,45 @@
+package io.jdm.bench.report;
+
+import io.jdm.bench.BenchResults;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** Writes a run's four files into one directory: report.md, report.html, samples.csv, lag.csv. */
+public final class Reports {
+    /** The files written. */
+    public record Written(Path markdown, Path html, Path samplesCsv, Path lagCsv) {
+    }
+
+    private Reports() {
+    }
+
+    public static String markdown(BenchResults r) {
+        return MarkdownReport.render(r);
+    }
+
+    public static String html(BenchResults r) {
+        return HtmlReport.render(r, MarkdownReport.render(r));
+    }
+
+    public static Written write(BenchResults r, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        String md = MarkdownReport.render(r);
+        Written w = new Written(dir.resolve("report.md"), dir.resolve("report.html"), dir.resolve("samples.csv"),
+                dir.resolve("lag.csv"));
+        atomic(w.markdown(), md);
+        atomic(w.html(), HtmlReport.render(r, md));
+        atomic(w.samplesCsv(), CsvReport.samples(r.samples()));
+        atomic(w.lagCsv(), CsvReport.lags(r.lags()));
+        return w;
+    }
+
+    /** Write then rename, so a report is never seen half written (and an interrupted run keeps the last). */
+    private static void atomic(Path file, String text) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+}

@@ -1,0 +1,112 @@
+package io.jdm.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.bench.workload.KeyDistribution;
+import io.jdm.bench.workload.Mix;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BenchConfigTest {
+    private static final Path BASE = Path.of("/reports");
+
+    @Test
+    void readsEveryKey() {
+        BenchConfig c = BenchConfig.parse(String.join("\n",
+                "name: s1",
+                "dataset: {tables: 2, rows-per-table: 500, database: db1}",
+                "source: {host: 127.0.0.1, port: 3307, user: u, password: secret}",
+                "target: embedded",
+                "workload: sysbench",
+                "key-distribution: zipfian",
+                "workload-threads: 3",
+                "warm-up-runs: 0",
+                "warm-up: 500ms",
+                "duration: 2m",
+                "repetitions: 5",
+                "peers: false",
+                "sweeps:",
+                "  dump: {threads: [1, 2], rows: [0], statement-size: [2048]}",
+                "  load: {pool-size: [2, 64], rows-per-statement: 100}",
+                "  sync: {worker-count: [4], batch: [10, 100], mixes: [oltp_insert, oltp-read-write]}",
+                "output: out"), BASE);
+        assertEquals("s1", c.name());
+        assertEquals("db1", c.database());
+        assertEquals(2, c.tables());
+        assertEquals(500, c.rowsPerTable());
+        assertEquals(3307, c.source().port());
+        assertEquals("secret", c.source().password());
+        assertNull(c.target());
+        assertEquals(BenchConfig.WorkloadKind.SYSBENCH, c.workload());
+        assertEquals(KeyDistribution.ZIPFIAN, c.keys());
+        assertEquals(Duration.ofMillis(500), c.warmUp());
+        assertEquals(Duration.ofMinutes(2), c.duration());
+        assertEquals(5, c.repetitions());
+        assertFalse(c.peers());
+        assertEquals(List.of(1, 2), c.dump().threads());
+        assertEquals(List.of(100), c.load().rowsPerStatement());
+        assertEquals(List.of(Mix.OLTP_INSERT, Mix.OLTP_READ_WRITE), c.sync().mixes());
+        assertEquals(BASE.resolve("out"), c.output());
+        assertFalse(c.toString().contains("secret"), c.toString());
+    }
+
+    @Test
+    void defaultsNeedOnlyOneSweep() {
+        BenchConfig c = BenchConfig.parse("sweeps: {sync: {}}", BASE);
+        assertEquals(4, c.tables());
+        assertTrue(c.peers());
+        assertEquals(List.of(16), c.sync().workerCount());
+        assertEquals(List.of(Mix.OLTP_WRITE_ONLY), c.sync().mixes());
+        assertNull(c.dump());
+    }
+
+    @Test
+    void messagesNameTheKeyTheValueAndTheRule() {
+        assertMessage("sweeps.sync.worker-count[1]: must be an integer 1..1024, got 0",
+                "sweeps: {sync: {worker-count: [4, 0]}}");
+        assertMessage("sweeps.load.pool-size[0]: must be an integer 1..256, got 300", "sweeps: {load: {pool-size: 300}}");
+        assertMessage("dataset.tabels: unknown key; known here: database, rows-per-table, tables",
+                "dataset: {tabels: 2}\nsweeps: {sync: {}}");
+        assertMessage("duration: must be a duration like 500ms, 10s or 2m, got ten", "duration: ten\nsweeps: {sync: {}}");
+        assertMessage("sweeps.sync.mixes[0]: must be oltp_insert, oltp_write_only or oltp_read_write, got oltp_delete",
+                "sweeps: {sync: {mixes: [oltp_delete]}}");
+        assertMessage("workload: must be builtin or sysbench, got tpcc", "workload: tpcc\nsweeps: {sync: {}}");
+        assertMessage("source.host: is required when source is not 'embedded'", "source: {port: 1}\nsweeps: {sync: {}}");
+        assertMessage("sweeps: must name at least one of dump, load, sync", "name: x");
+        assertMessage("name: letters, digits, _ and - only, got a b", "name: a b\nsweeps: {sync: {}}");
+    }
+
+    @Test
+    void loadsAFileAndResolvesOutputBesideIt() throws Exception {
+        Path dir = Files.createTempDirectory("benchcfg");
+        Path f = dir.resolve("b.yaml");
+        Files.writeString(f, "sweeps: {dump: {}}\noutput: rep\n");
+        assertEquals(dir.resolve("rep").toAbsolutePath(), BenchConfig.load(f).output());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BenchConfig.load(dir.resolve("missing.yaml")));
+        assertEquals("no such file", e.getMessage());
+    }
+
+    @Test
+    void shippedExamplesAreValid() throws Exception {
+        Path conf = Path.of("..", "conf");
+        for (String f : List.of("bench-load.yaml", "bench-sync.yaml", "bench-dump.yaml")) {
+            BenchConfig c = BenchConfig.load(conf.resolve(f));
+            assertTrue(c.repetitions() >= 3, f);
+        }
+        assertEquals(List.of(Mix.OLTP_INSERT, Mix.OLTP_WRITE_ONLY, Mix.OLTP_READ_WRITE),
+                BenchConfig.load(conf.resolve("bench-sync.yaml")).sync().mixes());
+    }
+
+    private static void assertMessage(String expected, String yaml) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BenchConfig.parse(yaml, BASE));
+        assertEquals(expected, e.getMessage());
+    }
+}

@@ -1,0 +1,64 @@
+package io.jdm.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A tiny sweep of every kind against the embedded pair, with native replication as the sync peer. */
+class BenchRunnerIT {
+    @Test
+    void tinySweepMeasuresEveryUnitAndWritesTheReports() throws Exception {
+        ServerPair pair = ServerPair.shared();
+        Path out = Files.createTempDirectory("benchrunnerit");
+        BenchConfig cfg = BenchConfig.parse(String.join("\n",
+                "name: it",
+                "dataset: {tables: 2, rows-per-table: 2000, database: benchrunnerit}",
+                "warm-up-runs: 0",
+                "warm-up: 1s",
+                "duration: 2s",
+                "repetitions: 1",
+                "workload-threads: 2",
+                "sweeps:",
+                "  dump: {threads: [2], rows: [500]}",
+                "  load: {pool-size: [2], rows-per-statement: [100]}",
+                "  sync: {worker-count: [4], batch: [50], mixes: [oltp_write_only]}"), out)
+                .withServers(spec(pair.source()), spec(pair.target())).withOutput(out);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        BenchResults r = new BenchRunner(cfg, new PrintStream(console, true)).run();
+
+        for (String sweep : List.of("dump", "load", "sync")) {
+            Sample jdm = r.samples().stream().filter(s -> s.sweep().equals(sweep) && s.tool().equals("jdm"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no jdm sample for " + sweep + "\n" + console));
+            double main = sweep.equals("sync") ? jdm.metric(Sample.ROWS_PER_S) : jdm.metric(Sample.MB_PER_S);
+            assertTrue(main > 0, sweep + " throughput " + main);
+        }
+        assertEquals(4000, r.samples().stream().filter(s -> s.sweep().equals("dump") && s.tool().equals("jdm"))
+                .findFirst().orElseThrow().metric(Sample.ROWS));
+        Sample sync = r.samples().stream().filter(s -> s.sweep().equals("sync") && s.tool().equals("jdm"))
+                .findFirst().orElseThrow();
+        assertTrue(sync.metric(Sample.ROWS) > 0, "the workload changed rows");
+        assertEquals("worker-count=4 batch=50", sync.setting());
+        assertTrue(r.samples().stream().anyMatch(s -> s.tool().equals("mariadb-parallel-replication")),
+                "native replication measured on the same data\n" + console);
+        assertFalse(r.lags().isEmpty(), "lag traced");
+        assertTrue(r.lags().get(0).points().size() >= 4, "lag sampled every 250 ms over 3 s");
+        String md = Files.readString(out.resolve("report.md"));
+        assertTrue(md.contains("## dump") && md.contains("## load") && md.contains("## sync"), md);
+        assertTrue(Files.readString(out.resolve("report.html")).contains("<svg class=\"chart lag\""));
+        assertEquals(r.samples().size() + 1, Files.readAllLines(out.resolve("samples.csv")).size());
+    }
+
+    private static ConnectionSpec spec(SqlServer s) {
+        return ConnectionSpec.of(s.host(), s.port(), s.user(), s.password());
+    }
+}
