@@ -7,7 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BiPredicate;
@@ -57,8 +59,8 @@ record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(Files::isRegularFile).sorted().toList();
         }
-        java.util.Set<String> selectedDbs = new java.util.HashSet<>();
-        java.util.Set<String> allDbs = new java.util.HashSet<>();
+        Set<String> selectedDbs = new HashSet<>();
+        Set<String> allDbs = new HashSet<>();
         for (Path p : files) {
             DumpFileNames.Parsed f = parse(p.getFileName().toString());
             if (f == null) {

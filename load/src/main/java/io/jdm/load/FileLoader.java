@@ -40,28 +40,34 @@ final class FileLoader {
      * @return true when the file is finished, false when the job stopped first
      */
     boolean load(Connection c, long maxStatementBytes, LongConsumer diskBytes) throws LoadFailure {
-        LoaderCheckpoint.Row row;
-        try {
-            row = job.checkpoint.read(c, file.name());
-            c.commit();
-        } catch (SQLException e) {
-            throw LoadFailure.sql(committed, "reading the checkpoint", e);
-        }
-        committed = row.offset();
-        if (row.finished()) {
-            return true;
-        }
-        try (Statement st = c.createStatement();
-             InputStream in = DumpFileInput.open(file.path(), file.compression(), diskBytes)) {
+        try (Statement st = c.createStatement()) {
             st.setEscapeProcessing(false); // dump text is SQL, not JDBC escape syntax
+            // the previous file on this connection may have left SET NAMES binary behind
             execute(st, "SET NAMES utf8mb4", committed, "SET NAMES utf8mb4");
-            return run(c, st, new StatementLexer(in), maxStatementBytes);
+            LoaderCheckpoint.Row row = readCheckpoint(c);
+            if (row.finished()) {
+                return true;
+            }
+            try (InputStream in = DumpFileInput.open(file.path(), file.compression(), diskBytes)) {
+                return run(c, st, new StatementLexer(in), maxStatementBytes);
+            }
         } catch (IOException e) {
             throw LoadFailure.badFile(committed, "cannot read the file: " + e.getMessage(), e);
         } catch (SQLException e) {
             throw LoadFailure.sql(committed, "opening a statement", e);
         } finally {
             LoadJob.rollbackQuietly(c);
+        }
+    }
+
+    private LoaderCheckpoint.Row readCheckpoint(Connection c) throws LoadFailure {
+        try {
+            LoaderCheckpoint.Row row = job.checkpoint.read(c, file.name());
+            c.commit();
+            committed = row.offset();
+            return row;
+        } catch (SQLException e) {
+            throw LoadFailure.sql(committed, "reading the checkpoint", e);
         }
     }
 

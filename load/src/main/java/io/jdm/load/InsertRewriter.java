@@ -34,8 +34,14 @@ final class InsertRewriter {
             case IGNORE -> "INSERT IGNORE INTO ";
             case REPLACE -> "REPLACE INTO ";
         };
-        String rest = c.rest();
-        return new Insert(verb + target.quoted() + rest, rest.stripLeading().startsWith("("));
+        String table = target.quoted();
+        StringBuilder out = new StringBuilder(verb.length() + table.length() + sql.length() - c.pos());
+        out.append(verb).append(table).append(sql, c.pos(), sql.length());
+        int i = c.pos();
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        return new Insert(out.toString(), i < sql.length() && sql.charAt(i) == '(');
     }
 
     /**
@@ -45,7 +51,8 @@ final class InsertRewriter {
      * @throws IllegalArgumentException when the VALUES list cannot be found or one row alone is too big
      */
     static List<String> split(String sql, long maxBytes) {
-        if (SqlText.utf8Length(sql, 0, sql.length()) <= maxBytes) {
+        // at most 3 bytes per UTF-16 unit: most statements are known to fit without counting
+        if ((long) sql.length() * 3 <= maxBytes || SqlText.utf8Length(sql, 0, sql.length()) <= maxBytes) {
             return List.of(sql);
         }
         int values = findValues(sql);

@@ -90,22 +90,7 @@ final class LoadJob {
 
     /** A new target connection with the load's session settings, autocommit off. */
     Connection connect() throws SQLException {
-        Connection c;
-        if (Boolean.getBoolean("exp.notls")) {
-            java.util.Properties p = new java.util.Properties();
-            p.setProperty("user", workerSpec.user());
-            p.setProperty("password", workerSpec.password());
-            c = java.sql.DriverManager.getConnection(workerSpec.jdbcUrl().replace("sslMode=PREFERRED", "sslMode=DISABLED"), p);
-            String init = workerSpec.session().isEmpty() ? "" : "SET SESSION " + String.join(", ",
-                    workerSpec.session().entrySet().stream().map(e -> e.getKey() + " = " + e.getValue()).toList());
-            if (!init.isEmpty()) {
-                try (java.sql.Statement st = c.createStatement()) {
-                    st.execute(init);
-                }
-            }
-        } else {
-            c = DataSources.connect(workerSpec);
-        }
+        Connection c = DataSources.connect(workerSpec);
         try {
             c.setAutoCommit(false);
             return c;

@@ -5,9 +5,10 @@ import io.jdm.common.error.JdmException;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.Queue;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -108,7 +109,7 @@ final class LoadWorker implements Runnable {
     }
 
     /** Counts disk bytes once per file, however often the file is re-read after a retry. */
-    private static final class DiskProgress implements java.util.function.LongConsumer {
+    private static final class DiskProgress implements LongConsumer {
         private final LoadMetrics metrics;
         private long position;
         private long reported;

@@ -1,6 +1,7 @@
 package io.jdm.load;
 
 import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -43,7 +44,7 @@ final class LoaderCheckpoint {
     }
 
     /** The row key of a target table's deferred indexes. */
-    static String indexKey(io.jdm.common.sql.TableName target) {
+    static String indexKey(TableName target) {
         return "indexes:" + target.quoted();
     }
 

@@ -32,11 +32,6 @@ final class SchemaRewriter {
         return "CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(targetSchema) + c.rest();
     }
 
-    static boolean isCreateTable(String sql) {
-        SqlCursor c = new SqlCursor(sql);
-        return c.keyword("CREATE") && (c.keyword("TABLE") || (c.keyword("TEMPORARY") && c.keyword("TABLE")));
-    }
-
     static TableDdl createTable(String sql, TableName target, boolean deferIndexes) {
         SqlCursor c = new SqlCursor(sql);
         if (!c.keyword("CREATE")) {

@@ -24,17 +24,8 @@ final class SqlCursor {
         return pos;
     }
 
-    String sql() {
-        return sql;
-    }
-
     String rest() {
         return sql.substring(pos);
-    }
-
-    boolean atEnd() {
-        skipSpace();
-        return pos >= sql.length();
     }
 
     /** Skips whitespace and {@code --}, {@code #} and {@code /* *}{@code /} comments (not {@code /*!}). */

@@ -6,7 +6,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 
 /** Turns statement bytes into text for JDBC and tells data statements from session settings. */
 final class SqlText {
@@ -24,6 +23,10 @@ final class SqlText {
      * into hex literals ({@code X'..'}), which the server stores as exactly those bytes.
      */
     static String decode(byte[] b) {
+        String fast = new String(b, StandardCharsets.UTF_8); // the JDK's intrinsic path; ASCII stays compact
+        if (fast.indexOf('\uFFFD') < 0) {
+            return fast; // no replacement character: the bytes were valid UTF-8
+        }
         CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
         try {
@@ -54,10 +57,6 @@ final class SqlText {
         String s = sql.strip();
         s = s.substring(0, Math.min(s.length(), 200)).replaceAll("\\s+", " ");
         return s.length() <= 60 ? s : s.substring(0, 60) + "...";
-    }
-
-    static String upper(String s) {
-        return s.toUpperCase(Locale.ROOT);
     }
 
     static byte[] hexInvalidLiterals(byte[] b) {

@@ -201,6 +201,32 @@ class LoadUnitIT {
     }
 
     @Test
+    void stopEndsTheRunEarlyAndARerunFinishesIt() throws Exception {
+        resetTarget("unit_stop", DB);
+        LoadConfig cfg = LoadConfig.of("unit_stop", "src1", targetSpec(), dump).withPoolSize(1).withTransactionBytes(1);
+        LoadUnit unit = new LoadUnit(cfg);
+        java.util.concurrent.CompletableFuture<LoadResult> run = java.util.concurrent.CompletableFuture.supplyAsync(unit::run);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (unit.metrics().rows() == 0) {
+            assertTrue(System.nanoTime() < deadline, "no rows committed within 30 s");
+            Thread.sleep(10);
+        }
+        unit.stop();
+        LoadResult stopped = run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertFalse(stopped.completed());
+        assertTrue(stopped.rows() < 503 + 3 + 5000, "stopped before the end: " + stopped.rows());
+        LoadResult rest = new LoadUnit(cfg).run();
+        assertTrue(rest.completed());
+        assertEquals(503 + 3 + 5000, stopped.rows() + rest.rows(), "nothing loaded twice, nothing skipped");
+        try (Connection s = source.connect(); Connection t = target.connect()) {
+            for (String table : TABLES) {
+                TableName tn = new TableName(DB, table);
+                TestData.assertSameRows(s, tn, t, tn);
+            }
+        }
+    }
+
+    @Test
     void aDumpWithoutMetadataIsRefused() throws Exception {
         Path dir = tmp.resolve("incomplete");
         Files.createDirectories(dir);
