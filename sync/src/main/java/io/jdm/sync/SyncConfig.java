@@ -18,13 +18,16 @@ import java.util.function.UnaryOperator;
  * @param safeModeDuration how long safe mode stays on after a start when {@code safeMode} is false
  *        (zero: never); a start from a checkpoint needs none, the per-writer positions make replays exact
  * @param retryBudget how long a writer keeps retrying a retriable failure before the unit fails
+ * @param eventFilter DM's {@code filters}: decides per row event and per DDL statement (default: apply all)
+ * @param onlineDdl follow gh-ost / pt-online-schema-change shadow tables as DM's {@code online-ddl} does
  */
 public record SyncConfig(String task, String sourceId, ConnectionSpec source, ConnectionSpec target,
                          long serverId, BinlogPosition start, int workerCount, int batch, int queueSize,
                          boolean safeMode, Duration safeModeDuration, boolean compact, boolean multipleRows,
                          Duration checkpointFlushInterval, String metaSchema, boolean enableGtid,
                          Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
-                         UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff) {
+                         UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
+                         EventDecider eventFilter, boolean onlineDdl) {
 
     public SyncConfig {
         Objects.requireNonNull(task, "task");
@@ -34,6 +37,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         metaSchema = metaSchema == null || metaSchema.isBlank() ? "jdm_meta" : metaSchema;
         tableFilter = tableFilter == null ? (d, t) -> true : tableFilter;
         router = router == null ? UnaryOperator.identity() : router;
+        eventFilter = eventFilter == null ? EventDecider.ALWAYS_DO : eventFilter;
         safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
         check(!task.isBlank() && task.matches("[A-Za-z0-9_-]+"), "task", task, "letters, digits, _ and - only");
         check(sourceId.length() <= 128, "source-id", sourceId, "at most 128 characters");
@@ -73,7 +77,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         return "SyncConfig[task=" + task + " source-id=" + sourceId + " source=" + source + " target=" + target
                 + " server-id=" + serverId + " start=" + start + " worker-count=" + workerCount + " batch=" + batch
                 + " queue-size=" + queueSize + " safe-mode=" + safeMode + " compact=" + compact
-                + " multiple-rows=" + multipleRows + " meta-schema=" + metaSchema + " enable-gtid=" + enableGtid + "]";
+                + " multiple-rows=" + multipleRows + " meta-schema=" + metaSchema + " enable-gtid=" + enableGtid
+                + " online-ddl=" + onlineDdl + "]";
     }
 
     /** DM's defaults (worker-count 16, batch 100), with every field settable. */
@@ -99,6 +104,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private UnaryOperator<TableName> router = UnaryOperator.identity();
         private Duration retryBudget = Duration.ofMinutes(2);
         private Duration retryMaxBackoff = Duration.ofSeconds(5);
+        private EventDecider eventFilter = EventDecider.ALWAYS_DO;
+        private boolean onlineDdl = true;
 
         private Builder(String task, ConnectionSpec source, ConnectionSpec target) {
             this.task = task;
@@ -124,11 +131,14 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder router(UnaryOperator<TableName> v) { router = v; return this; }
         public Builder retryBudget(Duration v) { retryBudget = v; return this; }
         public Builder retryMaxBackoff(Duration v) { retryMaxBackoff = v; return this; }
+        public Builder eventFilter(EventDecider v) { eventFilter = v; return this; }
+        public Builder onlineDdl(boolean v) { onlineDdl = v; return this; }
 
         public SyncConfig build() {
             return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
                     safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
-                    enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff);
+                    enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
+                    onlineDdl);
         }
     }
 }

@@ -94,7 +94,9 @@ public final class SyncUnit {
             buildRing(applied);
             reader = new BinlogReader(new BinlogReader.Settings(cfg.task(), cfg.source(), cfg.serverId(),
                     cfg.enableGtid(), cfg.heartbeatInterval(), cfg.retryBudget(), cfg.retryMaxBackoff(),
-                    cfg.tableFilter(), cfg.router()), startPosition, new RingSink(), this::fail);
+                    cfg.tableFilter(), cfg.router(), cfg.target(),
+                    BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
+                    cfg.onlineDdl()), startPosition, new RingSink(), this::fail);
             safeUntilNanos = System.nanoTime() + cfg.safeModeDuration().toNanos();
             disruptor.start();
             reader.start(Duration.ofSeconds(Math.max(30, cfg.source().connectTimeoutSeconds() * 2L)));

@@ -38,6 +38,15 @@
  * still answers "already applied?" (with the old count) until every new writer is past it.
  * After a lost connection the reader reopens at the current transaction's start and drops what it
  * had already handed on; a writer that lost its connection reads its own row to learn whether the
- * last commit went through. DDL runs behind a drain of every writer, then moves every row to it.
+ * last commit went through.
+ *
+ * <h2>DDL, filters and routes</h2>
+ * DDL runs behind a barrier: every writer commits what it holds and stores its position, writer 0
+ * runs the statement (rewritten through the routes) and moves every writer's row to the DDL's
+ * position. The target refusing it stops the unit with the statement and the error, and the
+ * checkpoint right before it, so a filter rule (action Ignore) can skip it on the next start. The
+ * reader keeps the schema of every table at its own position (see {@code io.jdm.sync.reader}),
+ * applies the {@link io.jdm.sync.EventDecider} to row events and DDL, and follows gh-ost and
+ * pt-online-schema-change shadow tables as DM does.
  */
 package io.jdm.sync;

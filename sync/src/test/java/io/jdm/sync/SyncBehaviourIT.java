@@ -34,8 +34,8 @@ class SyncBehaviourIT {
                 .tableFilter((d, t) -> d.equals(db)).build());
         unit.start();
         try {
-            // Each DDL comes after the reader has seen the rows before it: the schema is read from the
-            // source when a table is first seen, so the source must not be ahead by a DDL at that moment.
+            // Step by step, so each DDL also meets rows already in flight (StreamDdlIT covers a source
+            // that is DDLs ahead of the reader).
             String[][] steps = {
                 {"INSERT INTO `" + db + "`.t VALUES (1,'a'),(2,'b'),(3,'c')"},
                 {"ALTER TABLE `" + db + "`.t ADD COLUMN b INT NOT NULL DEFAULT 7 AFTER id",

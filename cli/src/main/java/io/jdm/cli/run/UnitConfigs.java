@@ -6,6 +6,7 @@ import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.MydumperConfig;
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.filter.EventFilter;
 import io.jdm.common.filter.RoutedName;
 import io.jdm.common.filter.TableFilter;
 import io.jdm.common.filter.TableRouter;
@@ -75,6 +76,8 @@ public final class UnitConfigs {
                 .heartbeatInterval(s.heartbeatInterval())
                 .tableFilter(filter::matchTable)
                 .router(router(task, instance))
+                .eventFilter(EventFilter.forInstance(task, instance)::decide)
+                .onlineDdl(task.onlineDdl())
                 .build();
     }
 

@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  * otherwise overwrite each other's files.
  */
 public record TaskConfig(String name, TaskMode taskMode, String metaSchema, String statusAddr,
-                         List<String> ignoreCheckingItems, boolean caseSensitive, Optional<String> timezone,
+                         List<String> ignoreCheckingItems, boolean caseSensitive, boolean onlineDdl,
+                         Optional<String> timezone,
                          DatabaseConfig targetDatabase, List<MySqlInstance> mysqlInstances,
                          Map<String, MydumperConfig> mydumpers, Map<String, LoaderConfig> loaders,
                          Map<String, SyncerConfig> syncers, Map<String, BlockAllowListConfig> blockAllowList,

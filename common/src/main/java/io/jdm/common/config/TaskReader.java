@@ -46,6 +46,7 @@ final class TaskReader {
                 TaskConfig.DEFAULT_META_SCHEMA);
         String statusAddr = statusAddr();
         boolean caseSensitive = root.bool("case-sensitive", false);
+        boolean onlineDdl = root.bool("online-ddl", true);
         Optional<String> timezone = timezone();
         List<String> ignoreChecks = checkingItems();
         DatabaseConfig target = DatabaseReader.required(root, "target-database");
@@ -60,8 +61,8 @@ final class TaskReader {
         refuseDmOnlyKeys();
         root.finish();
         TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, statusAddr,
-                ignoreChecks, caseSensitive, timezone, target, instances, rules.mydumpers(), rules.loaders(),
-                rules.syncers(), rules.blockAllowList(), rules.routes(), rules.filters());
+                ignoreChecks, caseSensitive, onlineDdl, timezone, target, instances, rules.mydumpers(),
+                rules.loaders(), rules.syncers(), rules.blockAllowList(), rules.routes(), rules.filters());
         if (mode != null) {
             checkLoadReadsDump(task);
         }
@@ -113,8 +114,8 @@ final class TaskReader {
         String shards = "jdm does not coordinate DDL across merged shards; remove it";
         root.unsupported("shard-mode", shards);
         root.unsupported("is-sharding", shards);
-        root.unsupported("online-ddl", "jdm does not handle gh-ost or pt-osc shadow tables; remove it");
-        root.unsupported("online-ddl-scheme", "jdm does not handle gh-ost or pt-osc shadow tables; remove it");
+        root.unsupported("online-ddl-scheme", "jdm recognises gh-ost and pt-osc shadow tables by name; "
+                + "remove it and keep online-ddl: true");
         root.unsupported("black-white-list", "renamed block-allow-list in DM v2.0.0; rename the key");
         root.unsupported("column-mappings", "column mapping is not supported by jdm; remove it");
         root.unsupported("expression-filter", "expression filters are not supported by jdm; remove it");

@@ -3,6 +3,7 @@ package io.jdm.common.sql;
 import io.jdm.common.schema.Column;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Turns a canonical Java value into the SQL literal that reloads to the identical value. The one
@@ -21,6 +22,18 @@ import java.math.BigInteger;
  */
 public final class ValueEncoder {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    private static final byte[] HEX_BYTES = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+    /** For each byte value, the character after the backslash that escapes it, or 0 when it needs none. */
+    private static final byte[] ESCAPE = new byte[256];
+
+    static {
+        ESCAPE[0] = '0';
+        ESCAPE['\n'] = 'n';
+        ESCAPE['\r'] = 'r';
+        ESCAPE['\\'] = '\\';
+        ESCAPE['\''] = '\'';
+        ESCAPE[26] = 'Z';
+    }
 
     private ValueEncoder() {
     }
@@ -58,6 +71,19 @@ public final class ValueEncoder {
         }
     }
 
+    /** {@link #append(StringBuilder, Column, Object)} as UTF-8 bytes; strings and bytes are escaped in place. */
+    public static void append(SqlBytes out, Column column, Object value) {
+        if (value == null) {
+            out.appendAscii("NULL");
+        } else if (value instanceof byte[] b && !"bit".equals(column.dataType())) {
+            appendHex(out, b);
+        } else {
+            StringBuilder sb = new StringBuilder();
+            append(sb, column, value);
+            out.appendUtf8(sb);
+        }
+    }
+
     /** The literal for {@code value} as a new string. */
     public static String encode(Column column, Object value) {
         StringBuilder sb = new StringBuilder();
@@ -81,6 +107,43 @@ public final class ValueEncoder {
             }
         }
         sb.append('\'');
+    }
+
+    /**
+     * A quoted string literal of text already encoded as UTF-8, escaped byte by byte: every escaped
+     * character is ASCII and UTF-8 never uses ASCII bytes inside a multi-byte character, so this
+     * writes the same bytes as {@link #appendString(StringBuilder, CharSequence)} then encoding.
+     */
+    public static void appendString(SqlBytes out, byte[] utf8) {
+        int n = utf8.length;
+        out.ensure(n + 2);
+        out.put((byte) '\'');
+        int run = 0;
+        for (int i = 0; i < n; i++) {
+            byte e = ESCAPE[utf8[i] & 0xFF];
+            if (e != 0) {
+                out.append(utf8, run, i - run);
+                out.append('\\').append((char) e);
+                run = i + 1;
+            }
+        }
+        out.append(utf8, run, n - run);
+        out.append('\'');
+    }
+
+    /** {@code 0x0A0B}, or {@code x''} for no bytes. */
+    public static void appendHex(SqlBytes out, byte[] bytes) {
+        if (bytes.length == 0) {
+            out.appendAscii("x''");
+            return;
+        }
+        out.ensure(2 + 2 * bytes.length);
+        out.put((byte) '0');
+        out.put((byte) 'x');
+        for (byte b : bytes) {
+            out.put(HEX_BYTES[(b >> 4) & 0xF]);
+            out.put(HEX_BYTES[b & 0xF]);
+        }
     }
 
     /** {@code 0x0A0B}, or {@code x''} for no bytes. */

@@ -45,8 +45,9 @@ class ValidationMessagesTest {
                         "shard-mode: jdm does not coordinate DDL across merged shards; remove it"),
                 appended("black-white-list: {}\n",
                         "black-white-list: renamed block-allow-list in DM v2.0.0; rename the key"),
-                appended("online-ddl: true\n",
-                        "online-ddl: jdm does not handle gh-ost or pt-osc shadow tables; remove it"),
+                appended("online-ddl: sometimes\n", "online-ddl: must be true or false, got \"sometimes\""),
+                appended("online-ddl-scheme: gh-ost\n", "online-ddl-scheme: jdm recognises gh-ost and pt-osc "
+                        + "shadow tables by name; remove it and keep online-ddl: true"),
                 appended("clean-dump-file: true\n",
                         "clean-dump-file: jdm leaves the dump directory in place; remove it"));
     }

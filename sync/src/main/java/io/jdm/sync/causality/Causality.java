@@ -13,7 +13,8 @@ import java.util.Map;
  * The ring's first consumer. For each change: its keys, its route (hash of the first key), whether
  * an earlier run already applied it (then it is skipped), and whether it must wait for a drain:
  * when one of its keys was last touched by another writer that has not committed it yet. Rows of
- * one key therefore reach the target in binlog order. DDL always drains.
+ * one key therefore reach the target in binlog order. DDL always drains, and is skipped when an
+ * earlier run already applied it (a restart reads the DDL's transaction again).
  */
 public final class Causality implements EventHandler<RingSlot> {
     /** Past this many tracked keys, committed ones are swept; if still too many, the next change drains. */
@@ -41,6 +42,8 @@ public final class Causality implements EventHandler<RingSlot> {
         counters.events.increment();
         if (slot.ddl != null) {
             slot.drainBefore = true;
+            // applying a DDL moves every writer's row to it in one transaction: any writer can tell
+            slot.skip = applied.applied(slot.ddl.pos(), 0);
             owners.clear();
             drainNext = false;
             return;

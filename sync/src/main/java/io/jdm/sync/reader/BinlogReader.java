@@ -16,6 +16,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
+import io.jdm.sync.EventDecider;
 import java.io.IOException;
 import java.net.Socket;
 import java.sql.Connection;
@@ -40,9 +41,23 @@ public final class BinlogReader {
     private static final Logger LOG = LoggerFactory.getLogger(BinlogReader.class);
 
     /** How to connect and what to read. */
+    /**
+     * How to connect and what to read.
+     *
+     * @param target where the schema tracker keeps its scratch copies (the sync target)
+     * @param scratchSchema the tracker's private schema on the target, dropped at every start
+     * @param decider the event filter
+     * @param onlineDdl handle gh-ost / pt-online-schema-change shadow tables as DM does
+     */
     public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
                            Duration heartbeat, Duration retryBudget, Duration maxBackoff,
-                           BiPredicate<String, String> selected, UnaryOperator<TableName> router) {
+                           BiPredicate<String, String> selected, UnaryOperator<TableName> router,
+                           ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl) {
+    }
+
+    /** The tracker's scratch schema for one task's source on the target. */
+    public static String scratchSchema(String metaSchema, String task, String sourceId) {
+        return SchemaTracker.scratchSchema(metaSchema, task, sourceId);
     }
 
     private final Settings settings;
@@ -62,8 +77,12 @@ public final class BinlogReader {
         this.settings = settings;
         this.onFailure = onFailure;
         this.mariadb = detectMariadb(settings.source());
-        this.ctx = new ReaderContext(sink, new TableCache(settings.source(), settings.selected(), settings.router()),
-                new GtidTracker(mariadb, start.gtidSet()), start);
+        SchemaTracker tracker = new SchemaTracker(settings.target(), settings.source(), settings.scratchSchema(),
+                settings.selected(), settings.router(), settings.retryBudget());
+        DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
+                settings.selected(), settings.router());
+        this.ctx = new ReaderContext(sink, new TableCache(tracker, settings.selected(), settings.router(),
+                settings.onlineDdl()), ddl, settings.decider(), new GtidTracker(mariadb, start.gtidSet()), start);
         this.thread = new NamedThreadFactory(settings.task(), "sync", "reader").newThread(() -> run(start));
     }
 

@@ -3,21 +3,18 @@ package io.jdm.sync.reader;
 import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
-import io.jdm.common.sql.TableName;
+import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import java.util.List;
 import java.util.Locale;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * QUERY: BEGIN and COMMIT bound transactions; a DDL statement on selected tables is handed on
- * (writers apply it behind a barrier) and drops those tables from the schema cache. A statement
- * outside BEGIN … COMMIT is its own transaction.
+ * QUERY: BEGIN and COMMIT bound transactions; any other statement goes to the {@link DdlPlanner},
+ * and what it makes of it (one change per table statement) is handed on for the writers to apply
+ * behind a barrier. A statement outside BEGIN … COMMIT is its own transaction. A DDL read again
+ * after a reconnect is passed by whole: the schema tracker has replayed it already.
  */
 final class QueryHandler implements BinlogEventHandler {
-    private static final Logger LOG = LoggerFactory.getLogger(QueryHandler.class);
-
     @Override
     public void handle(EventHeaderV4 header, EventData data, ReaderContext ctx) {
         QueryEventData q = (QueryEventData) data;
@@ -39,19 +36,20 @@ final class QueryHandler implements BinlogEventHandler {
             ctx.beginTxn(ctx.eventStart, false);
         }
         ctx.nextEvent();
-        List<TableName> tables = DdlParser.tables(q.getDatabase(), sql).stream()
-                .filter(t -> ctx.tables.selected(t.schema(), t.table())).toList();
-        if (!tables.isEmpty()) {
-            tables.forEach(ctx.tables::invalidate);
-            ctx.byTableId.clear();
-            var pos = ctx.pos(0);
-            if (pos.isAfter(ctx.lastPublished)) {
-                ctx.sink.ddl(new DdlChange(q.getDatabase(), sql, tables, ctx.tables.targetSchemaForDdl(tables),
-                        pos, header.getTimestamp()));
-                ctx.lastPublished = pos;
+        ChangePos first = ctx.pos(0);
+        if (first.isAfter(ctx.lastDdl)) {
+            List<DdlChange> changes = ctx.ddl.plan(q.getDatabase(), sql, ctx::pos, header.getTimestamp());
+            ctx.lastDdl = first;
+            if (DdlParser.parse(q.getDatabase(), sql) != null) {
+                ctx.tables.invalidateAll(); // the model may have changed even for a DDL that is not applied
+                ctx.byTableId.clear();
             }
-        } else {
-            LOG.debug("sync: statement not applied (no selected table): {}", sql);
+            for (DdlChange c : changes) {
+                if (c.pos().isAfter(ctx.lastPublished)) {
+                    ctx.sink.ddl(c);
+                    ctx.lastPublished = c.pos();
+                }
+            }
         }
         if (!ctx.explicitTxn) {
             ctx.endTxn();

@@ -1,6 +1,7 @@
 package io.jdm.sync.reader;
 
 import io.jdm.common.position.BinlogPosition;
+import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,6 +14,8 @@ import java.util.Map;
 final class ReaderContext {
     final ChangeSink sink;
     final TableCache tables;
+    final DdlPlanner ddl;
+    final EventDecider decider;
     final GtidTracker gtids;
     final Map<Long, TableCache.Decoder> byTableId = new HashMap<>();
 
@@ -32,12 +35,17 @@ final class ReaderContext {
     long eventMillis;
     /** The last change published; after a reconnect, changes up to it are read again and dropped. */
     ChangePos lastPublished;
+    /** The last DDL event planned; one read again after a reconnect is not planned (or tracked) twice. */
+    ChangePos lastDdl;
     volatile BinlogPosition lastEventEnd;
     long rowEvents;
 
-    ReaderContext(ChangeSink sink, TableCache tables, GtidTracker gtids, BinlogPosition start) {
+    ReaderContext(ChangeSink sink, TableCache tables, DdlPlanner ddl, EventDecider decider, GtidTracker gtids,
+                  BinlogPosition start) {
         this.sink = sink;
         this.tables = tables;
+        this.ddl = ddl;
+        this.decider = decider;
         this.gtids = gtids;
         this.file = start.file();
         this.cursor = start.pos();

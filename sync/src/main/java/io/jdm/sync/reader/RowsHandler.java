@@ -6,6 +6,9 @@ import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.Action;
+import io.jdm.common.filter.EventType;
+import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.RowChange;
 import java.io.Serializable;
@@ -15,8 +18,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * WRITE/UPDATE/DELETE rows (v1 and v2): converts every row of a selected table into a
- * {@link RowChange} positioned at (file, event start, row index) and hands it on.
+ * WRITE/UPDATE/DELETE rows (v1 and v2): asks the event filter, then converts every row of a
+ * selected table into a {@link RowChange} positioned at (file, event start, row index) and hands
+ * it on. A skipped event hands nothing on; the positions of later events move the checkpoint past it.
  */
 final class RowsHandler implements BinlogEventHandler {
     @Override
@@ -24,7 +28,7 @@ final class RowsHandler implements BinlogEventHandler {
         ctx.nextEvent();
         if (data instanceof WriteRowsEventData w) {
             TableCache.Decoder d = ctx.byTableId.get(w.getTableId());
-            if (d != null) {
+            if (d != null && decide(ctx, d, EventType.INSERT)) {
                 checkFull(d, w.getIncludedColumns(), header, ctx);
                 List<Serializable[]> rows = w.getRows();
                 for (int i = 0; i < rows.size(); i++) {
@@ -33,7 +37,7 @@ final class RowsHandler implements BinlogEventHandler {
             }
         } else if (data instanceof UpdateRowsEventData u) {
             TableCache.Decoder d = ctx.byTableId.get(u.getTableId());
-            if (d != null) {
+            if (d != null && decide(ctx, d, EventType.UPDATE)) {
                 checkFull(d, u.getIncludedColumnsBeforeUpdate(), header, ctx);
                 checkFull(d, u.getIncludedColumns(), header, ctx);
                 List<Map.Entry<Serializable[], Serializable[]>> rows = u.getRows();
@@ -44,7 +48,7 @@ final class RowsHandler implements BinlogEventHandler {
             }
         } else if (data instanceof DeleteRowsEventData del) {
             TableCache.Decoder d = ctx.byTableId.get(del.getTableId());
-            if (d != null) {
+            if (d != null && decide(ctx, d, EventType.DELETE)) {
                 checkFull(d, del.getIncludedColumns(), header, ctx);
                 List<Serializable[]> rows = del.getRows();
                 for (int i = 0; i < rows.size(); i++) {
@@ -52,6 +56,18 @@ final class RowsHandler implements BinlogEventHandler {
                 }
             }
         }
+    }
+
+    /** The event filter: true to apply the event, false to skip it; Error stops the task. */
+    private static boolean decide(ReaderContext ctx, TableCache.Decoder d, EventType type) {
+        TableName t = d.info().source();
+        Action a = ctx.decider.decide(t.schema(), t.table(), type, null);
+        if (a == Action.ERROR) {
+            throw new FatalException("sync: a filter rule with action Error stopped the task at "
+                    + ctx.pos(0).restartPoint() + ": " + type.yamlName() + " on " + t + "; change that rule in "
+                    + "filters (or add an Ignore rule for these events) and restart the task");
+        }
+        return a == Action.DO;
     }
 
     private static void emit(ReaderContext ctx, EventHeaderV4 h, int row, TableCache.Decoder d,

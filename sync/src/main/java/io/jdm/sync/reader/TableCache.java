@@ -2,15 +2,9 @@ package io.jdm.sync.reader;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import io.jdm.common.error.FatalException;
-import io.jdm.common.error.RetriableException;
-import io.jdm.common.jdbc.ConnectionSpec;
-import io.jdm.common.jdbc.DataSources;
-import io.jdm.common.schema.SchemaReader;
-import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.TableInfo;
-import java.sql.Connection;
-import java.sql.SQLException;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiPredicate;
@@ -20,9 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Schemas of selected source tables, read from the source when first seen and checked against
- * every TABLE_MAP event: a column count that differs means the table changed, so the entry is
- * re-read, and if it still differs the unit stops rather than misalign values. Reader thread only.
+ * Decoders of selected source tables, built from the {@link SchemaTracker}'s definition at the
+ * current binlog position and checked against every TABLE_MAP event: column types that differ
+ * mean the model is wrong, so the source's current definition is tried once, and if that does not
+ * fit either the unit stops rather than misalign values. Shadow tables of online schema changes
+ * are not decoded (their DML is not replicated). Reader thread only.
  */
 final class TableCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TableCache.class);
@@ -31,55 +27,57 @@ final class TableCache implements AutoCloseable {
     record Decoder(TableInfo info, byte[] types, Function<Object, Object>[] converters) {
     }
 
-    private final ConnectionSpec source;
+    private final SchemaTracker tracker;
     private final BiPredicate<String, String> selected;
     private final UnaryOperator<TableName> router;
-    private final Map<TableName, TableInfo> infos = new HashMap<>();
+    private final boolean onlineDdl;
     private final Map<TableName, Decoder> decoders = new HashMap<>();
-    private Connection conn;
 
-    TableCache(ConnectionSpec source, BiPredicate<String, String> selected, UnaryOperator<TableName> router) {
-        this.source = source;
+    TableCache(SchemaTracker tracker, BiPredicate<String, String> selected, UnaryOperator<TableName> router,
+               boolean onlineDdl) {
+        this.tracker = tracker;
         this.selected = selected;
         this.router = router;
+        this.onlineDdl = onlineDdl;
     }
 
-    boolean selected(String db, String table) {
-        return selected.test(db, table);
-    }
-
-    /** The decoder for this TABLE_MAP, or null when the table is not selected. */
+    /** The decoder for this TABLE_MAP, or null when the table is not replicated. */
     Decoder decoder(TableMapEventData tm) {
-        if (!selected.test(tm.getDatabase(), tm.getTable())) {
+        TableName name = new TableName(tm.getDatabase(), tm.getTable());
+        if (!selected.test(tm.getDatabase(), tm.getTable()) || (onlineDdl && OnlineDdl.isShadow(name))) {
             return null;
         }
-        TableName name = new TableName(tm.getDatabase(), tm.getTable());
         byte[] types = tm.getColumnTypes();
         Decoder d = decoders.get(name);
-        if (d != null && java.util.Arrays.equals(d.types(), types)) {
+        if (d != null && Arrays.equals(d.types(), types)) {
             return d;
         }
-        TableInfo info = infos.get(name);
-        if (info == null || info.columnCount() != types.length) {
-            info = load(name);
-            if (info.columnCount() != types.length || BinlogTypes.firstMismatch(info, types) >= 0) {
-                int i = BinlogTypes.firstMismatch(info, types);
-                throw new FatalException("sync: table " + name + " on the source no longer matches its binlog rows ("
-                        + (info.columnCount() != types.length ? info.columnCount() + " columns now, " + types.length
-                        + " in the binlog" : "column " + info.column(i).name() + " is " + info.column(i).columnType()
-                        + " now, binlog type " + (types[i] & 0xFF)) + "): its definition changed after this binlog "
-                        + "position; restore the matching definition or restart the task from a fresh dump");
-            }
-            if (!info.keyless()) {
-                LOG.debug("sync: table {} keyed by {}", name, info.schema().identityKey());
-            } else {
-                LOG.warn("sync: table {} has no primary key or NOT NULL unique key: its changes are applied "
-                        + "row by row with every column in the WHERE clause", name);
-            }
+        TableInfo info = TableInfo.of(tracker.schema(name), router.apply(name));
+        if (!fits(info, types) && tracker.reloadFromSource(name)) {
+            LOG.warn("sync: the known definition of {} does not match its binlog rows; using the source's "
+                    + "current definition", name);
+            info = TableInfo.of(tracker.schema(name), router.apply(name));
+        }
+        if (!fits(info, types)) {
+            int i = BinlogTypes.firstMismatch(info, types);
+            throw new FatalException("sync: table " + name + " does not match its binlog rows at this position ("
+                    + (info.columnCount() != types.length ? info.columnCount() + " columns known, " + types.length
+                    + " in the binlog" : "column " + info.column(i).name() + " is " + info.column(i).columnType()
+                    + ", binlog type " + (types[i] & 0xFF)) + "): the target table " + info.target()
+                    + " differs from the source table as it was at this position; make them match or restart "
+                    + "the task from a fresh dump");
+        }
+        if (info.keyless()) {
+            LOG.warn("sync: table {} has no primary key or NOT NULL unique key: its changes are applied "
+                    + "row by row with every column in the WHERE clause", name);
         }
         d = build(info, types);
         decoders.put(name, d);
         return d;
+    }
+
+    private static boolean fits(TableInfo info, byte[] types) {
+        return info.columnCount() == types.length && BinlogTypes.firstMismatch(info, types) < 0;
     }
 
     @SuppressWarnings("unchecked")
@@ -91,68 +89,13 @@ final class TableCache implements AutoCloseable {
         return new Decoder(info, types.clone(), conv);
     }
 
-    /**
-     * The target database a DDL on these tables runs in. Rewriting DDL for renamed tables is not
-     * done yet, so a route that renames a table (not only its database) stops the unit.
-     */
-    String targetSchemaForDdl(java.util.List<TableName> tables) {
-        String schema = null;
-        for (TableName t : tables) {
-            TableName routed = router.apply(t);
-            if (!routed.table().equals(t.table()) || (schema != null && !schema.equals(routed.schema()))
-                    || (!routed.schema().equals(t.schema()) && tables.size() > 1)) {
-                throw new FatalException("sync: DDL on " + t + " cannot be applied through the route to " + routed
-                        + " yet; apply it on the target by hand and resume from after it");
-            }
-            schema = routed.schema();
-        }
-        return schema;
-    }
-
-    /** Forgets a table after DDL: the next TABLE_MAP reads its definition again. */
-    void invalidate(TableName name) {
-        infos.remove(name);
-        decoders.remove(name);
-    }
-
-    private TableInfo load(TableName name) {
-        SQLException last = null;
-        for (int attempt = 0; attempt < 3; attempt++) {
-            try {
-                if (conn == null || !conn.isValid(2)) {
-                    closeQuietly();
-                    conn = DataSources.connect(source);
-                }
-                TableSchema schema = SchemaReader.read(conn, name);
-                TableInfo info = TableInfo.of(schema, router.apply(name));
-                infos.put(name, info);
-                return info;
-            } catch (SQLException e) {
-                last = e;
-                if (e.getErrorCode() == 1146) {
-                    throw new FatalException("sync: table " + name + " is in the binlog but no longer exists on "
-                            + "the source, so its columns are unknown; restart the task from a fresh dump", e);
-                }
-                closeQuietly();
-            }
-        }
-        throw new RetriableException("sync: cannot read the definition of " + name + " from the source "
-                + source.address() + ": " + last.getMessage(), last);
-    }
-
-    private void closeQuietly() {
-        if (conn != null) {
-            try {
-                conn.close();
-            } catch (SQLException ignored) {
-                // the connection is being replaced; its close failing changes nothing
-            }
-            conn = null;
-        }
+    /** Forgets every decoder after DDL: the next TABLE_MAP of each table builds one from the new model. */
+    void invalidateAll() {
+        decoders.clear();
     }
 
     @Override
     public void close() {
-        closeQuietly();
+        tracker.close();
     }
 }

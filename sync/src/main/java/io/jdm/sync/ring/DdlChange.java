@@ -4,12 +4,15 @@ import io.jdm.common.sql.TableName;
 import java.util.List;
 
 /**
- * A DDL statement on selected tables: applied behind a barrier (every writer drained).
+ * One table's DDL statement, ready for the target: applied behind a barrier (every writer drained).
  *
  * @param schema the default database the statement ran in on the source (may be empty)
- * @param tables the selected tables it touches
- * @param targetSchema the database it runs in on the target (the route of its first table)
+ * @param sql the statement for the target: names rewritten through the routes
+ * @param sourceSql the statement as the source ran it (one table's part of it), for messages
+ * @param tables the source tables it touches
+ * @param targetSchema the database it runs in on the target (the route of its table); null for
+ *        CREATE/DROP DATABASE
  */
-public record DdlChange(String schema, String sql, List<TableName> tables, String targetSchema, ChangePos pos,
-                        long eventMillis) {
+public record DdlChange(String schema, String sql, String sourceSql, List<TableName> tables, String targetSchema,
+                        ChangePos pos, long eventMillis) {
 }

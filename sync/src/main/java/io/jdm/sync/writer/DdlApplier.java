@@ -11,9 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a DDL statement on the target while every writer waits at the barrier, then moves every
- * writer's checkpoint to it. DDL commits on its own, so a crash between the two replays it: errors
- * that only say "already done" are logged, not fatal.
+ * Runs a DDL statement on the target while every writer waits at the barrier (each has committed
+ * and stored its position before it), then moves every writer's checkpoint to it. DDL commits on
+ * its own, so a crash between the two replays it: errors that only say "already done" are logged,
+ * not fatal. The same rule makes a shard's ALTER idempotent when shards merge into one table.
  */
 public final class DdlApplier {
     private static final Logger LOG = LoggerFactory.getLogger(DdlApplier.class);
@@ -35,6 +36,7 @@ public final class DdlApplier {
     void apply(Connection c, DdlChange d) throws SQLException {
         try (Statement st = c.createStatement()) {
             if (d.targetSchema() != null && !d.targetSchema().isEmpty()) {
+                // the names in the statement are qualified; USE serves what a clause may leave unqualified
                 st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(d.targetSchema()));
                 st.execute("USE " + Identifiers.quote(d.targetSchema()));
             }
@@ -44,7 +46,8 @@ public final class DdlApplier {
                 if (!ALREADY_DONE.contains(e.getErrorCode())) {
                     throw e;
                 }
-                LOG.warn("sync: DDL at {} looks applied already (replayed after a restart?): {}", d.pos(), e.getMessage());
+                LOG.warn("sync: DDL at {} looks applied already (a replay, or a second shard's copy): {}", d.pos(),
+                        e.getMessage());
             }
             StringBuilder sb = new StringBuilder();
             for (int w = 0; w < writers; w++) {
@@ -56,5 +59,13 @@ public final class DdlApplier {
         c.commit();
         onApplied.run();
         LOG.info("sync: applied DDL at {} on {}: {}", d.pos(), d.tables(), d.sql());
+    }
+
+    /** The words of a refused DDL's error: the statement, the target's error, and how to go on. */
+    static String refused(DdlChange d, String error) {
+        return "sync: the target refused the DDL at " + d.pos().restartPoint() + " on " + d.tables() + ": "
+                + d.sql().strip().replaceAll("\\s+", " ") + ": " + error + "; the checkpoint is before it: fix the "
+                + "target, or skip the statement with a filter rule (action: Ignore, with its events or an "
+                + "sql-pattern matching it), and restart the task";
     }
 }

@@ -59,11 +59,15 @@ public final class Writer implements EventHandler<RingSlot> {
     public void onEvent(RingSlot slot, long seq, boolean endOfBatch) throws Exception {
         if (slot.drainBefore) {
             flush();
+            if (slot.ddl != null) {
+                storePosition(); // a refused DDL leaves every writer's checkpoint right before it
+            }
             barrier.await();
         }
         if (slot.ddl != null) {
-            if (id == 0) {
-                withRetry("DDL " + slot.ddl.sql(), slot.pos(), () -> ddl.apply(connection(), slot.ddl));
+            if (id == 0 && !slot.skip) {
+                withRetry("DDL " + slot.ddl.sql(), slot.pos(), () -> ddl.apply(connection(), slot.ddl),
+                        e -> DdlApplier.refused(slot.ddl, ErrorClassifier.oneLine(e)));
             }
             barrier.await(); // nobody applies rows of the table before its DDL is in
             seen(slot, seq);
@@ -95,8 +99,14 @@ public final class Writer implements EventHandler<RingSlot> {
     /** Nothing of ours is pending: say so, and now and then move the stored position forward. */
     private void idle() throws InterruptedException {
         progress.committed(id, seenSeq, seenPos);
-        if (seenPos != null && seenPos.isAfter(savedPos)
-                && System.nanoTime() - savedNanos > s.checkpointInterval().toNanos()) {
+        if (System.nanoTime() - savedNanos > s.checkpointInterval().toNanos()) {
+            storePosition();
+        }
+    }
+
+    /** Stores the position of the last slot seen as this writer's checkpoint, if it moved. */
+    private void storePosition() throws InterruptedException {
+        if (seenPos != null && seenPos.isAfter(savedPos)) {
             sb.setLength(0);
             store.appendUpsert(sb, s.generation(), id, s.writers(), seenPos);
             String stmt = sb.toString();
@@ -157,6 +167,13 @@ public final class Writer implements EventHandler<RingSlot> {
      * before the connection broke, so a batch is never applied twice.
      */
     private void withRetry(String what, ChangePos pos, SqlWork work) throws InterruptedException {
+        withRetry(what, pos, work, e -> "sync: writer " + id + " could not apply " + what + " at " + pos
+                + ": " + ErrorClassifier.oneLine(e) + "; the target refused it: fix the cause on the "
+                + "target and restart the task (it resumes from its checkpoint)");
+    }
+
+    private void withRetry(String what, ChangePos pos, SqlWork work,
+                           java.util.function.Function<SQLException, String> refused) throws InterruptedException {
         long deadline = System.nanoTime() + s.retryBudget().toNanos();
         long backoff = 100;
         while (true) {
@@ -166,9 +183,7 @@ public final class Writer implements EventHandler<RingSlot> {
             } catch (SQLException e) {
                 rollbackQuietly();
                 if (!ErrorClassifier.isRetriable(e)) {
-                    throw new FatalException("sync: writer " + id + " could not apply " + what + " at " + pos
-                            + ": " + ErrorClassifier.oneLine(e) + "; the target refused it: fix the cause on the "
-                            + "target and restart the task (it resumes from its checkpoint)", e);
+                    throw new FatalException(refused.apply(e), e);
                 }
                 closeQuietly();
                 counters.retries.increment();

@@ -1,0 +1,101 @@
+package io.jdm.sync.reader;
+
+import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.Action;
+import io.jdm.common.sql.TableName;
+import io.jdm.sync.EventDecider;
+import io.jdm.sync.ring.ChangePos;
+import io.jdm.sync.ring.DdlChange;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiPredicate;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one DDL statement from the binlog into what the target runs, in this order:
+ *
+ * <pre>
+ *  statement ─► parse (names located) ─► split (one table each) ─► online DDL (shadow tables)
+ *            ─► selected? ─► schema tracker replays it (always: rows after it are decoded with it)
+ *            ─► filters: Do / Ignore (skipped, positions still advance) / Error (task stops)
+ *            ─► routes (rewritten names; merged shards kept) ─► DdlChange, one per statement
+ * </pre>
+ */
+final class DdlPlanner {
+    private static final Logger LOG = LoggerFactory.getLogger(DdlPlanner.class);
+
+    private final SchemaTracker tracker;
+    private final OnlineDdl online;
+    private final DdlRoutes routes;
+    private final EventDecider decider;
+    private final BiPredicate<String, String> selected;
+    private final UnaryOperator<TableName> router;
+
+    DdlPlanner(SchemaTracker tracker, OnlineDdl online, EventDecider decider, BiPredicate<String, String> selected,
+               UnaryOperator<TableName> router) {
+        this.tracker = tracker;
+        this.online = online;
+        this.routes = new DdlRoutes(router, tracker::merged);
+        this.decider = decider;
+        this.selected = selected;
+        this.router = router;
+    }
+
+    /**
+     * @param pos the position of the i-th statement made from this event
+     * @return the statements for the target, in order; empty when none concerns a selected table
+     */
+    List<DdlChange> plan(String defaultDb, String sql, IntFunction<ChangePos> pos, long eventMillis) {
+        ParsedDdl parsed = DdlParser.parse(defaultDb, sql);
+        if (parsed == null) {
+            LOG.debug("sync: statement not applied (not a DDL sync applies): {}", sql);
+            return List.of();
+        }
+        List<DdlChange> out = new ArrayList<>();
+        for (ParsedDdl one : parsed.split()) {
+            for (ParsedDdl d : online == null ? List.of(one) : online.translate(one)) {
+                if (!selected(d)) {
+                    continue;
+                }
+                tracker.apply(d);
+                ChangePos at = pos.apply(out.size());
+                TableName p = d.primary();
+                Action action = decider.decide(p.schema(), p.table(), d.kind(), d.sql());
+                if (action == Action.ERROR) {
+                    throw new FatalException("sync: a filter rule with action Error stopped the task at "
+                            + at.restartPoint() + ": " + d.kind().yamlName() + " on " + describe(p) + ": "
+                            + oneLine(d.sql()) + "; change that rule in filters (or add an Ignore rule for this "
+                            + "statement) and restart the task");
+                }
+                if (action == Action.IGNORE) {
+                    LOG.info("sync: DDL at {} on {} skipped by a filter rule: {}", at, describe(p), oneLine(d.sql()));
+                    continue;
+                }
+                String target = routes.targetSql(d, at);
+                if (target != null) {
+                    String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
+                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(), targetSchema, at, eventMillis));
+                }
+            }
+        }
+        return out;
+    }
+
+    private boolean selected(ParsedDdl d) {
+        if (d.isDatabase()) {
+            return selected.test(d.primary().schema(), "");
+        }
+        return d.touched().stream().anyMatch(t -> selected.test(t.schema(), t.table()));
+    }
+
+    private static String describe(TableName t) {
+        return t.table().isEmpty() ? "database " + t.schema() : t.toString();
+    }
+
+    static String oneLine(String sql) {
+        return sql.strip().replaceAll("\\s+", " ");
+    }
+}

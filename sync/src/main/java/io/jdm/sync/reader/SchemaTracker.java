@@ -1,0 +1,353 @@
+package io.jdm.sync.reader;
+
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.error.RetriableException;
+import io.jdm.common.filter.EventType;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.schema.TableSchema;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.TableName;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiPredicate;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The definition of every selected source table at the reader's binlog position, never "now".
+ * Each table has an empty copy in a private scratch schema on the target; every DDL read from the
+ * stream is replayed on those copies (names rewritten to them) before the next event is decoded,
+ * so a row is always decoded with the columns its table had when the row was written.
+ *
+ * <p>Where a copy starts from: the target table the table routes to, copied with
+ * {@code CREATE TABLE … LIKE} the first time the table (or any table routed to the same target)
+ * is needed. The target is at the reader's start position because only sync changes its
+ * definitions, behind a barrier that moves the checkpoint to each DDL; copying a whole group of
+ * merged shards at once keeps a shard met late from seeing a sibling's ALTER. A table the target
+ * lacks is read from the source as it is now (and the first TABLE_MAP checks the column types).
+ * The scratch schema is dropped at every start. Reader thread only.
+ */
+final class SchemaTracker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SchemaTracker.class);
+
+    private final ConnectionSpec target;
+    private final ConnectionSpec source;
+    private final String scratch;
+    private final BiPredicate<String, String> selected;
+    private final UnaryOperator<TableName> router;
+    private final Duration retryBudget;
+    /** Source table → whether its copy exists; absent: not looked at yet. */
+    private final Map<TableName, Boolean> known = new HashMap<>();
+    /** Target table → the source tables routed to it (listed at start, plus every one met since). */
+    private Map<TableName, Set<TableName>> groups;
+    private Connection tconn;
+    private Connection sconn;
+
+    SchemaTracker(ConnectionSpec target, ConnectionSpec source, String scratch, BiPredicate<String, String> selected,
+                  UnaryOperator<TableName> router, Duration retryBudget) {
+        this.target = target;
+        this.source = source;
+        this.scratch = scratch;
+        this.selected = selected;
+        this.router = router;
+        this.retryBudget = retryBudget;
+    }
+
+    /** The scratch schema of one task's source: short, stable, and apart from every user schema. */
+    static String scratchSchema(String metaSchema, String task, String sourceId) {
+        String base = metaSchema.length() > 40 ? metaSchema.substring(0, 40) : metaSchema;
+        return base + "_tracker_" + hash(task + "\0" + sourceId).substring(0, 12);
+    }
+
+    /**
+     * The table's definition at the current binlog position. Reading is retried while the target
+     * is unreachable (within the retry budget): it changes nothing, so a retry is always safe.
+     */
+    TableSchema schema(TableName src) {
+        long deadline = System.nanoTime() + retryBudget.toNanos();
+        long backoff = 100;
+        while (true) {
+            try {
+                return read(src);
+            } catch (RetriableException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                LOG.warn("sync: schema tracker retrying in {} ms: {}", backoff, e.getMessage());
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+                backoff = Math.min(backoff * 2, 5_000);
+            }
+        }
+    }
+
+    private TableSchema read(TableName src) {
+        ensure(src);
+        try {
+            TableSchema s = Boolean.TRUE.equals(known.get(src)) ? SchemaReader.read(tconn(), copy(src)) : null;
+            if (s == null || s.columns().isEmpty()) {
+                throw new FatalException("sync: table " + src + " is in the binlog but its definition at this "
+                        + "position is unknown (it is neither on the target nor on the source); create it on the "
+                        + "target as it was at this position, or restart the task from a fresh dump");
+            }
+            return new TableSchema(src, s.columns(), s.primaryKey(), s.uniqueKeys());
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+    }
+
+    /** Replaces the copy with the source's definition as it is now: a second opinion when the first did not fit. */
+    boolean reloadFromSource(TableName src) {
+        try {
+            dropCopy(src);
+            boolean ok = copyFromSource(src);
+            known.put(src, ok);
+            return ok;
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+    }
+
+    /** Whether more than one source table is routed to this target table: shards merged into one. */
+    boolean merged(TableName targetTable) {
+        return groups().getOrDefault(targetTable, Set.of()).size() > 1;
+    }
+
+    /** Replays a DDL (source names, one table's statement) on the copies. */
+    void apply(ParsedDdl d) {
+        try {
+            if (d.isDatabase()) {
+                if (d.kind() == EventType.DROP_DATABASE) {
+                    String db = d.primary().schema();
+                    for (TableName t : List.copyOf(known.keySet())) {
+                        if (t.schema().equals(db)) {
+                            dropCopy(t);
+                            known.put(t, false);
+                        }
+                    }
+                }
+                return;
+            }
+            for (ParsedDdl.Ref r : d.refs()) {
+                if (r.role() != ParsedDdl.Role.REFERENCES) {
+                    group(r.name());
+                    if (!(r.role() == ParsedDdl.Role.TO || (d.kind() == EventType.CREATE_TABLE
+                            && r.role() == ParsedDdl.Role.TABLE))) {
+                        ensure(r.name());
+                    }
+                }
+            }
+            TableName to = d.kind() == EventType.CREATE_TABLE ? d.primary() : d.renamedTo();
+            if (to != null && !(d.kind() == EventType.CREATE_TABLE && d.saysIfNotExists())) {
+                dropCopy(to); // a plain CREATE or a rename target cannot exist at this position
+            }
+            try (Statement st = tconn().createStatement()) {
+                st.execute(d.rewrite(this::copy));
+            } catch (SQLException e) {
+                if (!ErrorClassifier.isRetriable(e)) {
+                    LOG.warn("sync: schema tracker could not replay \"{}\" ({}); the tables it touches are read "
+                            + "again when next met", oneLine(d.sql()), e.getMessage());
+                    d.touched().forEach(known::remove);
+                    return;
+                }
+                throw e;
+            }
+            switch (d.kind()) {
+                case CREATE_TABLE -> known.put(d.primary(), true);
+                case DROP_TABLE -> known.put(d.primary(), false);
+                case RENAME_TABLE -> {
+                    known.put(d.primary(), false);
+                    known.put(to, true);
+                }
+                case ALTER_TABLE -> {
+                    if (to != null) {
+                        known.put(d.primary(), false);
+                        known.put(to, true);
+                    }
+                }
+                default -> {
+                }
+            }
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+    }
+
+    private void ensure(TableName src) {
+        if (known.containsKey(src)) {
+            return;
+        }
+        try {
+            Set<TableName> members = new HashSet<>(group(src));
+            members.add(src);
+            for (TableName t : members) {
+                if (!known.containsKey(t)) {
+                    dropCopy(t); // left by a replay that failed
+                    boolean ok = copyFromTarget(t);
+                    if (!ok && copyFromSource(t)) {
+                        ok = true;
+                        LOG.info("sync: table {} is not on the target; its definition is read from the source as "
+                                + "it is now", t);
+                    }
+                    known.put(t, ok);
+                }
+            }
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+    }
+
+    private Set<TableName> group(TableName src) {
+        Set<TableName> g = groups().computeIfAbsent(router.apply(src), k -> new HashSet<>());
+        g.add(src);
+        return g;
+    }
+
+    private Map<TableName, Set<TableName>> groups() {
+        if (groups == null) {
+            groups = new HashMap<>();
+            try {
+                for (TableName t : SchemaReader.listTables(sconn(), selected)) {
+                    groups.computeIfAbsent(router.apply(t), k -> new HashSet<>()).add(t);
+                }
+            } catch (SQLException e) {
+                groups = null;
+                throw new RetriableException("sync: cannot list the tables of the source " + source.address()
+                        + ": " + e.getMessage(), e);
+            }
+        }
+        return groups;
+    }
+
+    private boolean copyFromTarget(TableName src) throws SQLException {
+        TableName t = router.apply(src);
+        try (Statement st = tconn().createStatement()) {
+            st.execute("CREATE TABLE " + copy(src).quoted() + " LIKE " + t.quoted());
+            return true;
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private boolean copyFromSource(TableName src) throws SQLException {
+        String create;
+        try (Statement st = sconn().createStatement();
+             ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + src.quoted())) {
+            if (!rs.next()) {
+                return false;
+            }
+            create = rs.getString(2);
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+                return false;
+            }
+            throw e;
+        }
+        ParsedDdl d = DdlParser.parse(src.schema(), create);
+        if (d == null) {
+            return false;
+        }
+        try (Statement st = tconn().createStatement()) {
+            st.execute(d.rewrite(n -> n.equals(d.primary()) ? copy(src) : n,
+                    r -> r.role() == ParsedDdl.Role.TABLE));
+        }
+        return true;
+    }
+
+    private void dropCopy(TableName src) throws SQLException {
+        try (Statement st = tconn().createStatement()) {
+            st.execute("DROP TABLE IF EXISTS " + copy(src).quoted());
+        }
+    }
+
+    /** The copy of a source table in the scratch schema; hashed because two names do not fit in one. */
+    private TableName copy(TableName src) {
+        return new TableName(scratch, "t_" + hash(src.schema() + "\0" + src.table()).substring(0, 24));
+    }
+
+    private Connection tconn() throws SQLException {
+        if (tconn == null || !tconn.isValid(2)) {
+            closeQuietly(tconn);
+            tconn = DataSources.connect(target);
+            try (Statement st = tconn.createStatement()) {
+                st.execute("SET SESSION foreign_key_checks = 0, sql_mode = 'NO_ENGINE_SUBSTITUTION'");
+                if (known.isEmpty()) { // a fresh start: copies of an earlier run describe another position
+                    st.execute("DROP DATABASE IF EXISTS " + Identifiers.quote(scratch));
+                }
+                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(scratch));
+            }
+        }
+        return tconn;
+    }
+
+    private Connection sconn() throws SQLException {
+        if (sconn == null || !sconn.isValid(2)) {
+            closeQuietly(sconn);
+            sconn = DataSources.connect(source);
+        }
+        return sconn;
+    }
+
+    private JdmException unreachable(SQLException e) {
+        closeQuietly(tconn);
+        tconn = null;
+        String msg = "sync: the schema tracker's scratch schema " + scratch + " on the target "
+                + target.address() + " failed: " + ErrorClassifier.oneLine(e) + "; restart the task";
+        return ErrorClassifier.isRetriable(e) ? new RetriableException(msg, e) : new FatalException(msg, e);
+    }
+
+    private static String oneLine(String sql) {
+        return sql.replaceAll("\\s+", " ");
+    }
+
+    private static String hash(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void closeQuietly(Connection c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // being replaced or closed at the end; nothing depends on it
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(tconn);
+        closeQuietly(sconn);
+        tconn = null;
+        sconn = null;
+    }
+}
