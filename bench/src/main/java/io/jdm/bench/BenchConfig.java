@@ -20,7 +20,8 @@ import java.util.Objects;
  * @param source null means an embedded MariaDB source (ROW binlog, GTID) started by the run
  * @param target null means an embedded MariaDB target
  * @param warmUpRuns untimed runs before each dump/load setting
- * @param warmUp workload time before each sync sample's measured {@code duration}
+ * @param warmUp workload time before each live sync sample's measured {@code duration}
+ * @param duration workload time per live sync sample; in backlog mode, how long each mix writes its backlog
  * @param peers run the peer tools found on PATH and native replication in the same run
  */
 public record BenchConfig(String name, String database, int tables, long rowsPerTable, ConnectionSpec source,
@@ -39,8 +40,19 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
     public record LoadSweep(List<Integer> poolSize, List<Integer> rowsPerStatement) {
     }
 
-    /** sync: worker count × batch, under each mix. */
-    public record SyncSweep(List<Integer> workerCount, List<Integer> batch, List<Mix> mixes) {
+    /**
+     * How a sync sample gets its changes. BACKLOG: the workload writes first with nothing
+     * replicating, then each replicator catches up from the same position, so rows/s is the
+     * replicator's own rate. LIVE: workload and replicator run together and lag is sampled, so
+     * rows/s is capped by the workload.
+     */
+    public enum SyncMode { BACKLOG, LIVE }
+
+    /** sync: worker count × batch, under each mix, in one mode. */
+    public record SyncSweep(List<Integer> workerCount, List<Integer> batch, List<Mix> mixes, SyncMode mode) {
+        public SyncSweep {
+            Objects.requireNonNull(mode, "mode");
+        }
     }
 
     public BenchConfig {

@@ -87,7 +87,7 @@ final class BenchConfigParser {
     }
 
     private static SyncSweep sync(JsonNode n) {
-        known(n, "sweeps.sync.", Set.of("worker-count", "batch", "mixes"));
+        known(n, "sweeps.sync.", Set.of("worker-count", "batch", "mixes", "mode"));
         List<Mix> mixes = new ArrayList<>();
         JsonNode m = n.get("mixes");
         if (m == null) {
@@ -104,8 +104,10 @@ final class BenchConfigParser {
                 }
             }
         }
+        BenchConfig.SyncMode mode = choice(n, "mode", "backlog", BenchConfig.SyncMode::valueOf, "backlog or live",
+                "sweeps.sync.mode");
         return new SyncSweep(ints(n, "sweeps.sync.worker-count", List.of(16), 1, 1024),
-                ints(n, "sweeps.sync.batch", List.of(100), 1, 100_000), List.copyOf(mixes));
+                ints(n, "sweeps.sync.batch", List.of(100), 1, 100_000), List.copyOf(mixes), mode);
     }
 
     private static ConnectionSpec server(JsonNode n, String key) {
@@ -175,11 +177,16 @@ final class BenchConfigParser {
     }
 
     private static <E> E choice(JsonNode n, String key, String dflt, Function<String, E> parse, String rule) {
+        return choice(n, key, dflt, parse, rule, key);
+    }
+
+    private static <E> E choice(JsonNode n, String key, String dflt, Function<String, E> parse, String rule,
+                                String path) {
         String s = text(n, key, dflt);
         try {
             return parse.apply(s.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw fail(key, s, "must be " + rule);
+            throw fail(path, s, "must be " + rule);
         }
     }
 

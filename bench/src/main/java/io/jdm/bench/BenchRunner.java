@@ -71,7 +71,8 @@ public final class BenchRunner {
         Reports.Written w = Reports.write(results, cfg.output());
         out.println();
         out.print(Reports.markdown(results));
-        out.printf("%njdm bench: wrote %s, %s, %s and %s%n", w.markdown(), w.html(), w.samplesCsv(), w.lagCsv());
+        out.printf("%njdm bench: wrote %s, %s, %s, %s and %s%n", w.markdown(), w.html(), w.samplesCsv(), w.lagCsv(),
+                w.ratiosCsv());
         return results;
     }
 

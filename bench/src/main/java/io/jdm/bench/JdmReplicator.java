@@ -12,7 +12,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** jdm's SyncUnit from a position, under a task name of its own so no earlier checkpoint applies. */
+/**
+ * jdm's SyncUnit from a position, under a task name of its own and, when given, a meta schema of
+ * its own that is dropped before and after, so no earlier checkpoint applies.
+ */
 final class JdmReplicator implements Replicator {
     private final ConnectionSpec source;
     private final ConnectionSpec target;
@@ -20,9 +23,17 @@ final class JdmReplicator implements Replicator {
     private final String task;
     private final int workers;
     private final int batch;
+    private final String metaSchema;
     private SyncUnit unit;
 
     JdmReplicator(ConnectionSpec source, ConnectionSpec target, String db, String task, int workers, int batch) {
+        this(source, target, db, task, workers, batch, null);
+    }
+
+    /** {@code metaSchema} null keeps the default meta schema and drops only this task's checkpoint table. */
+    JdmReplicator(ConnectionSpec source, ConnectionSpec target, String db, String task, int workers, int batch,
+                  String metaSchema) {
+        this.metaSchema = metaSchema;
         this.source = source;
         this.target = target;
         this.db = db;
@@ -35,7 +46,7 @@ final class JdmReplicator implements Replicator {
     public void start(BinlogPosition from) throws Exception {
         dropCheckpoint();
         unit = new SyncUnit(SyncConfig.builder(task, source, target).start(from).workerCount(workers).batch(batch)
-                .tableFilter((d, t) -> d.equals(db)).build());
+                .metaSchema(metaSchema).tableFilter((d, t) -> d.equals(db)).build());
         unit.start();
     }
 
@@ -74,7 +85,8 @@ final class JdmReplicator implements Replicator {
 
     private void dropCheckpoint() throws Exception {
         try (Connection c = DataSources.connect(target); Statement st = c.createStatement()) {
-            st.execute("DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_syncer_checkpoint"));
+            st.execute(metaSchema != null ? "DROP DATABASE IF EXISTS " + Identifiers.quote(metaSchema)
+                    : "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_syncer_checkpoint"));
         }
     }
 }

@@ -23,7 +23,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * sync: the target first gets a copy of the dataset (jdm dump + load); then, for every mix ×
+ * sync: the target first gets a copy of the dataset (jdm dump + load). In backlog mode (the
+ * default) {@link SyncBacklog} then measures catch-up from a written backlog. In live mode, for every mix ×
  * worker-count × batch and repetition, a replicator starts at the source's current position, the
  * workload writes for warm-up + duration while lag is sampled, the workload stops and the
  * replicator catches up, and CHECKSUM TABLE proves the copy equal before the next sample starts
@@ -45,29 +46,40 @@ final class SyncSweeps {
         boolean natives = cfg.peers() && nativeUsable();
         WorkloadDriver driver = driver();
         try {
-            for (Mix mix : cfg.sync().mixes()) {
-                for (int workers : cfg.sync().workerCount()) {
-                    for (int b = 0; b < cfg.sync().batch().size(); b++) {
-                        int batch = cfg.sync().batch().get(b);
-                        Map<String, Long> p = new LinkedHashMap<>();
-                        p.put("worker-count", (long) workers);
-                        p.put("batch", (long) batch);
-                        boolean peer = natives && b == 0;
-                        for (int rep = 1; rep <= cfg.repetitions(); rep++) {
-                            String task = "jdmbench_sync_" + (++taskSeq);
-                            sample("jdm", mix, p, rep, driver, () -> new JdmReplicator(env.source(), env.target(),
-                                    cfg.database(), task, workers, batch));
-                            if (peer) {
-                                sample("mariadb-parallel-replication", mix, Map.of("worker-count", (long) workers),
-                                        rep, driver, () -> new NativeReplication(env.source(), env.target(), workers));
-                            }
-                        }
-                    }
-                }
+            if (cfg.sync().mode() == BenchConfig.SyncMode.BACKLOG) {
+                new SyncBacklog(env, driver, natives).run();
+            } else {
+                live(driver, natives);
             }
         } finally {
             if (driver instanceof WorkloadDriver.Builtin b) {
                 b.close();
+            }
+        }
+    }
+
+    private void live(WorkloadDriver driver, boolean natives) throws Exception {
+        BenchConfig cfg = env.cfg();
+        env.rec().note("sync: live mode: the workload and the replicator run together; rows/s is capped by the "
+                + "workload's rate");
+        for (Mix mix : cfg.sync().mixes()) {
+            for (int workers : cfg.sync().workerCount()) {
+                for (int b = 0; b < cfg.sync().batch().size(); b++) {
+                    int batch = cfg.sync().batch().get(b);
+                    Map<String, Long> p = new LinkedHashMap<>();
+                    p.put("worker-count", (long) workers);
+                    p.put("batch", (long) batch);
+                    boolean peer = natives && b == 0;
+                    for (int rep = 1; rep <= cfg.repetitions(); rep++) {
+                        String task = "jdmbench_sync_" + (++taskSeq);
+                        sample("jdm", mix, p, rep, driver, () -> new JdmReplicator(env.source(), env.target(),
+                                cfg.database(), task, workers, batch));
+                        if (peer) {
+                            sample("mariadb-parallel-replication", mix, Map.of("worker-count", (long) workers),
+                                    rep, driver, () -> new NativeReplication(env.source(), env.target(), workers));
+                        }
+                    }
+                }
             }
         }
     }
@@ -180,12 +192,16 @@ final class SyncSweeps {
     }
 
     private BinlogPosition position() throws Exception {
-        try (Connection c = DataSources.connect(env.source())) {
+        return position(env.source());
+    }
+
+    static BinlogPosition position(ConnectionSpec source) throws Exception {
+        try (Connection c = DataSources.connect(source)) {
             return Flavor.detect(c).currentPosition(c);
         }
     }
 
-    private static void exec(ConnectionSpec spec, String... sql) throws Exception {
+    static void exec(ConnectionSpec spec, String... sql) throws Exception {
         try (Connection c = DataSources.connect(spec); Statement st = c.createStatement()) {
             for (String s : sql) {
                 st.execute(s);

@@ -9,7 +9,9 @@
  *                     ├─ DumpSweeps: jdm dump | mydumper | mariadb-dump   (threads × rows × statement-size)
  *                     ├─ LoadSweeps: jdm load | myloader                  (pool-size × rows per statement)
  *                     └─ SyncSweeps: jdm sync | native parallel replication (worker-count × batch × mix)
- *                              live workload + heartbeat ─► lag samples ─► catch-up ─► checksum
+ *                              backlog (default, SyncBacklog): workload alone P→E, then per sample
+ *                                restore target to P ─► replicate P→E, timed ─► checksum
+ *                              live: workload + heartbeat ─► lag samples ─► catch-up ─► checksum
  *                     ▼
  *                BenchResults ─► report/ (report.md, report.html with SVG charts, samples.csv, lag.csv)
  * </pre>

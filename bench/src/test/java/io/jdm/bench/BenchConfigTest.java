@@ -35,7 +35,7 @@ class BenchConfigTest {
                 "sweeps:",
                 "  dump: {threads: [1, 2], rows: [0], statement-size: [2048]}",
                 "  load: {pool-size: [2, 64], rows-per-statement: 100}",
-                "  sync: {worker-count: [4], batch: [10, 100], mixes: [oltp_insert, oltp-read-write]}",
+                "  sync: {worker-count: [4], batch: [10, 100], mixes: [oltp_insert, oltp-read-write], mode: live}",
                 "output: out"), BASE);
         assertEquals("s1", c.name());
         assertEquals("db1", c.database());
@@ -53,6 +53,7 @@ class BenchConfigTest {
         assertEquals(List.of(1, 2), c.dump().threads());
         assertEquals(List.of(100), c.load().rowsPerStatement());
         assertEquals(List.of(Mix.OLTP_INSERT, Mix.OLTP_READ_WRITE), c.sync().mixes());
+        assertEquals(BenchConfig.SyncMode.LIVE, c.sync().mode());
         assertEquals(BASE.resolve("out"), c.output());
         assertFalse(c.toString().contains("secret"), c.toString());
     }
@@ -64,6 +65,7 @@ class BenchConfigTest {
         assertTrue(c.peers());
         assertEquals(List.of(16), c.sync().workerCount());
         assertEquals(List.of(Mix.OLTP_WRITE_ONLY), c.sync().mixes());
+        assertEquals(BenchConfig.SyncMode.BACKLOG, c.sync().mode());
         assertNull(c.dump());
     }
 
@@ -77,6 +79,9 @@ class BenchConfigTest {
         assertMessage("duration: must be a duration like 500ms, 10s or 2m, got ten", "duration: ten\nsweeps: {sync: {}}");
         assertMessage("sweeps.sync.mixes[0]: must be oltp_insert, oltp_write_only or oltp_read_write, got oltp_delete",
                 "sweeps: {sync: {mixes: [oltp_delete]}}");
+        assertMessage("sweeps.sync.mode: must be backlog or live, got replay", "sweeps: {sync: {mode: replay}}");
+        assertMessage("sweeps.sync.mod: unknown key; known here: batch, mixes, mode, worker-count",
+                "sweeps: {sync: {mod: live}}");
         assertMessage("workload: must be builtin or sysbench, got tpcc", "workload: tpcc\nsweeps: {sync: {}}");
         assertMessage("source.host: is required when source is not 'embedded'", "source: {port: 1}\nsweeps: {sync: {}}");
         assertMessage("sweeps: must name at least one of dump, load, sync", "name: x");
@@ -101,8 +106,10 @@ class BenchConfigTest {
             BenchConfig c = BenchConfig.load(conf.resolve(f));
             assertTrue(c.repetitions() >= 3, f);
         }
-        assertEquals(List.of(Mix.OLTP_INSERT, Mix.OLTP_WRITE_ONLY, Mix.OLTP_READ_WRITE),
-                BenchConfig.load(conf.resolve("bench-sync.yaml")).sync().mixes());
+        BenchConfig sync = BenchConfig.load(conf.resolve("bench-sync.yaml"));
+        assertEquals(List.of(Mix.OLTP_INSERT, Mix.OLTP_WRITE_ONLY), sync.sync().mixes());
+        assertEquals(BenchConfig.SyncMode.BACKLOG, sync.sync().mode());
+        assertEquals(List.of(4, 8, 16, 32), sync.sync().workerCount());
     }
 
     private static void assertMessage(String expected, String yaml) {

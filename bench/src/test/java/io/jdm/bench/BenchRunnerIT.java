@@ -14,7 +14,10 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** A tiny sweep of every kind against the embedded pair, with native replication as the sync peer. */
+/**
+ * A tiny sweep of every kind against the embedded pair, with native replication as the sync peer:
+ * sync in backlog mode (the default) in the first test, in live mode in the second.
+ */
 class BenchRunnerIT {
     @Test
     void tinySweepMeasuresEveryUnitAndWritesTheReports() throws Exception {
@@ -48,14 +51,48 @@ class BenchRunnerIT {
                 .findFirst().orElseThrow();
         assertTrue(sync.metric(Sample.ROWS) > 0, "the workload changed rows");
         assertEquals("worker-count=4 batch=50", sync.setting());
-        assertTrue(r.samples().stream().anyMatch(s -> s.tool().equals("mariadb-parallel-replication")),
-                "native replication measured on the same data\n" + console);
-        assertFalse(r.lags().isEmpty(), "lag traced");
-        assertTrue(r.lags().get(0).points().size() >= 4, "lag sampled every 250 ms over 3 s");
+        Sample peer = r.samples().stream().filter(s -> s.tool().equals("mariadb-parallel-replication"))
+                .findFirst().orElseThrow(() -> new AssertionError("native replication measured\n" + console));
+        // backlog: both replay the same backlog, and rows/s is that backlog over each one's catch-up time
+        assertEquals(sync.metric(Sample.ROWS), peer.metric(Sample.ROWS));
+        for (Sample s : List.of(sync, peer)) {
+            assertEquals(s.metric(Sample.ROWS) / s.metric(Sample.CATCH_UP_S), s.metric(Sample.ROWS_PER_S), 1e-6);
+        }
+        assertTrue(r.lags().isEmpty(), "no lag is sampled in backlog mode");
         String md = Files.readString(out.resolve("report.md"));
         assertTrue(md.contains("## dump") && md.contains("## load") && md.contains("## sync"), md);
-        assertTrue(Files.readString(out.resolve("report.html")).contains("<svg class=\"chart lag\""));
+        assertTrue(md.contains("| oltp_write_only worker-count=4 batch=50 | mariadb-parallel-replication |"), md);
+        String html = Files.readString(out.resolve("report.html"));
+        assertTrue(html.contains("<svg class=\"chart throughput\""));
+        assertTrue(html.contains("sync: transaction latency percentiles (oltp_write_only)"), "backlog: jdm txn latency");
         assertEquals(r.samples().size() + 1, Files.readAllLines(out.resolve("samples.csv")).size());
+        List<String> ratios = Files.readAllLines(out.resolve("ratios.csv"));
+        assertTrue(ratios.stream().anyMatch(l -> l.startsWith("sync,oltp_write_only,worker-count=4 batch=50,"
+                + "mariadb-parallel-replication,rows_per_s,")), String.join("\n", ratios));
+    }
+
+    @Test
+    void liveSyncSamplesLagWhileTheWorkloadRuns() throws Exception {
+        ServerPair pair = ServerPair.shared();
+        Path out = Files.createTempDirectory("benchrunnerit-live");
+        BenchConfig cfg = BenchConfig.parse(String.join("\n",
+                "name: it-live",
+                "dataset: {tables: 2, rows-per-table: 1000, database: benchrunnerit_live}",
+                "warm-up: 1s",
+                "duration: 2s",
+                "repetitions: 1",
+                "workload-threads: 2",
+                "peers: false",
+                "sweeps:",
+                "  sync: {mode: live, worker-count: [4], batch: [50], mixes: [oltp_insert]}"), out)
+                .withServers(spec(pair.source()), spec(pair.target())).withOutput(out);
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        BenchResults r = new BenchRunner(cfg, new PrintStream(console, true)).run();
+        assertEquals(1, r.samples().size(), console.toString());
+        assertTrue(r.samples().get(0).metric(Sample.ROWS) > 0, "the workload changed rows");
+        assertFalse(r.lags().isEmpty(), "lag traced");
+        assertTrue(r.lags().get(0).points().size() >= 4, "lag sampled every 250 ms over 3 s");
+        assertTrue(Files.readString(out.resolve("report.html")).contains("<svg class=\"chart lag\""));
     }
 
     private static ConnectionSpec spec(SqlServer s) {

@@ -37,6 +37,22 @@ final class CsvReport {
         return sb.toString();
     }
 
+    /** jdm against each peer at the same setting: medians of the sweep's main throughput and their ratio. */
+    static String ratios(List<Ratio> ratios) {
+        StringBuilder sb = new StringBuilder("sweep,workload,setting,peer,metric,jdm_median,peer_median,ratio\n");
+        for (Ratio r : ratios) {
+            sb.append(quote(r.sweep())).append(',').append(quote(r.mix())).append(',').append(quote(r.setting()))
+                    .append(',').append(quote(r.peer())).append(',').append(r.metric()).append(',')
+                    .append(num(r.jdm())).append(',').append(num(r.other())).append(',').append(num(r.ratio()))
+                    .append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String num(double v) {
+        return Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.4f", v);
+    }
+
     static String quote(String s) {
         if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) {
             return s;

@@ -69,10 +69,12 @@ final class HtmlReport {
     }
 
     private static String latency(String sweep, String suffix, List<Group> gs) {
-        String[] metrics = sweep.equals("sync") ? new String[] {Sample.LAG_P95_S, Sample.LAG_P99_S}
-                : new String[] {Sample.TXN_P95_MS, Sample.TXN_P99_MS};
-        List<Group> with = gs.stream().filter(g -> !Double.isNaN(g.median(metrics[0]))
-                || !Double.isNaN(g.median(metrics[1]))).toList();
+        String[] lagMetrics = {Sample.LAG_P95_S, Sample.LAG_P99_S};
+        String[] txnMetrics = {Sample.TXN_P95_MS, Sample.TXN_P99_MS};
+        // sync shows lag when it was sampled (live mode), else jdm's transaction latency (backlog mode)
+        boolean lag = sweep.equals("sync") && !with(gs, lagMetrics).isEmpty();
+        String[] metrics = lag ? lagMetrics : txnMetrics;
+        List<Group> with = with(gs, metrics);
         if (with.isEmpty()) {
             return "";
         }
@@ -84,9 +86,13 @@ final class HtmlReport {
             v[i][0] = g.median(metrics[0]);
             v[i][1] = g.median(metrics[1]);
         }
-        boolean lag = sweep.equals("sync");
         return BarChart.render("latency", sweep + ": " + (lag ? "lag" : "transaction latency") + " percentiles"
                 + suffix, lag ? "seconds" : "milliseconds", cats, List.of("p95", "p99"), v);
+    }
+
+    private static List<Group> with(List<Group> gs, String[] metrics) {
+        return gs.stream().filter(g -> !Double.isNaN(g.median(metrics[0])) || !Double.isNaN(g.median(metrics[1])))
+                .toList();
     }
 
     private static String lag(String suffix, List<LagTrace> traces) {

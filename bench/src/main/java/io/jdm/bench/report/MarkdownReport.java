@@ -66,23 +66,19 @@ final class MarkdownReport {
     }
 
     private static void ratios(StringBuilder sb, String sweep, List<Group> gs) {
-        Columns.Col main = Columns.main(sweep);
-        List<String[]> lines = new ArrayList<>();
-        for (Group jdm : gs.stream().filter(g -> g.tool().equals("jdm")).toList()) {
-            for (Group peer : gs.stream().filter(g -> !g.tool().equals("jdm") && jdm.comparableTo(g)).toList()) {
-                double a = jdm.median(main.metric());
-                double b = peer.median(main.metric());
-                lines.add(new String[] {(jdm.mix().equals("-") ? "" : jdm.mix() + " ") + jdm.setting(), peer.tool(),
-                        Stats.fmt(a), Stats.fmt(b), b > 0 ? String.format(Locale.ROOT, "%.2fx", a / b) : "-"});
-            }
-        }
-        if (lines.isEmpty()) {
+        List<Ratio> rs = Ratio.of(sweep, gs);
+        if (rs.isEmpty()) {
             return;
         }
-        sb.append("\n### ").append(sweep).append(": jdm vs peers (").append(main.header()).append(", medians)\n\n");
+        sb.append("\n### ").append(sweep).append(": jdm vs peers (").append(Columns.main(sweep).header())
+                .append(", medians)\n\n");
         row(sb, List.of("setting", "peer", "jdm", "peer", "jdm / peer"));
         row(sb, List.of("---", "---", "---", "---", "---"));
-        lines.forEach(l -> row(sb, List.of(l)));
+        for (Ratio r : rs) {
+            row(sb, List.of((r.mix().equals("-") ? "" : r.mix() + " ") + r.setting(), r.peer(), Stats.fmt(r.jdm()),
+                    Stats.fmt(r.other()), Double.isNaN(r.ratio()) ? "-" : String.format(Locale.ROOT, "%.2fx",
+                            r.ratio())));
+        }
     }
 
     private static void row(StringBuilder sb, List<String> cells) {
