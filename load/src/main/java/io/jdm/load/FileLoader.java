@@ -14,18 +14,37 @@ import java.util.function.LongConsumer;
  * rewritten for the routed target and grouped into transactions; each transaction also moves the
  * file's checkpoint row to the end of its last statement and then commits, so data and offset are
  * never apart. Statements that end at or before the committed offset are skipped (a resume);
- * session statements ({@code SET NAMES ...}) are always run, because the session is new.
+ * session statements ({@code SET NAMES ...}) are always run, because the session may be new,
+ * except a {@code SET NAMES} the connection already ran last. Nothing else costs a round trip
+ * per file: the checkpoint row comes from the read before the workers started.
  */
 final class FileLoader {
+    private static final String DEFAULT_NAMES = "SET NAMES utf8mb4";
+
+    /**
+     * What one connection's character set is, so that a file repeating the {@code SET NAMES}
+     * the previous file left behind costs no round trip. {@code names} is the last {@code SET
+     * NAMES} statement run, or null when unknown (a new connection, or another SET ran since).
+     */
+    static final class Session {
+        private String names;
+    }
+
     private final LoadJob job;
     private final DumpDirectory.DataFile file;
     private final TableName target;
+    /** The checkpoint row read before the workers started; used once, a retry reads it again. */
+    private LoaderCheckpoint.Row known;
     private long committed;
+    private Session session;
+    /** The file has not yet set its own character set: the default is due before its data. */
+    private boolean namesPending;
 
-    FileLoader(LoadJob job, DumpDirectory.DataFile file, TableName target) {
+    FileLoader(LoadJob job, DumpDirectory.DataFile file, TableName target, LoaderCheckpoint.Row known) {
         this.job = job;
         this.file = file;
         this.target = target;
+        this.known = known;
     }
 
     /** The offset the target has committed, as last read or written by this loader. */
@@ -36,39 +55,55 @@ final class FileLoader {
     /**
      * Loads the file from its checkpoint to the end.
      *
+     * @param session the connection's character set state, kept by the worker across files
      * @param maxStatementBytes statements longer than this are split (the target's max_allowed_packet)
      * @return true when the file is finished, false when the job stopped first
      */
-    boolean load(Connection c, long maxStatementBytes, LongConsumer diskBytes) throws LoadFailure {
+    boolean load(Connection c, Session session, long maxStatementBytes, LongConsumer diskBytes) throws LoadFailure {
+        this.session = session;
+        this.namesPending = true; // the previous file on this connection may have left SET NAMES binary behind
+        boolean clean = false;
         try (Statement st = c.createStatement()) {
             st.setEscapeProcessing(false); // dump text is SQL, not JDBC escape syntax
-            // the previous file on this connection may have left SET NAMES binary behind
-            execute(st, "SET NAMES utf8mb4", committed, "SET NAMES utf8mb4");
-            LoaderCheckpoint.Row row = readCheckpoint(c);
+            LoaderCheckpoint.Row row = checkpoint(c);
             if (row.finished()) {
-                return true;
+                return clean = true;
             }
             try (InputStream in = DumpFileInput.open(file.path(), file.compression(), diskBytes)) {
-                return run(c, st, new StatementLexer(in), maxStatementBytes);
+                boolean done = run(c, st, new StatementLexer(in), maxStatementBytes);
+                clean = done; // a finished file ends on a commit; a stopped one may hold uncommitted statements
+                return done;
             }
         } catch (IOException e) {
             throw LoadFailure.badFile(committed, "cannot read the file: " + e.getMessage(), e);
         } catch (SQLException e) {
             throw LoadFailure.sql(committed, "opening a statement", e);
         } finally {
-            LoadJob.rollbackQuietly(c);
+            if (!clean) {
+                LoadJob.rollbackQuietly(c);
+            }
         }
     }
 
-    private LoaderCheckpoint.Row readCheckpoint(Connection c) throws LoadFailure {
-        try {
-            LoaderCheckpoint.Row row = job.checkpoint.read(c, file.name());
-            c.commit();
-            committed = row.offset();
-            return row;
-        } catch (SQLException e) {
-            throw LoadFailure.sql(committed, "reading the checkpoint", e);
+    /**
+     * The file's checkpoint row: the one read before the workers started on the first attempt
+     * (nothing else writes this file's row), the target's on a retry, where a commit may have
+     * succeeded although its acknowledgement was lost.
+     */
+    private LoaderCheckpoint.Row checkpoint(Connection c) throws LoadFailure {
+        LoaderCheckpoint.Row row = known;
+        known = null;
+        if (row == null) {
+            try {
+                session.names = null; // the read runs in the connection's current character set, whatever it is
+                row = job.checkpoint.read(c, file.name());
+                c.commit();
+            } catch (SQLException e) {
+                throw LoadFailure.sql(committed, "reading the checkpoint", e);
+            }
         }
+        committed = row.offset();
+        return row;
     }
 
     private boolean run(Connection c, Statement st, StatementLexer lexer, long maxStatementBytes)
@@ -84,7 +119,7 @@ final class FileLoader {
             }
             String sql = SqlText.decode(s.text());
             switch (SqlText.kind(sql)) {
-                case SESSION -> execute(st, sql, s.start(), sql);
+                case SESSION -> session(st, sql, s.start());
                 case DATA -> {
                     if (s.end() <= committed) {
                         continue;
@@ -94,6 +129,7 @@ final class FileLoader {
                                 + " is inside the statement at " + s.start() + ".." + s.end()
                                 + ": the file changed since the last run; restore it or clear the checkpoint", null);
                     }
+                    defaultNames(st, s.start());
                     data(st, s, sql, maxStatementBytes, txn);
                     if (txn.bytes >= job.config.transactionBytes()) {
                         commit(c, txn, s.end(), 0, LoaderCheckpoint.LOADING);
@@ -104,9 +140,39 @@ final class FileLoader {
             }
         }
         long end = lexer.offset();
+        defaultNames(st, end);
         commit(c, txn, end, end, LoaderCheckpoint.FINISHED);
         job.metrics.fileDone();
         return true;
+    }
+
+    /**
+     * Runs a session statement of the file. A {@code SET NAMES} identical to the one the
+     * connection last ran is skipped: it would set the same three variables to the same values.
+     */
+    private void session(Statement st, String sql, long offset) throws LoadFailure {
+        if (SqlText.isSetNames(sql)) {
+            namesPending = false; // it replaces the default the file would otherwise start with
+            if (!sql.equals(session.names)) {
+                execute(st, sql, offset, sql);
+                session.names = sql;
+            }
+            return;
+        }
+        defaultNames(st, offset);
+        session.names = null; // another SET may change the character set in ways not tracked here
+        execute(st, sql, offset, sql);
+    }
+
+    /** Before the file's first statement that depends on it: its character set is utf8mb4 unless it set one. */
+    private void defaultNames(Statement st, long offset) throws LoadFailure {
+        if (namesPending) {
+            namesPending = false;
+            if (!DEFAULT_NAMES.equals(session.names)) {
+                execute(st, DEFAULT_NAMES, offset, DEFAULT_NAMES);
+                session.names = DEFAULT_NAMES;
+            }
+        }
     }
 
     private StatementLexer.Statement nextStatement(StatementLexer lexer) throws LoadFailure {

@@ -95,7 +95,7 @@ public final class LoadUnit {
             LOG.info("{}: {} data files to load ({} finished by an earlier run), {} target tables, pool-size {}",
                     job.who(), plan.size(), skipped, dump.tables().size(), config.poolSize());
             job.closeAdmin(); // a connection idle through the whole data phase would time out
-            runWorkers(plan);
+            runWorkers(plan, done);
             if (job.stopRequested()) {
                 return result(position, t0, false);
             }
@@ -177,7 +177,7 @@ public final class LoadUnit {
         return vars;
     }
 
-    private void runWorkers(List<DumpDirectory.DataFile> plan) {
+    private void runWorkers(List<DumpDirectory.DataFile> plan, Map<String, LoaderCheckpoint.Row> known) {
         if (plan.isEmpty()) {
             return;
         }
@@ -185,7 +185,7 @@ public final class LoadUnit {
         int n = Math.min(config.poolSize(), plan.size());
         ExecutorService pool = Executors.newFixedThreadPool(n, new NamedThreadFactory(config.task(), "load", "worker"));
         for (int i = 0; i < n; i++) {
-            pool.execute(new LoadWorker(job, queue));
+            pool.execute(new LoadWorker(job, queue, known));
         }
         pool.shutdown();
         awaitWorkers(pool);

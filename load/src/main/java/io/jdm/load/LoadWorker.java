@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Map;
 import java.util.Queue;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -26,12 +27,16 @@ final class LoadWorker implements Runnable {
 
     private final LoadJob job;
     private final Queue<DumpDirectory.DataFile> queue;
+    /** Checkpoint rows read before the workers started, by file name. */
+    private final Map<String, LoaderCheckpoint.Row> known;
     private Connection conn;
+    private FileLoader.Session session;
     private long maxStatementBytes;
 
-    LoadWorker(LoadJob job, Queue<DumpDirectory.DataFile> queue) {
+    LoadWorker(LoadJob job, Queue<DumpDirectory.DataFile> queue, Map<String, LoaderCheckpoint.Row> known) {
         this.job = job;
         this.queue = queue;
+        this.known = known;
     }
 
     @Override
@@ -52,14 +57,15 @@ final class LoadWorker implements Runnable {
 
     private void loadWithRetry(DumpDirectory.DataFile f) {
         TableName target = job.config.router().apply(f.source());
-        FileLoader loader = new FileLoader(job, f, target);
+        FileLoader loader = new FileLoader(job, f, target, known.get(f.name()));
         DiskProgress progress = new DiskProgress(job.metrics);
         int failures = 0;
         long lastFailedAt = -1;
         while (!job.stopping()) {
             try {
                 progress.restart();
-                loader.load(connection(loader.committedOffset()), maxStatementBytes, progress);
+                Connection c = connection(loader.committedOffset());
+                loader.load(c, session, maxStatementBytes, progress);
                 return; // finished, or stopped by the job
             } catch (LoadFailure e) {
                 LoadJob.closeQuietly(conn);
@@ -95,6 +101,7 @@ final class LoadWorker implements Runnable {
                 maxStatementBytes = Math.max(1024, rs.getLong(1) - PACKET_MARGIN);
             }
             conn.commit();
+            session = new FileLoader.Session();
             return conn;
         } catch (SQLException e) {
             LoadJob.closeQuietly(conn);

@@ -6,10 +6,15 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Turns statement bytes into text for JDBC and tells data statements from session settings. */
 final class SqlText {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+    private static final Pattern SET_NAMES = Pattern.compile(
+            "\\s*(/\\*!(\\d*)\\s*)?SET\\s+NAMES\\s+('[^']*'|\\w+)(\\s+COLLATE\\s+('[^']*'|\\w+))?\\s*(\\*/)?\\s*",
+            Pattern.CASE_INSENSITIVE);
 
     /** What a statement of a dump file is. */
     enum Kind { DATA, SESSION, OTHER }
@@ -50,6 +55,19 @@ final class SqlText {
             case "SET" -> Kind.SESSION;
             default -> Kind.OTHER;
         };
+    }
+
+    /**
+     * True when {@code sql} is only {@code SET NAMES cs [COLLATE co]}, possibly inside a version
+     * comment every supported target runs ({@code /*!40101}): a statement that sets the
+     * connection's character set completely and nothing else.
+     */
+    static boolean isSetNames(String sql) {
+        if (sql.length() > 200) {
+            return false;
+        }
+        Matcher m = SET_NAMES.matcher(sql);
+        return m.matches() && (m.group(2) == null || m.group(2).isEmpty() || Long.parseLong(m.group(2)) <= 50700);
     }
 
     /** The first words of a statement, for error messages. */

@@ -81,6 +81,13 @@ final class StatementLexer {
             int end = bufLen;
             byte[] b = buf;
             while (i < end) {
+                if (state == State.SINGLE || state == State.DOUBLE) {
+                    // string literals are most of a dump's bytes: skip to the next quote or backslash
+                    i = literalEnd(b, i, end, state == State.SINGLE ? (byte) '\'' : (byte) '"');
+                    if (i == end) {
+                        break;
+                    }
+                }
                 byte c = b[i++];
                 if (state.ordinal() >= State.DASH.ordinal() && state.ordinal() <= State.SLASH.ordinal()
                         && !continuesComment(c)) {
@@ -105,6 +112,18 @@ final class StatementLexer {
             offset += end - bufPos;
             bufPos = end;
         }
+    }
+
+    /** The index of the first {@code quote} or backslash in {@code b[i, end)}, or {@code end}. */
+    private static int literalEnd(byte[] b, int i, int end, byte quote) {
+        while (i < end) {
+            byte c = b[i];
+            if (c == quote || c == '\\') {
+                return i;
+            }
+            i++;
+        }
+        return end;
     }
 
     private boolean continuesComment(byte c) {

@@ -1,14 +1,17 @@
 package io.jdm.load;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
@@ -16,6 +19,10 @@ import io.jdm.embedded.SqlServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -223,6 +230,43 @@ class LoadUnitIT {
                 TableName tn = new TableName(DB, table);
                 TestData.assertSameRows(s, tn, t, tn);
             }
+        }
+    }
+
+    @Test
+    void eachFileStartsInUtf8mb4WhateverThePreviousFileOnItsConnectionSet() throws Exception {
+        String db = "LoadUnitIT_names";
+        resetTarget("unit_names", db);
+        Path dir = tmp.resolve("names");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(DumpFileNames.databaseSchema(db)), "CREATE DATABASE `" + db + "`;\n");
+        Files.writeString(dir.resolve(DumpFileNames.tableSchema(db, "t")),
+                "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20)) DEFAULT CHARSET = utf8mb4;\n");
+        // one connection loads the files in order: 2 must not inherit latin1 from 1, nor 4 from 3
+        List<String> files = List.of(
+                "/*!40101 SET NAMES latin1*/;\nINSERT INTO `t` VALUES (1,'a');\n",
+                "INSERT INTO `t` VALUES (2,'\u00e9\u20ac\ud83d\ude00');\n",
+                "/*!40101 SET NAMES latin1*/;\nINSERT INTO `t` VALUES (3,'b');\n/*!40101 SET NAMES utf8mb4*/;\n"
+                        + "INSERT INTO `t` VALUES (4,'\u00fc');\n/*!40101 SET NAMES latin1*/;\n",
+                "/*!40101 SET NAMES utf8mb4*/;\nINSERT INTO `t` VALUES (5,'\u00f6');\n",
+                "INSERT INTO `t` VALUES (6,'\u00e4');\n");
+        for (int i = 0; i < files.size(); i++) {
+            Files.writeString(dir.resolve(DumpFileNames.dataFile(db, "t", i + 1, "")), files.get(i));
+        }
+        new DumpMetadata(LocalDateTime.now(), LocalDateTime.now(), BinlogPosition.of("mysql-bin.000001", 4), null)
+                .writeTo(dir);
+        LoadResult r = new LoadUnit(LoadConfig.of("unit_names", "src1", targetSpec(), dir).withPoolSize(1)).run();
+        assertEquals(6, r.rows());
+        List<String> expected = List.of("a", "\u00e9\u20ac\ud83d\ude00", "b", "\u00fc", "\u00f6", "\u00e4");
+        try (Connection t = target.connect(); Statement st = t.createStatement();
+             ResultSet rs = st.executeQuery("SELECT id, HEX(v) FROM " + new TableName(db, "t").quoted() + " ORDER BY id")) {
+            for (int id = 1; id <= expected.size(); id++) {
+                assertTrue(rs.next(), "row " + id);
+                assertEquals(id, rs.getInt(1));
+                assertEquals(HexFormat.of().withUpperCase().formatHex(expected.get(id - 1).getBytes(UTF_8)),
+                        rs.getString(2), "row " + id);
+            }
+            assertFalse(rs.next());
         }
     }
 

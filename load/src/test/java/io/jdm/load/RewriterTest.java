@@ -86,6 +86,18 @@ class RewriterTest {
     }
 
     @Test
+    void recognisesAStatementThatOnlySetsNames() {
+        assertTrue(SqlText.isSetNames("/*!40101 SET NAMES binary*/"));
+        assertTrue(SqlText.isSetNames("set names 'utf8mb4' collate utf8mb4_bin"));
+        assertTrue(SqlText.isSetNames(" SET NAMES latin1 "));
+        assertTrue(SqlText.isSetNames("/*! SET NAMES latin1 */"));
+        assertFalse(SqlText.isSetNames("/*!90000 SET NAMES latin1*/"), "a target older than 9.0 skips it");
+        assertFalse(SqlText.isSetNames("SET NAMES utf8mb4, time_zone = '+00:00'"));
+        assertFalse(SqlText.isSetNames("/*!40101 SET character_set_client = latin1*/"));
+        assertFalse(SqlText.isSetNames("SET FOREIGN_KEY_CHECKS=0"));
+    }
+
+    @Test
     void invalidUtf8InAStringLiteralBecomesAHexLiteral() {
         byte[] withUtf8 = "INS ('a\\'b','é')".getBytes(StandardCharsets.UTF_8);
         assertEquals("INS ('a\\'b','é')", SqlText.decode(withUtf8));

@@ -3,6 +3,7 @@ package io.jdm.bench.load;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.embedded.EmbeddedMariaDb;
 import io.jdm.embedded.ServerProfile;
+import io.jdm.load.LoadConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ import java.util.Map;
  *
  * <pre>
  * LoadBench [--target host:port] [--tables 4] [--rows 50000] [--rows-per-statement 1000,100]
- *           [--rows-per-file 10000] [--threads 4] [--pools 2,4,8,16,32] [--repeat 3] [--txn-bytes 1048576]
+ *           [--rows-per-file 10000] [--threads 4] [--pools 2,4,8,16,32] [--repeat 3] [--txn-bytes 8388608]
  * </pre>
  *
  * Without {@code --target} an embedded MariaDB target is started. MB/s is dump SQL bytes per
@@ -36,7 +37,8 @@ public final class LoadBench {
         int threads = Integer.parseInt(a.getOrDefault("threads", "4"));
         int[] pools = ints(a.getOrDefault("pools", "2,4,8,16,32"));
         int repeat = Integer.parseInt(a.getOrDefault("repeat", "3"));
-        long txnBytes = Long.parseLong(a.getOrDefault("txn-bytes", String.valueOf(1 << 20)));
+        long txnBytes = Long.parseLong(a.getOrDefault("txn-bytes",
+                String.valueOf(LoadConfig.DEFAULT_TRANSACTION_BYTES)));
         EmbeddedMariaDb embedded = null;
         ConnectionSpec target;
         if (a.containsKey("target")) {
