@@ -4,7 +4,8 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.schema.Column;
-import io.jdm.common.sql.ResultSetValues;
+import io.jdm.common.sql.RowLiterals;
+import io.jdm.common.sql.SqlBytes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -34,7 +35,7 @@ final class ChunkWorker implements Runnable {
     private final DumpConfig config;
     private final DumpMetrics metrics;
     private final Path dir;
-    private final StringBuilder buffer;
+    private final SqlBytes buffer;
 
     ChunkWorker(BlockingQueue<Chunk> queue, SnapshotPool pool, DumpState state, DumpConfig config,
                 DumpMetrics metrics, Path dir) {
@@ -44,7 +45,7 @@ final class ChunkWorker implements Runnable {
         this.config = config;
         this.metrics = metrics;
         this.dir = dir;
-        this.buffer = new StringBuilder((int) Math.min(config.statementSize() + 64 * 1024, 16 * 1024 * 1024));
+        this.buffer = new SqlBytes((int) Math.min(config.statementSize() + 64 * 1024, 16 * 1024 * 1024));
     }
 
     @Override
@@ -156,20 +157,14 @@ final class ChunkWorker implements Runnable {
 
     private boolean stream(ResultSet rs, Connection conn, List<Column> cols, DataFileWriter writer, long[] counted)
             throws SQLException, IOException {
-        int n = cols.size();
+        RowLiterals literals = new RowLiterals(rs, cols);
         long pending = 0;
         while (rs.next()) {
             if (state.halted()) {
                 SnapshotPool.abort(conn);
                 return false;
             }
-            StringBuilder sb = writer.startRow();
-            for (int i = 0; i < n; i++) {
-                if (i > 0) {
-                    sb.append(',');
-                }
-                ResultSetValues.appendLiteral(sb, rs, i + 1, cols.get(i));
-            }
+            literals.append(writer.startRow(), rs);
             writer.endRow();
             if (++pending == COUNT_EVERY) {
                 metrics.rowsCounter().add(pending);

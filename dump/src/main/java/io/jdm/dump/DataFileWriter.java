@@ -3,6 +3,7 @@ package io.jdm.dump;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.metrics.Throughput;
+import io.jdm.common.sql.SqlBytes;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,12 +15,13 @@ import java.util.List;
 
 /**
  * Writes one chunk's rows as multi-row INSERT statements into {@code db.tbl.NNNNNNNNN.sql[.gz|.zst]}
- * files: a statement ends at about {@code statementSize} characters, a file after about
+ * files: a statement ends at about {@code statementSize} bytes, a file after about
  * {@code fileSizeLimit} bytes (always at a statement boundary). A file is opened only when a row
  * arrives, so an empty chunk leaves no file.
  */
 final class DataFileWriter implements AutoCloseable {
     static final String HEADER = "/*!40101 SET NAMES utf8mb4*/;\n/*!40014 SET FOREIGN_KEY_CHECKS=0*/;\n";
+    private static final byte[] HEADER_BYTES = HEADER.getBytes(StandardCharsets.US_ASCII);
 
     private final Path dir;
     private final TableJob table;
@@ -27,7 +29,7 @@ final class DataFileWriter implements AutoCloseable {
     private final long statementSize;
     private final long fileSizeLimit;
     private final Throughput bytesCounter;
-    private final StringBuilder statement;
+    private final SqlBytes statement;
     private final List<Path> files = new ArrayList<>();
     private OutputStream out;
     private long fileBytes;
@@ -37,10 +39,10 @@ final class DataFileWriter implements AutoCloseable {
 
     /** @param buffer the statement buffer, reused across a worker's chunks so it does not regrow each time */
     DataFileWriter(Path dir, TableJob table, Compression compression, long statementSize, long fileSizeLimit,
-                   Throughput bytesCounter, StringBuilder buffer) {
+                   Throughput bytesCounter, SqlBytes buffer) {
         this.bytesCounter = bytesCounter;
         this.statement = buffer;
-        buffer.setLength(0);
+        buffer.clear();
         this.dir = dir;
         this.table = table;
         this.compression = compression;
@@ -49,11 +51,11 @@ final class DataFileWriter implements AutoCloseable {
     }
 
     /** Starts a row and returns the buffer to append its comma-separated values to. */
-    StringBuilder startRow() {
+    SqlBytes startRow() {
         if (rowsInStatement) {
-            statement.append(",\n(");
+            statement.append(',').append('\n').append('(');
         } else {
-            statement.append(table.insertPrefix()).append('(');
+            statement.append(table.insertPrefixUtf8()).append('(');
             rowsInStatement = true;
         }
         return statement;
@@ -77,12 +79,12 @@ final class DataFileWriter implements AutoCloseable {
         if (!rowsInStatement) {
             return;
         }
-        statement.append(";\n");
+        statement.append(';').append('\n');
         if (out == null) {
             openFile();
         }
-        write(statement.toString().getBytes(StandardCharsets.UTF_8));
-        statement.setLength(0);
+        write(statement);
+        statement.clear();
         rowsInStatement = false;
         if (fileBytes >= fileSizeLimit) {
             closeFile();
@@ -96,16 +98,27 @@ final class DataFileWriter implements AutoCloseable {
         files.add(file);
         out = compression.wrap(new BufferedOutputStream(Files.newOutputStream(file), 256 * 1024));
         fileBytes = 0;
-        write(HEADER.getBytes(StandardCharsets.US_ASCII));
+        write(HEADER_BYTES);
+    }
+
+    private void write(SqlBytes bytes) throws IOException {
+        long t0 = System.nanoTime();
+        bytes.writeTo(out);
+        writeNanos += System.nanoTime() - t0;
+        counted(bytes.length());
     }
 
     private void write(byte[] bytes) throws IOException {
         long t0 = System.nanoTime();
         out.write(bytes);
         writeNanos += System.nanoTime() - t0;
-        fileBytes += bytes.length;
-        totalBytes += bytes.length;
-        bytesCounter.add(bytes.length);
+        counted(bytes.length);
+    }
+
+    private void counted(int n) {
+        fileBytes += n;
+        totalBytes += n;
+        bytesCounter.add(n);
     }
 
     private void closeFile() throws IOException {

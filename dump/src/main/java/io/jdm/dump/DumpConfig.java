@@ -12,7 +12,7 @@ import java.util.function.BiPredicate;
  * @param sourceId the source's name in the task file, used in messages and metric labels
  * @param threads connections reading at once; chunks of all tables share them
  * @param rows rows per chunk; 0 dumps every table as one chunk
- * @param statementSize characters per multi-row INSERT (about the bytes for ASCII data)
+ * @param statementSize bytes (UTF-8) per multi-row INSERT, as mydumper and Dumpling count them
  * @param chunkFileSizeMb a data file is closed after about this many MB of SQL text; 0 = no limit
  * @param where an extra condition every table's SELECT adds with AND; null for none
  * @param tableFilter (schema, table) → dump it; system schemas are never dumped

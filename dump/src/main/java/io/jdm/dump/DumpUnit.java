@@ -73,10 +73,12 @@ public final class DumpUnit {
         LOG.info("{}dumping from {} into {}", prefix(), config.source().address(), config.outputDir());
         SnapshotOpener.Opened opened;
         List<TableJob> jobs;
+        long openNanos;
         try (Connection meta = connect();
              ProgressLogger progress = new ProgressLogger(config.task(), "dump", metrics, PROGRESS_SECONDS)) {
             Flavor flavor = Flavor.detect(meta);
             opened = new SnapshotOpener(config, flavor, meta).open();
+            openNanos = System.nanoTime() - t0;
             LOG.info("{}snapshot open ({}), position {}", prefix(), opened.used().label(), opened.position());
             try (SnapshotPool pool = opened.pool()) {
                 afterSnapshot.run();
@@ -107,7 +109,7 @@ public final class DumpUnit {
         }
         LOG.info("[dump] {}", metrics.summaryLine());
         return new DumpResult(opened.position(), jobs.size(), metrics.rows(), metrics.bytes(),
-                Duration.ofNanos(System.nanoTime() - t0));
+                Duration.ofNanos(System.nanoTime() - t0), Duration.ofNanos(openNanos));
     }
 
     private Connection connect() throws SQLException {

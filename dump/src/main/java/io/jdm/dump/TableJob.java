@@ -5,6 +5,7 @@ import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.ResultSetValues;
 import io.jdm.common.sql.TableName;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,6 +19,7 @@ final class TableJob {
     private final List<Column> columns;
     private final String selectList;
     private final String insertPrefix;
+    private final byte[] insertPrefixUtf8;
     private final long estimatedRows;
     private final AtomicLong nextFile = new AtomicLong(1);
     private final AtomicInteger open = new AtomicInteger(1);
@@ -38,6 +40,7 @@ final class TableJob {
             Identifiers.appendQuoted(sb, columns.get(i).name());
         }
         this.insertPrefix = sb.append(") VALUES\n").toString();
+        this.insertPrefixUtf8 = insertPrefix.getBytes(StandardCharsets.UTF_8);
     }
 
     TableName name() {
@@ -59,6 +62,11 @@ final class TableJob {
     /** {@code INSERT INTO `tbl` (`a`,`b`) VALUES\n}: unqualified, as Dumpling writes it. */
     String insertPrefix() {
         return insertPrefix;
+    }
+
+    /** {@link #insertPrefix()} in UTF-8, as the data files hold it. */
+    byte[] insertPrefixUtf8() {
+        return insertPrefixUtf8;
     }
 
     long estimatedRows() {

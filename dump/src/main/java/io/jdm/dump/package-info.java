@@ -7,7 +7,7 @@
  *    schema files ({db}-schema-create.sql, {db}.{tbl}-schema.sql, {db}.{view}-schema-view.sql)
  *    ChunkPlanner (key ranges, in the snapshot) ──► bounded chunk queue ──► threads × ChunkWorker
  *                                                                              │ SELECT … streamed
- *                                                                              ▼ ResultSetValues → ValueEncoder
+ *                                                                              ▼ RowLiterals: driver bytes → SQL literals (UTF-8)
  *                                                              DataFileWriter: {db}.{tbl}.{NNNNNNNNN}.sql[.gz|.zst]
  *    metadata (position) written last, atomically
  * </pre>

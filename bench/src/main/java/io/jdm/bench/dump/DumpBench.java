@@ -30,12 +30,13 @@ import java.util.stream.Stream;
  * <pre>
  * DumpBench [--source host:port] [--tables 4] [--rows-per-table 250000] [--threads 4] [--rows 50000]
  *           [--statement-size 1000000] [--repeat 3] [--mydumper PATH] [--mariadb-dump PATH]
+ *           [--warmup 1] [--thread-cpu true]
  * </pre>
  *
  * Without {@code --source} an embedded MariaDB source is started and filled server-side. Peer tools
- * are looked up on PATH unless given; a missing one is reported and skipped. Each tool runs once
- * untimed (buffer pool and JIT warm-up), then {@code --repeat} timed runs; medians are printed with
- * MB/s of the tool's own output and the ratio of wall times.
+ * are looked up on PATH unless given; a missing one is reported and skipped. Each tool runs
+ * {@code --warmup} times untimed (buffer pool and JIT warm-up), then {@code --repeat} timed rounds, the tools taking turns;
+ * medians are printed with MB/s of the tool's own output and the ratio of wall times.
  */
 public final class DumpBench {
     private static final String DB = "dumpbench";
@@ -51,6 +52,7 @@ public final class DumpBench {
         long rows = Long.parseLong(a.getOrDefault("rows", "50000"));
         long statementSize = Long.parseLong(a.getOrDefault("statement-size", "1000000"));
         int repeat = Integer.parseInt(a.getOrDefault("repeat", "3"));
+        int warmup = Integer.parseInt(a.getOrDefault("warmup", "1"));
         EmbeddedMariaDb embedded = null;
         ConnectionSpec source;
         if (a.containsKey("source")) {
@@ -65,27 +67,31 @@ public final class DumpBench {
         try {
             fill(source, tables, perTable);
             System.out.printf(Locale.ROOT, "dataset: %d sbtest tables x %d rows on %s; threads=%d rows=%d "
-                    + "statement-size=%d; median of %d runs%n", tables, perTable, source.address(), threads, rows,
-                    statementSize, repeat);
-            List<Run> results = new ArrayList<>();
-            results.add(measure("jdm", repeat, base, dir -> jdm(source, dir, threads, rows, statementSize)));
+                    + "statement-size=%d; median of %d runs after %d untimed%n", tables, perTable, source.address(), threads,
+                    rows, statementSize, repeat, warmup);
+            List<String> names = new ArrayList<>();
+            List<Dump> dumps = new ArrayList<>();
+            names.add("jdm");
+            dumps.add(dir -> jdm(source, dir, threads, rows, statementSize));
             Optional<String> mydumper = tool(a.get("mydumper"), "mydumper");
             if (mydumper.isPresent()) {
-                results.add(measure("mydumper", repeat, base, dir -> exec(dir, null, mydumper.get(), "-h",
+                names.add("mydumper");
+                dumps.add(dir -> exec(dir, null, mydumper.get(), "-h",
                         source.host(), "-P", String.valueOf(source.port()), "-u", source.user(), "-t",
                         String.valueOf(threads), "-r", String.valueOf(rows), "-s", String.valueOf(statementSize),
-                        "-B", DB, "-o", dir.toString())));
+                        "-B", DB, "-o", dir.toString()));
             } else {
                 System.out.println("mydumper: not found on PATH, skipped (Debian package mydumper)");
             }
             Optional<String> mdump = tool(a.get("mariadb-dump"), "mariadb-dump", "mysqldump");
             if (mdump.isPresent()) {
-                results.add(measure("mariadb-dump --single-transaction", repeat, base, dir -> exec(dir,
-                        dir.resolve("dump.sql"), mdump.get(), "--single-transaction", "-h", source.host(), "-P",
-                        String.valueOf(source.port()), "-u", source.user(), DB)));
+                names.add("mariadb-dump --single-transaction");
+                dumps.add(dir -> exec(dir, dir.resolve("dump.sql"), mdump.get(), "--single-transaction", "-h",
+                        source.host(), "-P", String.valueOf(source.port()), "-u", source.user(), DB));
             } else {
                 System.out.println("mariadb-dump: not found on PATH, skipped (Debian package mariadb-client)");
             }
+            List<Run> results = measure(names, dumps, warmup, repeat, base, Boolean.parseBoolean(a.get("thread-cpu")));
             report(results, (long) tables * perTable);
         } finally {
             if (embedded != null) {
@@ -95,48 +101,105 @@ public final class DumpBench {
         }
     }
 
-    /** One tool's timed runs. */
-    record Run(String tool, double medianSeconds, long bytes) {
+    /**
+     * One tool's timed runs, as medians: wall time, the part spent opening the snapshot (NaN for tools
+     * that do not report it), CPU seconds of the tool itself and of the source server (NaN where
+     * {@code /proc} is missing). CPU time barely moves with the load of other processes, wall time does.
+     */
+    record Run(String tool, double medianSeconds, long bytes, double medianOpenSeconds, double toolCpu,
+               double serverCpu) {
     }
 
+    /** Dumps into {@code dir}; returns the seconds spent opening the snapshot, NaN when not known. */
     interface Dump {
-        void into(Path dir) throws Exception;
+        double into(Path dir) throws Exception;
     }
 
-    private static Run measure(String tool, int repeat, Path base, Dump dump) throws Exception {
-        Path warm = base.resolve("warm");
-        dump.into(warm);
-        delete(warm);
-        double[] secs = new double[repeat];
-        long bytes = 0;
-        for (int i = 0; i < repeat; i++) {
-            Path dir = base.resolve(tool.replace(' ', '_') + "-" + i);
-            long t0 = System.nanoTime();
-            dump.into(dir);
-            secs[i] = (System.nanoTime() - t0) / 1e9;
-            bytes = size(dir);
-            delete(dir);
-            System.out.printf(Locale.ROOT, "  %-36s run %d: %.2f s%n", tool, i + 1, secs[i]);
+    /**
+     * Warms each tool up once, then runs them in turn, {@code repeat} rounds: on a shared machine a
+     * change of load then hits every tool alike instead of whichever happened to run last.
+     */
+    private static List<Run> measure(List<String> names, List<Dump> dumps, int warmup, int repeat, Path base,
+                                     boolean threadCpu) throws Exception {
+        int n = names.size();
+        for (int i = 0; i < warmup; i++) {
+            for (Dump d : dumps) {
+                Path warm = base.resolve("warm");
+                d.into(warm);
+                delete(warm);
+            }
         }
-        Arrays.sort(secs);
-        return new Run(tool, secs[repeat / 2], bytes);
+        double[][] secs = new double[n][repeat];
+        double[][] open = new double[n][repeat];
+        double[][] cpu = new double[n][repeat];
+        double[][] server = new double[n][repeat];
+        long[] bytes = new long[n];
+        for (int i = 0; i < repeat; i++) {
+            for (int t = 0; t < n; t++) {
+                String tool = names.get(t);
+                Path dir = base.resolve(tool.replace(' ', '_') + "-" + i);
+                java.util.Map<String, Double> threads0 = threadCpu && t == 0 ? Cpu.byThread() : null;
+                double[] cpu0 = Cpu.sample();
+                long t0 = System.nanoTime();
+                open[t][i] = dumps.get(t).into(dir);
+                secs[t][i] = (System.nanoTime() - t0) / 1e9;
+                double[] cpu1 = Cpu.sample();
+                // jdm runs in this JVM; a peer tool is a child process, reaped before sampling again
+                cpu[t][i] = t == 0 ? cpu1[0] - cpu0[0] : cpu1[1] - cpu0[1];
+                server[t][i] = cpu1[2] - cpu0[2];
+                bytes[t] = size(dir);
+                delete(dir);
+                if (threads0 != null) {
+                    StringBuilder sb = new StringBuilder("    jdm cpu by thread:");
+                    Cpu.byThread().forEach((k, v) -> {
+                        double d = v - threads0.getOrDefault(k, 0.0);
+                        if (d >= 0.005) {
+                            sb.append(String.format(Locale.ROOT, " [%s] %.2f", k, d));
+                        }
+                    });
+                    System.out.println(sb);
+                }
+                System.out.printf(Locale.ROOT, "  %-36s run %d: %.2f s, cpu %.2f s, server cpu %.2f s%s%n", tool,
+                        i + 1, secs[t][i], cpu[t][i], server[t][i], Double.isNaN(open[t][i]) ? ""
+                                : String.format(Locale.ROOT, " (snapshot open %.2f s, data %.2f s)", open[t][i],
+                                secs[t][i] - open[t][i]));
+            }
+        }
+        List<Run> runs = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            runs.add(new Run(names.get(t), median(secs[t]), bytes[t], median(open[t]), median(cpu[t]),
+                    median(server[t])));
+        }
+        return runs;
     }
 
-    private static void jdm(ConnectionSpec source, Path dir, int threads, long rows, long statementSize) {
+    private static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        return v[v.length / 2];
+    }
+
+    private static double jdm(ConnectionSpec source, Path dir, int threads, long rows, long statementSize) {
         DumpResult r = new DumpUnit(DumpConfig.defaults("bench", source, dir).withThreads(threads).withRows(rows)
                 .withStatementSize(statementSize).withTableFilter((db, t) -> db.equals(DB))).run();
         if (r.rows() <= 0) {
             throw new IllegalStateException("jdm dumped no rows");
         }
+        return r.opening().toNanos() / 1e9;
     }
 
     private static void report(List<Run> runs, long totalRows) {
         Run jdm = runs.get(0);
-        System.out.printf(Locale.ROOT, "%-36s %10s %12s %10s %s%n", "tool", "median s", "rows/s", "MB/s", "jdm speed-up");
+        System.out.printf(Locale.ROOT, "%-36s %10s %12s %10s %12s %8s %10s%n", "tool", "median s", "rows/s", "MB/s",
+                "jdm speed-up", "cpu s", "server cpu");
         for (Run r : runs) {
-            System.out.printf(Locale.ROOT, "%-36s %10.2f %12.0f %10.1f %.2fx%n", r.tool(), r.medianSeconds(),
-                    totalRows / r.medianSeconds(), r.bytes() / 1e6 / r.medianSeconds(),
-                    r.medianSeconds() / jdm.medianSeconds());
+            System.out.printf(Locale.ROOT, "%-36s %10.2f %12.0f %10.1f %11.2fx %8.2f %10.2f%n", r.tool(),
+                    r.medianSeconds(), totalRows / r.medianSeconds(), r.bytes() / 1e6 / r.medianSeconds(),
+                    r.medianSeconds() / jdm.medianSeconds(), r.toolCpu(), r.serverCpu());
+        }
+        if (!Double.isNaN(jdm.medianOpenSeconds())) {
+            System.out.printf(Locale.ROOT, "jdm median snapshot open %.2f s (medians of each phase separately)%n",
+                    jdm.medianOpenSeconds());
         }
     }
 
@@ -161,7 +224,8 @@ public final class DumpBench {
         }
     }
 
-    private static void exec(Path dir, Path stdout, String... cmd) throws Exception {
+    /** Runs a peer tool; NaN: its snapshot-open time is not known. */
+    private static double exec(Path dir, Path stdout, String... cmd) throws Exception {
         Files.createDirectories(dir);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(stdout == null);
         pb.redirectOutput(stdout == null ? dir.resolve("tool.log").toFile() : stdout.toFile());
@@ -172,6 +236,7 @@ public final class DumpBench {
         if (p.waitFor() != 0) {
             throw new IllegalStateException(cmd[0] + " exited with " + p.exitValue() + " (see " + dir + ")");
         }
+        return Double.NaN;
     }
 
     private static Optional<String> tool(String given, String... names) {

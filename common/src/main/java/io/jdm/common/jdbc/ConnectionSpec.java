@@ -56,7 +56,7 @@ public record ConnectionSpec(String host, int port, String user, String password
                 .append("&allowPublicKeyRetrieval=true&allowLoadLocalInfile=true")
                 .append("&useServerPrepStmts=false&rewriteBatchedStatements=false&useLocalSessionState=true")
                 .append("&connectTimeout=").append(connectTimeoutSeconds * 1000L)
-                .append("&tcpKeepAlive=true");
+                .append("&tcpKeepAlive=true&maintainTimeStats=false");
         if (sslCa != null && !sslCa.isBlank()) {
             u.append("&sslMode=VERIFY_CA&trustCertificateKeyStoreUrl=file:").append(sslCa);
         } else {

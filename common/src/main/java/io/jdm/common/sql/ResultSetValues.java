@@ -84,68 +84,18 @@ public final class ResultSetValues {
     }
 
     /**
-     * {@link #appendLiteral(StringBuilder, ResultSet, int, Column)} as UTF-8 bytes, reading each
-     * value once as the driver's bytes: numbers and temporals are copied, binary values hex-encoded
-     * and, when {@code utf8Text} (see {@link #deliversUtf8(ResultSet, int)}), character values escaped
-     * byte by byte without being decoded. Other values go through the encoder.
-     */
-    public static void appendLiteral(SqlBytes out, ResultSet rs, int index, Column column, boolean utf8Text)
-            throws SQLException {
-        switch (column.dataType()) {
-            case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric", "float",
-                    "double", "real" -> appendRaw(out, rs.getBytes(index), false);
-            case "date", "datetime", "timestamp", "time", "year" -> appendRaw(out, rs.getBytes(index), true);
-            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" -> {
-                if (utf8Text) {
-                    byte[] raw = rs.getBytes(index);
-                    if (raw == null) {
-                        out.appendAscii("NULL");
-                    } else {
-                        ValueEncoder.appendString(out, raw);
-                    }
-                } else {
-                    ValueEncoder.append(out, column, rs.getString(index));
-                }
-            }
-            case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> {
-                byte[] raw = rs.getBytes(index);
-                if (raw == null) {
-                    out.appendAscii("NULL");
-                } else {
-                    ValueEncoder.appendHex(out, raw);
-                }
-            }
-            default -> ValueEncoder.append(out, column, read(rs, index, column));
-        }
-    }
-
-    /**
      * True when the driver delivers column {@code index}'s text as UTF-8 bytes (it does for every
      * character column when the session's {@code character_set_results} is utf8mb4, as
      * {@code ConnectionSpec.jdbcUrl()} sets it), so its raw bytes are the text {@code getString}
      * would decode.
      */
-    public static boolean deliversUtf8(ResultSet rs, int index) throws SQLException {
+    static boolean deliversUtf8(ResultSet rs, int index) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
         if (!md.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)) {
             return false;
         }
         String encoding = md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getColumnCharacterEncoding(index);
         return encoding != null && (encoding.equalsIgnoreCase("UTF-8") || encoding.equalsIgnoreCase("UTF8"));
-    }
-
-    private static void appendRaw(SqlBytes out, byte[] raw, boolean quoted) {
-        if (raw == null) {
-            out.appendAscii("NULL");
-            return;
-        }
-        if (quoted) {
-            out.append('\'');
-            out.append(raw);
-            out.append('\'');
-        } else {
-            out.append(raw);
-        }
     }
 
     private static void appendRaw(StringBuilder sb, byte[] raw, boolean quoted) {

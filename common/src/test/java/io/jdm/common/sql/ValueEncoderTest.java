@@ -88,6 +88,39 @@ class ValueEncoderTest {
     }
 
     @Test
+    void utf8BytesAreEscapedExactlyLikeTheText() {
+        String[] parts = {"a", "b7", " ", "-", "'", "\\", "\0", "\n", "\r", "\u001A", "\t", "\"", "é", "世", "😀", "(", "\u007F"};
+        java.util.Random random = new java.util.Random(42);
+        for (int round = 0; round < 2000; round++) {
+            StringBuilder text = new StringBuilder();
+            int len = random.nextInt(40);
+            for (int i = 0; i < len; i++) {
+                text.append(random.nextInt(3) == 0 ? parts[random.nextInt(parts.length)] : "x");
+            }
+            String s = text.toString();
+            SqlBytes out = new SqlBytes(4);
+            out.appendAscii("v=");
+            ValueEncoder.appendString(out, s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals("v=" + ValueEncoder.encode(VARCHAR, s), out.toString(), "text " + s);
+        }
+    }
+
+    @Test
+    void bytesToTheByteBufferMatchTheText() {
+        SqlBytes out = new SqlBytes(1);
+        ValueEncoder.append(out, BLOB, new byte[] {0, (byte) 0xFF, 10, 39});
+        out.append(',');
+        ValueEncoder.append(out, BLOB, new byte[0]);
+        out.append(',');
+        ValueEncoder.append(out, BIT, new byte[] {0x02, (byte) 0xAA});
+        out.append(',');
+        ValueEncoder.append(out, VARCHAR, "it's 😀");
+        out.append(',');
+        ValueEncoder.append(out, VARCHAR, null);
+        assertEquals("0x00FF0A27,x'',b'1010101010','it\\'s 😀',NULL", out.toString());
+    }
+
+    @Test
     void unknownTypesFailNamingTheColumn() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> ValueEncoder.encode(VARCHAR, new Object()));
