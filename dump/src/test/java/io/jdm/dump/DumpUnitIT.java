@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.embedded.TypeMatrix;
 import static io.jdm.dump.DumpTestSupport.checksum;
 import static io.jdm.dump.DumpTestSupport.fileNames;
 import static io.jdm.dump.DumpTestSupport.rows;

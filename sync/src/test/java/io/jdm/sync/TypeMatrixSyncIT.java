@@ -1,5 +1,6 @@
 package io.jdm.sync;
 
+import io.jdm.embedded.TypeMatrix;
 import static io.jdm.sync.SyncTestSupport.assertSameRows;
 import static io.jdm.sync.SyncTestSupport.sourcePosition;
 import static io.jdm.sync.SyncTestSupport.spec;
@@ -28,8 +29,8 @@ class TypeMatrixSyncIT {
         String t = "`" + DB + "`.`types`";
         src.execute("SET GLOBAL sql_mode = 'NO_ENGINE_SUBSTITUTION'");
         try {
-            src.execute(SyncTypeMatrix.createTable(t));
-            tgt.execute(SyncTypeMatrix.createTable(t));
+            src.execute(TypeMatrix.createTable(t));
+            tgt.execute(TypeMatrix.createTable(t));
             // a second table whose only key is a NOT NULL unique key, and a keyless one
             src.execute("CREATE TABLE `" + DB + "`.`uk` (a INT NOT NULL, b VARCHAR(10), UNIQUE KEY (a))",
                     "CREATE TABLE `" + DB + "`.`nokey` (a INT, b VARCHAR(10), f FLOAT)");
@@ -45,7 +46,7 @@ class TypeMatrixSyncIT {
                 try (var c = src.connect(); var st = c.createStatement()) {
                     st.execute("SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'");
                     st.execute("SET SESSION time_zone = '+00:00'");
-                    for (String ins : SyncTypeMatrix.inserts(t)) {
+                    for (String ins : TypeMatrix.inserts(t)) {
                         st.execute(ins);
                     }
                     st.execute("INSERT INTO `" + DB + "`.uk VALUES (1,'a'),(2,'b'),(3,'c')");

@@ -1,5 +1,6 @@
 package io.jdm.common.sql;
 
+import io.jdm.embedded.TypeMatrix;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

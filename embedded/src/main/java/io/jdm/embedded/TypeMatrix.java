@@ -1,13 +1,16 @@
-package io.jdm.common.sql;
+package io.jdm.embedded;
 
 import java.util.List;
 
-/** A table with every MySQL type jdm moves, and rows at each type's edges, written by hand (not by the encoder). */
-final class TypeMatrix {
+/**
+ * A table with every MySQL type jdm moves, and rows at each type's edges, written by hand (not by
+ * the encoder). Shared by the encoder, dump, sync and verify tests so they all prove the same matrix.
+ */
+public final class TypeMatrix {
     private TypeMatrix() {
     }
 
-    static String createTable(String table) {
+    public static String createTable(String table) {
         return "CREATE TABLE " + table + " ("
                 + "id INT PRIMARY KEY,"
                 + "ti TINYINT, tiu TINYINT UNSIGNED, si SMALLINT, siu SMALLINT UNSIGNED,"
@@ -25,10 +28,11 @@ final class TypeMatrix {
                 + ") DEFAULT CHARSET=utf8mb4";
     }
 
-    private static final String COLS = "(id, ti, tiu, si, siu, mi, miu, i, iu, bi, biu, dc, dc0, f, d, b1, b10, b64,"
+    /** The column list of {@link #inserts}, id first, in parentheses. */
+    public static final String COLS = "(id, ti, tiu, si, siu, mi, miu, i, iu, bi, biu, dc, dc0, f, d, b1, b10, b64,"
             + " dt, dtm0, dtm6, ts0, ts6, tm, tm6, yr, c, vc, tx, l1, l1c, bn, vb, bl, en, st, js, g, pt)";
 
-    static List<String> inserts(String table) {
+    public static List<String> inserts(String table) {
         String p = "INSERT INTO " + table + " " + COLS + " VALUES ";
         return List.of(
                 p + "(1, -128, 0, -32768, 0, -8388608, 0, -2147483648, 0, -9223372036854775808, 0,"
