@@ -3,11 +3,15 @@ package io.jdm.cli;
 import io.jdm.cli.run.UnitConfigs;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.hold.SyncHoldClient;
+import io.jdm.common.hold.SyncHoldTable;
 import io.jdm.common.metrics.ProgressLogger;
+import io.jdm.common.verify.SnapshotOptions;
 import io.jdm.common.verify.Verifier;
 import io.jdm.common.verify.VerifyConfig;
 import io.jdm.common.verify.VerifyReport;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,6 +22,11 @@ import picocli.CommandLine.Parameters;
                 + "chunked checksums, narrowing differences to rows. Exit 0 all match, 1 something differs, "
                 + "2 usage or task-file errors.")
 final class VerifyCommand implements Callable<Integer> {
+    /** How long a sync keeps holding without hearing from this verify (a killed verify holds no longer). */
+    private static final Duration HOLD_LEASE = Duration.ofSeconds(30);
+    /** How long a running sync has to answer the pause (it polls ten times a second). */
+    private static final Duration HOLD_ANSWER = Duration.ofSeconds(15);
+
     @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
     Path taskFile;
 
@@ -34,14 +43,32 @@ final class VerifyCommand implements Callable<Integer> {
             description = "Write the REPLACE/DELETE statements that would make the target equal the source.")
     Path fixSql;
 
+    @Option(names = "--snapshot",
+            description = "Compare at one consistent point while the source is being written and the task's sync "
+                    + "(`jdm sync` or `jdm run`) is running: the source is read in a consistent snapshot at "
+                    + "binlog position P, and the sync is held at exactly P until the comparison ends.")
+    boolean snapshot;
+
+    @Option(names = "--snapshot-timeout", paramLabel = "SECONDS",
+            description = "With --snapshot: how long to wait for the sync to reach P (default ${DEFAULT-VALUE}).")
+    long snapshotTimeoutSeconds = 600;
+
     @Override
     public Integer call() {
+        if (snapshotTimeoutSeconds < 1 || snapshotTimeoutSeconds > 86_400) {
+            throw new UsageError("--snapshot-timeout: must be 1..86400 seconds, got " + snapshotTimeoutSeconds);
+        }
         TaskConfig task = TaskFiles.load(taskFile);
         boolean allMatch = true;
         for (MySqlInstance i : task.mysqlInstances()) {
             VerifyConfig cfg = UnitConfigs.verify(task, i).withThreads(threads).withChunkRows(chunkRows);
             if (fixSql != null) {
                 cfg = cfg.withFixSqlDir(fixSql);
+            }
+            if (snapshot) {
+                SyncHoldClient hold = new SyncHoldClient(cfg.target(), SyncHoldTable.of(task.metaSchema(), task.name()),
+                        task.name(), i.sourceId(), HOLD_LEASE, HOLD_ANSWER);
+                cfg = cfg.withSnapshot(SnapshotOptions.held(hold, Duration.ofSeconds(snapshotTimeoutSeconds)));
             }
             Verifier v = new Verifier(cfg);
             VerifyReport report;

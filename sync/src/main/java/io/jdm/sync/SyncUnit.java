@@ -10,6 +10,7 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.hold.SyncHoldTable;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
@@ -19,6 +20,7 @@ import io.jdm.sync.checkpoint.AppliedFilter;
 import io.jdm.sync.checkpoint.CheckpointStore;
 import io.jdm.sync.reader.BinlogReader;
 import io.jdm.sync.reader.ChangeSink;
+import io.jdm.sync.reader.ReadGate;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.PipelineCounters;
@@ -53,6 +55,7 @@ import org.slf4j.LoggerFactory;
 public final class SyncUnit {
     private static final Logger LOG = LoggerFactory.getLogger(SyncUnit.class);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration HOLD_POLL = Duration.ofMillis(100);
 
     private final SyncConfig cfg;
     private final PipelineCounters counters = new PipelineCounters();
@@ -67,6 +70,9 @@ public final class SyncUnit {
     private RingBuffer<RingSlot> ring;
     private BinlogReader reader;
     private ScheduledExecutorService flusher;
+    private ScheduledExecutorService holdTimer;
+    private HoldWatcher holdWatcher;
+    private final ReadGate gate = new ReadGate();
     private ProgressLogger progressLogger;
     private volatile BinlogPosition startPosition;
     private volatile ChangePos globalSaved;
@@ -96,7 +102,10 @@ public final class SyncUnit {
                     cfg.enableGtid(), cfg.heartbeatInterval(), cfg.retryBudget(), cfg.retryMaxBackoff(),
                     cfg.tableFilter(), cfg.router(), cfg.target(),
                     BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
-                    cfg.onlineDdl()), startPosition, new RingSink(), this::fail);
+                    cfg.onlineDdl()), startPosition, new RingSink(), this::fail, gate);
+            holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
+                    cfg.sourceId(), gate, reader::lastEventEnd, () -> ring.getCursor(), progress::minSequence);
+            holdWatcher.ensureTable();
             safeUntilNanos = System.nanoTime() + cfg.safeModeDuration().toNanos();
             disruptor.start();
             reader.start(Duration.ofSeconds(Math.max(30, cfg.source().connectTimeoutSeconds() * 2L)));
@@ -104,12 +113,18 @@ public final class SyncUnit {
                     "checkpoint", true));
             long ms = cfg.checkpointFlushInterval().toMillis();
             flusher.scheduleWithFixedDelay(this::flushGlobalQuietly, ms, ms, TimeUnit.MILLISECONDS);
+            holdTimer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(cfg.task(), "sync", "hold",
+                    true));
+            holdTimer.scheduleWithFixedDelay(holdWatcher, 0, HOLD_POLL.toMillis(), TimeUnit.MILLISECONDS);
             progressLogger = new ProgressLogger(cfg.task(), "sync", metrics, 10);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             fail(new FatalException("sync: interrupted while starting"));
         } catch (JdmException e) {
             fail(e);
+        } catch (SQLException e) {
+            fail(ErrorClassifier.wrap("sync: cannot create the hold table of task " + cfg.task() + " on the target "
+                    + cfg.target().address(), e));
         } catch (RuntimeException e) {
             fail(ErrorClassifier.wrap("sync: cannot start task " + cfg.task(), e));
         }
@@ -304,6 +319,17 @@ public final class SyncUnit {
     private void closeTimers() {
         if (flusher != null) {
             flusher.shutdownNow();
+        }
+        if (holdTimer != null) {
+            holdTimer.shutdownNow();
+            try {
+                holdTimer.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (holdWatcher != null) {
+            holdWatcher.close();
         }
         if (progressLogger != null) {
             progressLogger.close();

@@ -66,12 +66,21 @@ public final class Verifier {
             List<Chunk> pending = null;
             for (int round = 1; round <= snap.rounds() && (pending == null || !pending.isEmpty()); round++) {
                 boolean last = !snap.enabled() || round == snap.rounds();
-                SourceSnapshot snapshot = snap.enabled() ? SourceSnapshot.open(config.source(), config.threads()) : null;
+                TargetHold hold = snap.enabled() ? snap.hold() : null;
+                SourceSnapshot snapshot = null;
                 try {
+                    if (hold != null) {
+                        hold.pause(snap.timeout());
+                    }
+                    snapshot = snap.enabled() ? SourceSnapshot.open(config.source(), config.threads()) : null;
                     if (snapshot != null) {
                         at = snapshot.position;
                         LOG.info("verify: round {} at source position {}; waiting for the target", round, at);
-                        snapshot.awaitTarget(snap);
+                        if (hold != null) {
+                            hold.holdAt(at, snap.timeout());
+                        } else {
+                            snapshot.awaitTarget(snap);
+                        }
                     }
                     Workers w = new Workers(config, tallies, fix, metrics,
                             snapshot == null ? null : snapshot.connections, last);
@@ -91,6 +100,9 @@ public final class Verifier {
                 } finally {
                     if (snapshot != null) {
                         SourceSnapshot.closeAll(snapshot.connections);
+                    }
+                    if (hold != null) {
+                        hold.release();
                     }
                 }
                 if (!pending.isEmpty()) {

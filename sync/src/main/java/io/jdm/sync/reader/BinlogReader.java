@@ -73,8 +73,17 @@ public final class BinlogReader {
     private volatile Exception connectionFailure;
     private volatile long reconnects;
 
+    private final ReadGate gate;
+
     public BinlogReader(Settings settings, BinlogPosition start, ChangeSink sink, Consumer<JdmException> onFailure) {
+        this(settings, start, sink, onFailure, new ReadGate());
+    }
+
+    /** With {@code gate} checked at every transaction boundary (see {@link ReadGate}). */
+    public BinlogReader(Settings settings, BinlogPosition start, ChangeSink sink, Consumer<JdmException> onFailure,
+                        ReadGate gate) {
         this.settings = settings;
+        this.gate = gate;
         this.onFailure = onFailure;
         this.mariadb = detectMariadb(settings.source());
         SchemaTracker tracker = new SchemaTracker(settings.target(), settings.source(), settings.scratchSchema(),
@@ -245,6 +254,19 @@ public final class BinlogReader {
         EventType type = h.getEventType();
         firstConnect.countDown(); // streaming: the server accepted the position (else 1236 comes instead)
         ctx.eventStart = h.getNextPosition() > 0 ? h.getNextPosition() - h.getEventLength() : ctx.cursor;
+        if (!ctx.inTxn && gate.isClosed() && type != EventType.HEARTBEAT) {
+            try {
+                gate.before(ctx.file, ctx.eventStart, () -> stopping || failed);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopping = true;
+                disconnect(client);
+                return;
+            }
+            if (stopping || failed) {
+                return;
+            }
+        }
         try {
             BinlogEventHandler handler = handlers.get(h.getEventType());
             if (handler != null) {

@@ -1,0 +1,128 @@
+package io.jdm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.cli.JdmCommandLineTest.Run;
+import io.jdm.cli.run.TaskRunner;
+import io.jdm.common.config.TaskConfigLoader;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import io.jdm.sync.SyncUnit;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jdm verify --snapshot TASK.yaml} from the command line while {@code jdm run} replicates the
+ * task and the source keeps updating the same rows: exit 0 with every table MATCH, and exit 1 naming
+ * the row once a row is changed on the target behind the sync's back.
+ */
+class VerifySnapshotCommandIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void snapshotVerifyOfARunningTaskUnderWrites() throws Exception {
+        ServerPair p = ServerPair.shared();
+        SqlServer source = p.source();
+        SqlServer target = p.target();
+        String db = "verify_snapshot_cli";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS `" + db + "`", "DROP DATABASE IF EXISTS jdm_meta_vs");
+        source.execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, n BIGINT NOT NULL, v VARCHAR(40))");
+        StringBuilder ins = new StringBuilder("INSERT INTO `" + db + "`.t VALUES ");
+        for (int i = 1; i <= 1000; i++) {
+            ins.append(i > 1 ? "," : "").append('(').append(i).append(",0,'v").append(i).append("')");
+        }
+        source.execute(ins.toString());
+        Path taskFile = dir.resolve("task.yaml");
+        Files.writeString(taskFile, String.join("\n",
+                "name: verify-snap",
+                "task-mode: all",
+                "meta-schema: jdm_meta_vs",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
+                "mydumpers: {global: {threads: 2, rows: 200, dir: \"" + dir.resolve("dump") + "\"}}",
+                "loaders: {global: {pool-size: 2}}",
+                "syncers: {global: {worker-count: 4, batch: 20}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        TaskRunner runner = new TaskRunner(new TaskConfigLoader().load(taskFile), TaskRunner.Stages.FROM_TASK_MODE);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                runner.run();
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        t.start();
+        AtomicLong writes = new AtomicLong();
+        AtomicReference<Throwable> writeFailure = new AtomicReference<>();
+        Thread writer = null;
+        try {
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            List<SyncUnit> syncs = List.of();
+            while (syncs.isEmpty() && System.nanoTime() < deadline && failure.get() == null) {
+                syncs = runner.syncUnits();
+                Thread.sleep(50);
+            }
+            assertTrue(!syncs.isEmpty(), "sync never started: " + failure.get());
+            writer = new Thread(() -> {
+                Random rnd = new Random(3);
+                try (Connection c = source.connect(); Statement st = c.createStatement()) {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        st.execute("UPDATE `" + db + "`.t SET n = n + 1, v = UUID() WHERE id = " + (1 + rnd.nextInt(50)));
+                        writes.incrementAndGet();
+                    }
+                } catch (SQLException e) {
+                    writeFailure.set(e);
+                }
+            }, "hot-writer");
+            writer.start();
+            Thread.sleep(1000);
+
+            long before = writes.get();
+            Run same = JdmCommandLineTest.run("verify", "--snapshot", "--chunk-rows", "100", taskFile.toString());
+            assertEquals(0, same.code(), same.out() + same.err());
+            assertTrue(same.out().contains("MATCH"), same.out());
+            assertTrue(writes.get() > before, "the source was written meanwhile");
+
+            target.execute("UPDATE `" + db + "`.t SET v = 'changed on the target' WHERE id = 777");
+            Run diff = JdmCommandLineTest.run("verify", "--snapshot", "--json", taskFile.toString());
+            assertEquals(1, diff.code(), diff.out() + diff.err());
+            assertTrue(diff.out().contains("changed on the target"), diff.out());
+            assertTrue(diff.out().contains("777"), diff.out());
+        } finally {
+            if (writer != null) {
+                writer.interrupt();
+                writer.join(10_000);
+            }
+            runner.requestStop();
+            t.join(60_000);
+        }
+        assertNull(failure.get(), () -> "runner failed: " + failure.get());
+        assertNull(writeFailure.get(), () -> "writer failed: " + writeFailure.get());
+    }
+
+    @Test
+    void snapshotTimeoutOutOfRangeIsAUsageError() {
+        Run r = JdmCommandLineTest.run("verify", "--snapshot", "--snapshot-timeout", "0", "nope.yaml");
+        assertEquals(2, r.code(), r.out() + r.err());
+        assertTrue(r.err().contains("--snapshot-timeout: must be 1..86400 seconds, got 0"), r.err());
+    }
+}
