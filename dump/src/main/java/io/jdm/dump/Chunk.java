@@ -5,6 +5,9 @@ package io.jdm.dump;
  * read in {@code orderBy} order (null when the table has no usable key).
  */
 record Chunk(TableJob table, int index, String condition, String orderBy) {
+    /** Put once per worker after the last chunk: the worker ends at once instead of waiting out a poll. */
+    static final Chunk END = new Chunk(null, 0, null, null);
+
     /** {@code `db`.`t` chunk 3 (`id` >= 100 AND `id` < 200)}, for messages. */
     String describe() {
         return table.name().quoted() + " chunk " + index + (condition == null ? " (whole table)" : " (" + condition + ")");

@@ -53,6 +53,9 @@ final class ChunkWorker implements Runnable {
         try {
             while (!state.halted()) {
                 Chunk chunk = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (chunk == Chunk.END) {
+                    return;
+                }
                 if (chunk == null) {
                     if (state.isPlanningDone() && queue.isEmpty()) {
                         return;

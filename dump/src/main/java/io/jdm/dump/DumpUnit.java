@@ -134,6 +134,7 @@ public final class DumpUnit {
             state.requestStop();
         } finally {
             state.planningDone();
+            endWorkers(queue);
             awaitWorkers(workers);
         }
     }
@@ -192,6 +193,22 @@ public final class DumpUnit {
                 LOG.warn("{}planning {}: {}; using another snapshot connection", prefix(), job.name().quoted(),
                         ErrorClassifier.oneLine(e));
             }
+        }
+    }
+
+    /** One {@link Chunk#END} per worker, behind the last chunk; a halted dump's workers end by themselves. */
+    private void endWorkers(BlockingQueue<Chunk> queue) {
+        try {
+            for (int i = 0; i < config.threads(); i++) {
+                while (!queue.offer(Chunk.END, 100, TimeUnit.MILLISECONDS)) {
+                    if (state.halted()) {
+                        return;
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.requestStop();
         }
     }
 
