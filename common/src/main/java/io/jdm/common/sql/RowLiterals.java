@@ -13,6 +13,10 @@ import java.util.List;
  * hex-encoded and character values (when the driver delivers UTF-8, see
  * {@link ResultSetValues#deliversUtf8}) escaped byte by byte without being decoded. Everything
  * else goes through {@link ValueEncoder}.
+ *
+ * <p>{@link #direct} goes one step further with MySQL Connector/J: the rows are taken from the
+ * driver's row reader and character and binary values are escaped straight out of its packet
+ * buffer, without a {@code byte[]} copy per value (see {@link DirectRows}).
  */
 public final class RowLiterals {
     private static final byte NUMBER = 0;
@@ -23,6 +27,8 @@ public final class RowLiterals {
 
     private final Column[] columns;
     private final byte[] kinds;
+    /** MySQL protocol type ids of the columns, or null when the driver is not Connector/J. */
+    private final int[] wireTypes;
 
     /** For {@code rs}, whose columns are {@code columns} selected with {@link ResultSetValues#selectList}. */
     public RowLiterals(ResultSet rs, List<Column> columns) throws SQLException {
@@ -30,6 +36,46 @@ public final class RowLiterals {
         this.kinds = new byte[this.columns.length];
         for (int i = 0; i < kinds.length; i++) {
             kinds[i] = kind(this.columns[i], rs, i + 1);
+        }
+        this.wireTypes = DirectRows.wireTypes(rs);
+    }
+
+    /**
+     * The rows of {@code rs} (not yet read) for {@link #appendDirect}, when the driver is Connector/J
+     * and no column needs the generic path; else null, and the caller reads {@code rs} as usual.
+     * Once this returned rows, {@code rs} must only be closed.
+     */
+    public DirectRows direct(ResultSet rs) {
+        if (wireTypes == null) {
+            return null;
+        }
+        for (int i = 0; i < kinds.length; i++) {
+            if (kinds[i] == OTHER || (kinds[i] == UTF8_TEXT || kinds[i] == BINARY) && !DirectRows.isBytes(wireTypes[i])) {
+                return null;
+            }
+        }
+        return DirectRows.of(rs, this);
+    }
+
+    /** Like {@link #append(SqlBytes, ResultSet)} for the current row of {@link #direct}. */
+    void appendDirect(SqlBytes out, DirectRows rows) {
+        for (int i = 0; i < kinds.length; i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            byte kind = kinds[i];
+            if (kind == NUMBER || kind == TEMPORAL) {
+                byte[] raw = rows.bytes(i);
+                if (raw == null) {
+                    out.appendAscii("NULL");
+                } else if (kind == NUMBER) {
+                    out.append(raw);
+                } else {
+                    out.append('\'').append(raw).append('\'');
+                }
+            } else {
+                rows.escape(i, out, kind == BINARY);
+            }
         }
     }
 

@@ -121,11 +121,16 @@ public final class ValueEncoder {
      * writes the same bytes as {@link #appendString(StringBuilder, CharSequence)} then encoding.
      */
     public static void appendString(SqlBytes out, byte[] utf8) {
-        int n = utf8.length;
-        out.ensure(n + 2);
+        appendString(out, utf8, 0, utf8.length);
+    }
+
+    /** {@link #appendString(SqlBytes, byte[])} of {@code len} bytes of {@code utf8} from {@code off}. */
+    public static void appendString(SqlBytes out, byte[] utf8, int off, int len) {
+        int n = off + len;
+        out.ensure(len + 2);
         out.put((byte) '\'');
-        int run = 0;
-        int i = 0;
+        int run = off;
+        int i = off;
         while (i < n) {
             if (i + 8 <= n && !mayNeedEscape((long) LONGS.get(utf8, i))) {
                 i += 8; // the common case: eight bytes checked at once, copied later with their run
@@ -158,14 +163,20 @@ public final class ValueEncoder {
 
     /** {@code 0x0A0B}, or {@code x''} for no bytes. */
     public static void appendHex(SqlBytes out, byte[] bytes) {
-        if (bytes.length == 0) {
+        appendHex(out, bytes, 0, bytes.length);
+    }
+
+    /** {@link #appendHex(SqlBytes, byte[])} of {@code len} bytes of {@code bytes} from {@code off}. */
+    public static void appendHex(SqlBytes out, byte[] bytes, int off, int len) {
+        if (len == 0) {
             out.appendAscii("x''");
             return;
         }
-        out.ensure(2 + 2 * bytes.length);
+        out.ensure(2 + 2 * len);
         out.put((byte) '0');
         out.put((byte) 'x');
-        for (byte b : bytes) {
+        for (int i = off, n = off + len; i < n; i++) {
+            byte b = bytes[i];
             out.put(HEX_BYTES[(b >> 4) & 0xF]);
             out.put(HEX_BYTES[b & 0xF]);
         }
