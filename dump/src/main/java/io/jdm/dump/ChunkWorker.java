@@ -4,7 +4,7 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.schema.Column;
-import io.jdm.common.sql.DirectRows;
+import io.jdm.common.sql.LiteralRows;
 import io.jdm.common.sql.RowLiterals;
 import io.jdm.common.sql.SqlBytes;
 import java.io.IOException;
@@ -161,33 +161,7 @@ final class ChunkWorker implements Runnable {
 
     private boolean stream(ResultSet rs, Connection conn, List<Column> cols, DataFileWriter writer, long[] counted)
             throws SQLException, IOException {
-        RowLiterals literals = new RowLiterals(rs, cols);
-        DirectRows direct = literals.direct(rs);
-        if (direct != null) {
-            return streamDirect(direct, conn, writer, counted);
-        }
-        long pending = 0;
-        while (rs.next()) {
-            if (state.halted()) {
-                SnapshotPool.abort(conn);
-                return false;
-            }
-            literals.append(writer.startRow(), rs);
-            writer.endRow();
-            if (++pending == COUNT_EVERY) {
-                metrics.rowsCounter().add(pending);
-                counted[0] += pending;
-                pending = 0;
-            }
-        }
-        metrics.rowsCounter().add(pending);
-        counted[0] += pending;
-        return true;
-    }
-
-    /** {@link #stream} through {@link DirectRows}: the same literals, fewer copies. */
-    private boolean streamDirect(DirectRows rows, Connection conn, DataFileWriter writer, long[] counted)
-            throws SQLException, IOException {
+        LiteralRows rows = new RowLiterals(rs, cols).rows(rs);
         long pending = 0;
         while (rows.next()) {
             if (state.halted()) {

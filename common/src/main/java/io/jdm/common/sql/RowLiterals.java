@@ -14,9 +14,9 @@ import java.util.List;
  * {@link ResultSetValues#deliversUtf8}) escaped byte by byte without being decoded. Everything
  * else goes through {@link ValueEncoder}.
  *
- * <p>{@link #direct} goes one step further with MySQL Connector/J: the rows are taken from the
+ * <p>{@link #rows} goes one step further with MySQL Connector/J: the rows are taken from the
  * driver's row reader and character and binary values are escaped straight out of its packet
- * buffer, without a {@code byte[]} copy per value (see {@link DirectRows}).
+ * buffer, without a {@code byte[]} copy per value (see {@link LiteralRows}).
  */
 public final class RowLiterals {
     private static final byte NUMBER = 0;
@@ -37,28 +37,24 @@ public final class RowLiterals {
         for (int i = 0; i < kinds.length; i++) {
             kinds[i] = kind(this.columns[i], rs, i + 1);
         }
-        this.wireTypes = DirectRows.wireTypes(rs);
+        this.wireTypes = LiteralRows.wireTypes(rs);
     }
 
     /**
-     * The rows of {@code rs} (not yet read) for {@link #appendDirect}, when the driver is Connector/J
-     * and no column needs the generic path; else null, and the caller reads {@code rs} as usual.
-     * Once this returned rows, {@code rs} must only be closed.
+     * The rows of {@code rs} (not yet read), read from Connector/J's row reader when no column needs
+     * the result set (see {@link LiteralRows}); from then on {@code rs} must only be closed.
      */
-    public DirectRows direct(ResultSet rs) {
-        if (wireTypes == null) {
-            return null;
+    public LiteralRows rows(ResultSet rs) {
+        boolean direct = wireTypes != null;
+        for (int i = 0; i < kinds.length && direct; i++) {
+            direct = kinds[i] == NUMBER || kinds[i] == TEMPORAL
+                    || kinds[i] != OTHER && LiteralRows.isBytes(wireTypes[i]);
         }
-        for (int i = 0; i < kinds.length; i++) {
-            if (kinds[i] == OTHER || (kinds[i] == UTF8_TEXT || kinds[i] == BINARY) && !DirectRows.isBytes(wireTypes[i])) {
-                return null;
-            }
-        }
-        return DirectRows.of(rs, this);
+        return new LiteralRows(rs, this, direct);
     }
 
-    /** Like {@link #append(SqlBytes, ResultSet)} for the current row of {@link #direct}. */
-    void appendDirect(SqlBytes out, DirectRows rows) {
+    /** Like {@link #append(SqlBytes, ResultSet)} for the current row of a direct {@link LiteralRows}. */
+    void appendDirect(SqlBytes out, LiteralRows rows) {
         for (int i = 0; i < kinds.length; i++) {
             if (i > 0) {
                 out.append(',');

@@ -196,7 +196,7 @@ class TypeMatrixRoundTripIT {
     }
 
     /**
-     * {@link DirectRows} must write exactly what the result set path writes. Each column is read on its
+     * A direct {@link LiteralRows} must write exactly what the result set path writes. Each column is read on its
      * own, both ways; the columns the direct path takes must include every numeric, temporal,
      * character and binary kind of the matrix (ENUM and SET too), and it must refuse the rest.
      */
@@ -219,8 +219,8 @@ class TypeMatrixRoundTripIT {
                     }
                 }
                 try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
-                    DirectRows rows = new RowLiterals(rs, one).direct(rs);
-                    if (rows == null) {
+                    LiteralRows rows = new RowLiterals(rs, one).rows(rs);
+                    if (!rows.direct()) {
                         generic.add(col.dataType());
                         continue;
                     }

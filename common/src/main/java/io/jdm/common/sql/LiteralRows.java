@@ -18,25 +18,31 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * The rows of a streaming Connector/J result set, read from the driver's row reader instead of
- * through {@link ResultSet#next()}: the JDBC layer's per-row bookkeeping is skipped, and a character
- * or binary value is escaped (or hex-encoded) straight out of the packet the row arrived in, where
+ * The rows of a streaming result set as SQL literals ({@link RowLiterals}). With Connector/J, when
+ * every column allows it, the rows are read from the driver's row reader instead of through
+ * {@link ResultSet#next()}: the JDBC layer's per-row bookkeeping is skipped, and a character or
+ * binary value is escaped (or hex-encoded) straight out of the packet the row arrived in, where
  * {@link ResultSet#getBytes} would first copy it. Numbers and temporals are still copied: they are
- * short. Used by the dump, the one place where rows are only turned into text and written.
+ * short. Otherwise the result set is read as usual. Used by the dump, the one place where rows are
+ * only turned into text and written.
  */
-public final class DirectRows {
+public final class LiteralRows {
+    private final ResultSet rs;
     private final ResultsetRows rows;
     private final RowLiterals literals;
     private final Escaper escaper = new Escaper();
     private Row row;
 
-    private DirectRows(ResultsetRows rows, RowLiterals literals) {
-        this.rows = rows;
+    /** @param direct whether to read from the driver's row reader ({@link RowLiterals#rows} decides) */
+    LiteralRows(ResultSet rs, RowLiterals literals, boolean direct) {
+        this.rs = rs;
+        this.rows = direct ? ((ResultSetImpl) rs).getRows() : null;
         this.literals = literals;
     }
 
-    static DirectRows of(ResultSet rs, RowLiterals literals) {
-        return rs instanceof ResultSetImpl impl ? new DirectRows(impl.getRows(), literals) : null;
+    /** True when the rows come from the driver's row reader. */
+    public boolean direct() {
+        return rows != null;
     }
 
     /** The MySQL protocol type of each column, or null when {@code rs} is not Connector/J's. */
@@ -62,6 +68,9 @@ public final class DirectRows {
 
     /** Moves to the next row; false after the last. */
     public boolean next() throws SQLException {
+        if (rows == null) {
+            return rs.next();
+        }
         try {
             row = rows.next();
             return row != null;
@@ -70,8 +79,12 @@ public final class DirectRows {
         }
     }
 
-    /** Appends the current row's values, comma-separated, as {@link RowLiterals#append} would. */
+    /** Appends the current row's values, comma-separated, without parentheses. */
     public void append(SqlBytes out) throws SQLException {
+        if (rows == null) {
+            literals.append(out, rs);
+            return;
+        }
         try {
             literals.appendDirect(out, this);
         } catch (CJException e) {
