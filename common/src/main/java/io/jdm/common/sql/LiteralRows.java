@@ -5,15 +5,10 @@ import com.mysql.cj.conf.PropertySet;
 import com.mysql.cj.exceptions.CJException;
 import com.mysql.cj.jdbc.exceptions.SQLExceptionsMapping;
 import com.mysql.cj.jdbc.result.ResultSetImpl;
-import com.mysql.cj.protocol.InternalDate;
-import com.mysql.cj.protocol.InternalTime;
-import com.mysql.cj.protocol.InternalTimestamp;
 import com.mysql.cj.protocol.ResultsetRows;
+import com.mysql.cj.result.DefaultValueFactory;
 import com.mysql.cj.result.Field;
 import com.mysql.cj.result.Row;
-import com.mysql.cj.result.ValueFactory;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
@@ -30,13 +25,14 @@ public final class LiteralRows {
     private final ResultSet rs;
     private final ResultsetRows rows;
     private final RowLiterals literals;
-    private final Escaper escaper = new Escaper();
+    private final Escaper escaper;
     private Row row;
 
     /** @param direct whether to read from the driver's row reader ({@link RowLiterals#rows} decides) */
     LiteralRows(ResultSet rs, RowLiterals literals, boolean direct) {
         this.rs = rs;
         this.rows = direct ? ((ResultSetImpl) rs).getRows() : null;
+        this.escaper = direct ? new Escaper(((ResultSetImpl) rs).getSession().getPropertySet()) : null;
         this.literals = literals;
     }
 
@@ -102,10 +98,18 @@ public final class LiteralRows {
         row.getValue(column, escaper);
     }
 
-    /** Receives a value's bytes where they lie in the row's packet and writes its literal. */
-    private static final class Escaper implements ValueFactory<Void> {
+    /**
+     * Receives a value's bytes where they lie in the row's packet and writes its literal. Only columns
+     * whose protocol type {@link #isBytes} are read through it; any other decoding is refused by the
+     * driver's default factory as an unsupported conversion.
+     */
+    private static final class Escaper extends DefaultValueFactory<Void> {
         SqlBytes out;
         boolean hex;
+
+        Escaper(PropertySet settings) {
+            super(settings);
+        }
 
         @Override
         public Void createFromBytes(byte[] bytes, int offset, int length, Field f) {
@@ -121,65 +125,6 @@ public final class LiteralRows {
         public Void createFromNull() {
             out.appendAscii("NULL");
             return null;
-        }
-
-        private static Void unexpected(String what) {
-            // only protocol types for which isBytes() holds come here, and the driver hands those over as bytes
-            throw new IllegalStateException("the driver decoded a string or binary column as " + what);
-        }
-
-        @Override
-        public void setPropertySet(PropertySet set) {
-        }
-
-        @Override
-        public Void createFromTime(InternalTime t) {
-            return unexpected("TIME");
-        }
-
-        @Override
-        public Void createFromTimestamp(InternalTimestamp t) {
-            return unexpected("TIMESTAMP");
-        }
-
-        @Override
-        public Void createFromDate(InternalDate d) {
-            return unexpected("DATE");
-        }
-
-        @Override
-        public Void createFromDatetime(InternalTimestamp t) {
-            return unexpected("DATETIME");
-        }
-
-        @Override
-        public Void createFromYear(long y) {
-            return unexpected("YEAR");
-        }
-
-        @Override
-        public Void createFromLong(long l) {
-            return unexpected("an integer");
-        }
-
-        @Override
-        public Void createFromBigInteger(BigInteger i) {
-            return unexpected("an integer");
-        }
-
-        @Override
-        public Void createFromDouble(double d) {
-            return unexpected("a double");
-        }
-
-        @Override
-        public Void createFromBigDecimal(BigDecimal d) {
-            return unexpected("a decimal");
-        }
-
-        @Override
-        public Void createFromBit(byte[] bytes, int offset, int length) {
-            return unexpected("BIT");
         }
 
         @Override
