@@ -72,7 +72,6 @@ public final class DumpUnit {
         }
         LOG.info("{}dumping from {} into {}", prefix(), config.source().address(), config.outputDir());
         SnapshotOpener.Opened opened;
-        List<TableJob> jobs;
         long openNanos;
         try (Connection meta = connect();
              ProgressLogger progress = new ProgressLogger(config.task(), "dump", metrics, PROGRESS_SECONDS)) {
@@ -82,9 +81,12 @@ public final class DumpUnit {
             LOG.info("{}snapshot open ({}), position {}", prefix(), opened.used().label(), opened.position());
             try (SnapshotPool pool = opened.pool()) {
                 afterSnapshot.run();
-                jobs = new SchemaDumper(config, dir, metrics).dump(meta, opened.tables(), opened.views(),
-                        opened.fingerprint());
-                runChunks(pool, jobs, dir);
+                SchemaDumper schemas = new SchemaDumper(config, dir, metrics);
+                schemas.start(meta, opened.tables(), opened.views(), opened.fingerprint());
+                runChunks(pool, meta, schemas, opened.tables(), dir);
+                if (!state.halted()) {
+                    schemas.views(meta, opened.views());
+                }
             }
         } catch (SQLException e) {
             throw ErrorClassifier.wrap(prefix() + "source " + config.source().address(), e);
@@ -108,7 +110,7 @@ public final class DumpUnit {
                     + ": " + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e);
         }
         LOG.info("[dump] {}", metrics.summaryLine());
-        return new DumpResult(opened.position(), jobs.size(), metrics.rows(), metrics.bytes(),
+        return new DumpResult(opened.position(), opened.tables().size(), metrics.rows(), metrics.bytes(),
                 Duration.ofNanos(System.nanoTime() - t0), Duration.ofNanos(openNanos));
     }
 
@@ -117,7 +119,8 @@ public final class DumpUnit {
     }
 
     /** Plans each table in the snapshot and feeds the chunks to the workers; returns when all are done. */
-    private void runChunks(SnapshotPool pool, List<TableJob> jobs, DumpDirectory dir) {
+    private void runChunks(SnapshotPool pool, Connection meta, SchemaDumper schemas, List<TableName> tables,
+                           DumpDirectory dir) {
         BlockingQueue<Chunk> queue = new ArrayBlockingQueue<>(Math.max(16, config.threads() * 4));
         ExecutorService workers = Executors.newFixedThreadPool(config.threads(),
                 new NamedThreadFactory(config.task(), "dump", "worker"));
@@ -128,7 +131,7 @@ public final class DumpUnit {
             workers.execute(w);
         }
         try {
-            plan(pool, jobs, queue);
+            plan(pool, meta, schemas, tables, queue);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             state.requestStop();
@@ -139,10 +142,26 @@ public final class DumpUnit {
         }
     }
 
-    private void plan(SnapshotPool pool, List<TableJob> jobs, BlockingQueue<Chunk> queue) throws InterruptedException {
+    private void plan(SnapshotPool pool, Connection meta, SchemaDumper schemas, List<TableName> tables,
+                      BlockingQueue<Chunk> queue) throws InterruptedException {
         ChunkPlanner planner = new ChunkPlanner(config.rows(), config.where());
-        for (TableJob job : jobs) {
+        for (TableName table : tables) {
             if (state.halted()) {
+                return;
+            }
+            TableJob job;
+            try {
+                job = schemas.table(meta, table);
+            } catch (JdmException e) {
+                state.fail(e);
+                return;
+            } catch (SQLException e) {
+                state.fail(tableError(table, e));
+                return;
+            } catch (IOException e) {
+                state.fail(new FatalException(prefix() + "cannot write the schema of " + table.quoted() + " to "
+                        + config.outputDir() + ": " + ErrorClassifier.oneLine(e) + "; check free space and permissions,"
+                        + " then rerun", e));
                 return;
             }
             List<Chunk> chunks = planTable(pool, planner, job);

@@ -21,12 +21,15 @@ import java.util.Set;
 
 /**
  * Writes the schema files (CREATE DATABASE, CREATE TABLE, CREATE VIEW as SHOW CREATE returns them)
- * and reads each table's columns, keys and row estimate into a {@link TableJob}.
+ * and reads each table's columns, keys and row estimate into a {@link TableJob}, one table at a
+ * time as the dump reaches it, so the first table's chunks are read while the next one is planned.
  */
 final class SchemaDumper {
     private final DumpConfig config;
     private final DumpDirectory dir;
     private final DumpMetrics metrics;
+    private SchemaFingerprint fingerprint;
+    private Map<TableName, Long> estimates = Map.of();
 
     SchemaDumper(DumpConfig config, DumpDirectory dir, DumpMetrics metrics) {
         this.config = config;
@@ -34,39 +37,50 @@ final class SchemaDumper {
         this.metrics = metrics;
     }
 
-    /** @param fingerprint the columns seen under the lock, or null where no lock was taken */
-    List<TableJob> dump(Connection meta, List<TableName> tables, List<TableName> views, SchemaFingerprint fingerprint)
+    /**
+     * Writes the CREATE DATABASE files and counts every table's row estimate into the metrics; then
+     * {@link #table} reads each table as the dump reaches it and {@link #views} writes the views.
+     *
+     * @param fingerprint the columns seen under the lock, or null where no lock was taken
+     */
+    void start(Connection meta, List<TableName> tables, List<TableName> views, SchemaFingerprint fingerprint)
             throws SQLException, IOException {
+        this.fingerprint = fingerprint;
         Set<String> schemas = new LinkedHashSet<>();
         tables.forEach(t -> schemas.add(t.schema()));
         views.forEach(v -> schemas.add(v.schema()));
         for (String db : schemas) {
             dir.writeSchema(DumpFileNames.databaseSchema(db), showCreate(meta, "DATABASE", Identifiers.quote(db), null));
         }
-        Map<TableName, Long> estimates = estimates(meta);
-        List<TableJob> jobs = new ArrayList<>(tables.size());
+        estimates = estimates(meta);
         for (TableName t : tables) {
-            TableSchema schema;
-            String create;
-            try {
-                schema = SchemaReader.read(meta, t);
-                create = showCreate(meta, "TABLE", t.quoted(), t);
-            } catch (SQLException e) {
-                if (e.getErrorCode() == 1146) {
-                    throw new FatalException("task " + config.task() + " dump: table " + t.quoted()
-                            + " was dropped during the dump; rerun the dump", e);
-                }
-                throw e;
-            }
-            if (fingerprint != null && !fingerprint.matches(schema)) {
-                throw new FatalException("task " + config.task() + " dump: table " + t.quoted()
-                        + " was altered during the dump (its columns changed after the snapshot); rerun the dump");
-            }
-            dir.writeSchema(DumpFileNames.tableSchema(t.schema(), t.table()), create);
-            long estimate = estimates.getOrDefault(t, 0L);
-            metrics.tableAdded(estimate);
-            jobs.add(new TableJob(schema, estimate));
+            metrics.tableAdded(estimates.getOrDefault(t, 0L));
         }
+    }
+
+    /** Reads one table's columns and keys, checks them against the fingerprint and writes its CREATE TABLE. */
+    TableJob table(Connection meta, TableName t) throws SQLException, IOException {
+        TableSchema schema;
+        String create;
+        try {
+            schema = SchemaReader.read(meta, t);
+            create = showCreate(meta, "TABLE", t.quoted(), t);
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146) {
+                throw new FatalException("task " + config.task() + " dump: table " + t.quoted()
+                        + " was dropped during the dump; rerun the dump", e);
+            }
+            throw e;
+        }
+        if (fingerprint != null && !fingerprint.matches(schema)) {
+            throw new FatalException("task " + config.task() + " dump: table " + t.quoted()
+                    + " was altered during the dump (its columns changed after the snapshot); rerun the dump");
+        }
+        dir.writeSchema(DumpFileNames.tableSchema(t.schema(), t.table()), create);
+        return new TableJob(schema, estimates.getOrDefault(t, 0L));
+    }
+
+    void views(Connection meta, List<TableName> views) throws SQLException, IOException {
         for (TableName v : views) {
             // From inside the view's database the server leaves same-database names unqualified, so
             // the view can be created under another database name (routes).
@@ -75,7 +89,6 @@ final class SchemaDumper {
             }
             dir.writeSchema(DumpFileNames.viewSchema(v.schema(), v.table()), showCreate(meta, "VIEW", v.quoted(), v));
         }
-        return jobs;
     }
 
     private String showCreate(Connection c, String kind, String quoted, TableName table) throws SQLException {
