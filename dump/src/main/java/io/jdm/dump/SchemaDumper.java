@@ -52,7 +52,7 @@ final class SchemaDumper {
         for (String db : schemas) {
             dir.writeSchema(DumpFileNames.databaseSchema(db), showCreate(meta, "DATABASE", Identifiers.quote(db), null));
         }
-        estimates = estimates(meta);
+        estimates = estimates(meta, schemas);
         for (TableName t : tables) {
             metrics.tableAdded(estimates.getOrDefault(t, 0L));
         }
@@ -106,12 +106,20 @@ final class SchemaDumper {
         }
     }
 
-    /** information_schema's row estimates (InnoDB's statistics): they size chunks, nothing else. */
-    private static Map<TableName, Long> estimates(Connection c) throws SQLException {
+    /** information_schema's row estimates (InnoDB's statistics) of the dumped schemas: they size chunks only. */
+    private static Map<TableName, Long> estimates(Connection c, Set<String> schemas) throws SQLException {
         Map<TableName, Long> out = new HashMap<>();
+        if (schemas.isEmpty()) {
+            return out;
+        }
+        StringBuilder in = new StringBuilder();
+        for (String db : schemas) {
+            in.append(in.length() == 0 ? "" : ", ").append(Identifiers.literal(db));
+        }
+        // restricted to the dumped schemas: the server opens every table it reports on
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
                 "SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_ROWS FROM information_schema.TABLES "
-                        + "WHERE TABLE_TYPE = 'BASE TABLE'")) {
+                        + "WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA IN (" + in + ")")) {
             while (rs.next()) {
                 out.put(new TableName(rs.getString(1), rs.getString(2)), rs.getLong(3));
             }
