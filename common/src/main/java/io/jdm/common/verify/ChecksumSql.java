@@ -29,39 +29,61 @@ import java.util.List;
  * rows are then compared as Java values.
  */
 final class ChecksumSql {
-    /** Added for a row whose text is too long to hash: above any sum of 2^32 CRCs of 32 bits. */
-    static final java.math.BigDecimal OVERSIZE = new java.math.BigDecimal("100000000000000000000");
+    /**
+     * Added for a row whose text is too long to hash: the largest BIGINT UNSIGNED, above any sum of
+     * the CRCs of fewer than 2^32 rows, and an integer, so IFNULL stays an integer expression (a
+     * DECIMAL literal made the server convert every row's CRC to a decimal).
+     */
+    static final java.math.BigDecimal OVERSIZE = new java.math.BigDecimal("18446744073709551615");
 
     private ChecksumSql() {
     }
 
     static String rowHash(List<Column> columns) {
+        boolean oneCollation = oneUtf8mb4Collation(columns);
         StringBuilder v = new StringBuilder("CRC32(CONCAT_WS(','");
         StringBuilder g = new StringBuilder();
         for (Column c : columns) {
             String q = Identifiers.quote(c.name());
-            v.append(", ").append(valueExpr(c, q));
+            v.append(", ").append(valueExpr(c, q, oneCollation));
             g.append(", ").append(guardExpr(c, q));
         }
         return v.append(g).append("))").toString();
     }
 
-    private static String valueExpr(Column c, String q) {
+    private static String valueExpr(Column c, String q, boolean oneCollation) {
         return switch (kind(c)) {
             case PLAIN -> q;
             case FLOAT -> "(" + q + " + 0e0)";
             case BIT -> "CAST(" + q + " AS UNSIGNED)";
             case BYTES -> q;
-            case TEXT -> isUtf8mb4Text(c) ? "CAST(" + q + " AS BINARY)" : "CONVERT(" + q + " USING utf8mb4)";
+            case TEXT -> !isUtf8mb4Text(c) ? "CONVERT(" + q + " USING utf8mb4)"
+                    : oneCollation ? q : "CAST(" + q + " AS BINARY)";
         };
     }
 
     /**
-     * utf8mb4 text is hashed as its bytes: no conversion work, and no "illegal mix of collations"
-     * between columns of one charset and different collations.
+     * utf8mb4 text is hashed as its bytes: no conversion work. CRC32 reads a string's bytes as they
+     * are, so the column itself does; only when text of several collations meets in one CONCAT_WS
+     * (an "illegal mix of collations") is each value cast to binary first, which costs a copy.
      */
     private static boolean isUtf8mb4Text(Column c) {
         return !"json".equals(c.dataType()) && "utf8mb4".equalsIgnoreCase(c.charset());
+    }
+
+    /** Every text column is utf8mb4 text of one and the same known collation. */
+    private static boolean oneUtf8mb4Collation(List<Column> columns) {
+        String collation = null;
+        for (Column c : columns) {
+            if (kind(c) != Kind.TEXT) {
+                continue;
+            }
+            if (!isUtf8mb4Text(c) || c.collation() == null || collation != null && !collation.equals(c.collation())) {
+                return false;
+            }
+            collation = c.collation();
+        }
+        return true;
     }
 
     private static String guardExpr(Column c, String q) {

@@ -29,6 +29,18 @@ class ChecksumSqlTest {
     }
 
     @Test
+    void utf8mb4TextOfOneCollationIsHashedWithoutACast() {
+        Column a = new Column("a", 1, "varchar", "varchar(5)", false, false, "utf8mb4", "utf8mb4_general_ci");
+        Column b = new Column("b", 2, "char", "char(5)", false, false, "utf8mb4", "utf8mb4_general_ci");
+        Column bin = new Column("b", 2, "char", "char(5)", false, false, "utf8mb4", "utf8mb4_bin");
+        Column n = col("n", "int", "int");
+        assertEquals("CRC32(CONCAT_WS(',', `n`, `a`, `b`, ISNULL(`n`), IFNULL(LENGTH(`a`), -1),"
+                + " IFNULL(LENGTH(`b`), -1)))", ChecksumSql.rowHash(List.of(n, a, b)));
+        assertEquals("CRC32(CONCAT_WS(',', `n`, CAST(`a` AS BINARY), CAST(`b` AS BINARY), ISNULL(`n`),"
+                + " IFNULL(LENGTH(`a`), -1), IFNULL(LENGTH(`b`), -1)))", ChecksumSql.rowHash(List.of(n, a, bin)));
+    }
+
+    @Test
     void orderExpressionsMatchJavaOrdering() {
         assertEquals("CAST(CONVERT(`s` USING utf8mb4) AS BINARY)", ChecksumSql.orderExpr(col("s", "varchar", "x")));
         assertEquals("CAST(CONVERT(`e` USING utf8mb4) AS BINARY)", ChecksumSql.orderExpr(col("e", "enum", "enum('b','a')")));
