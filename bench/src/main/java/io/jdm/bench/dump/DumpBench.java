@@ -39,7 +39,8 @@ import java.util.stream.Stream;
  * medians are printed with MB/s of the tool's own output and the ratio of wall times.
  */
 public final class DumpBench {
-    private static final String DB = "dumpbench";
+    /** The database {@link #fill} creates. */
+    public static final String DB = "dumpbench";
 
     private DumpBench() {
     }
@@ -173,7 +174,7 @@ public final class DumpBench {
         return runs;
     }
 
-    private static double median(double[] values) {
+    public static double median(double[] values) {
         double[] v = values.clone();
         Arrays.sort(v);
         return v[v.length / 2];
@@ -204,7 +205,8 @@ public final class DumpBench {
     }
 
     /** Creates and fills sbtest1..N server-side (fast: no rows cross the network). */
-    private static void fill(ConnectionSpec source, int tables, int perTable) throws Exception {
+    /** {@code tables} sbtest tables of {@code perTable} rows in {@link #DB}: the same rows on every server. */
+    public static void fill(ConnectionSpec source, int tables, int perTable) throws Exception {
         try (Connection c = DriverManager.getConnection(source.jdbcUrl(), source.user(), source.password());
              Statement st = c.createStatement()) {
             st.execute("DROP DATABASE IF EXISTS " + Identifiers.quote(DB));
@@ -261,7 +263,7 @@ public final class DumpBench {
         }
     }
 
-    private static void delete(Path root) throws Exception {
+    public static void delete(Path root) throws Exception {
         if (!Files.exists(root)) {
             return;
         }
@@ -270,7 +272,8 @@ public final class DumpBench {
         }
     }
 
-    private static Map<String, String> parse(String[] args) {
+    /** {@code --name value} pairs. */
+    public static Map<String, String> parse(String[] args) {
         Map<String, String> m = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             if (!args[i].startsWith("--")) {
