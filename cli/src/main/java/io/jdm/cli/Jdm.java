@@ -78,7 +78,8 @@ public final class Jdm implements Runnable {
             code = ExitCode.USAGE;
         } else if (ex instanceof JdmException j) {
             err.println("jdm: " + j.getMessage());
-            code = ExitCode.FAILED;
+            // verify keeps 1 for "different": a comparison that could not be done is 2
+            code = "verify".equals(cl.getCommandName()) ? ExitCode.VERIFY_ERROR : ExitCode.FAILED;
         } else {
             err.println("jdm: " + ErrorClassifier.oneLine(ex));
             code = ExitCode.FAILED;

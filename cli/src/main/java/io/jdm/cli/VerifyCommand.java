@@ -20,7 +20,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Compare every table the task selects (through its routes) between source and target by "
                 + "chunked checksums, narrowing differences to rows. Exit 0 all match, 1 something differs, "
-                + "2 usage or task-file errors.")
+                + "2 the comparison could not be done (a table or server error, usage or task-file errors).")
 final class VerifyCommand implements Callable<Integer> {
     /** How long a sync keeps holding without hearing from this verify (a killed verify holds no longer). */
     private static final Duration HOLD_LEASE = Duration.ofSeconds(30);
@@ -59,7 +59,7 @@ final class VerifyCommand implements Callable<Integer> {
             throw new UsageError("--snapshot-timeout: must be 1..86400 seconds, got " + snapshotTimeoutSeconds);
         }
         TaskConfig task = TaskFiles.load(taskFile);
-        boolean allMatch = true;
+        int worst = ExitCode.OK;
         for (MySqlInstance i : task.mysqlInstances()) {
             VerifyConfig cfg = UnitConfigs.verify(task, i).withThreads(threads).withChunkRows(chunkRows);
             if (fixSql != null) {
@@ -76,9 +76,9 @@ final class VerifyCommand implements Callable<Integer> {
                 report = v.run();
             }
             System.out.print(json ? report.toJson() + "\n" : report.renderTable());
-            allMatch &= report.matches();
+            worst = Math.max(worst, report.exitCode());
         }
         System.out.flush();
-        return allMatch ? ExitCode.OK : ExitCode.FAILED;
+        return worst;
     }
 }

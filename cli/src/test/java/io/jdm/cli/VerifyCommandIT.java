@@ -24,11 +24,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code jdm verify --snapshot TASK.yaml} from the command line while {@code jdm run} replicates the
- * task and the source keeps updating the same rows: exit 0 with every table MATCH, and exit 1 naming
- * the row once a row is changed on the target behind the sync's back.
+ * {@code jdm verify} from the command line. With {@code --snapshot} while {@code jdm run} replicates
+ * the task and the source keeps updating the same rows: exit 0 with every table MATCH, and exit 1
+ * naming the row once a row is changed on the target behind the sync's back. Exit 2 when the
+ * comparison cannot be done: no sync to hold, or a table missing on the target.
  */
-class VerifySnapshotCommandIT {
+class VerifyCommandIT {
     @TempDir
     Path dir;
 
@@ -46,21 +47,7 @@ class VerifySnapshotCommandIT {
             ins.append(i > 1 ? "," : "").append('(').append(i).append(",0,'v").append(i).append("')");
         }
         source.execute(ins.toString());
-        Path taskFile = dir.resolve("task.yaml");
-        Files.writeString(taskFile, String.join("\n",
-                "name: verify-snap",
-                "task-mode: all",
-                "meta-schema: jdm_meta_vs",
-                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
-                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
-                "mydumpers: {global: {threads: 2, rows: 200, dir: \"" + dir.resolve("dump") + "\"}}",
-                "loaders: {global: {pool-size: 2}}",
-                "syncers: {global: {worker-count: 4, batch: 20}}",
-                "mysql-instances:",
-                "  - source-id: s1",
-                "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
-                ""));
+        Path taskFile = taskFile(source, target, db);
         TaskRunner runner = new TaskRunner(new TaskConfigLoader().load(taskFile), TaskRunner.Stages.FROM_TASK_MODE);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread t = new Thread(() -> {
@@ -117,6 +104,45 @@ class VerifySnapshotCommandIT {
         }
         assertNull(failure.get(), () -> "runner failed: " + failure.get());
         assertNull(writeFailure.get(), () -> "writer failed: " + writeFailure.get());
+    }
+
+    private Path taskFile(SqlServer source, SqlServer target, String db) throws java.io.IOException {
+        Path taskFile = dir.resolve("task.yaml");
+        Files.writeString(taskFile, String.join("\n",
+                "name: verify-snap",
+                "task-mode: all",
+                "meta-schema: jdm_meta_vs",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
+                "mydumpers: {global: {threads: 2, rows: 200, dir: \"" + dir.resolve("dump") + "\"}}",
+                "loaders: {global: {pool-size: 2}}",
+                "syncers: {global: {worker-count: 4, batch: 20}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        return taskFile;
+    }
+
+    @Test
+    void aComparisonThatCannotBeDoneExitsWith2() throws Exception {
+        ServerPair p = ServerPair.shared();
+        String db = "verify_cli_errors";
+        p.source().freshDatabase(db);
+        p.target().execute("DROP DATABASE IF EXISTS `" + db + "`", "CREATE DATABASE `" + db + "`");
+        p.source().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY)", "INSERT INTO `" + db + "`.t VALUES (1)");
+        Path task = taskFile(p.source(), p.target(), db);
+
+        Run missing = JdmCommandLineTest.run("verify", task.toString());
+        assertEquals(2, missing.code(), missing.out() + missing.err());
+        assertTrue(missing.out().contains("ERROR"), missing.out());
+
+        p.target().execute("CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY)", "INSERT INTO `" + db + "`.t VALUES (1)");
+        Run noSync = JdmCommandLineTest.run("verify", "--snapshot", "--snapshot-timeout", "2", task.toString());
+        assertEquals(2, noSync.code(), noSync.out() + noSync.err());
+        assertTrue(noSync.err().startsWith("jdm: verify --snapshot: no running sync of task verify-snap (source s1)"),
+                noSync.err());
     }
 
     @Test
