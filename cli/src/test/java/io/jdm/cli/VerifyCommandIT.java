@@ -10,7 +10,6 @@ import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.sync.SyncUnit;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -107,22 +106,7 @@ class VerifyCommandIT {
     }
 
     private Path taskFile(SqlServer source, SqlServer target, String db) throws java.io.IOException {
-        Path taskFile = dir.resolve("task.yaml");
-        Files.writeString(taskFile, String.join("\n",
-                "name: verify-snap",
-                "task-mode: all",
-                "meta-schema: jdm_meta_vs",
-                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
-                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
-                "mydumpers: {global: {threads: 2, rows: 200, dir: \"" + dir.resolve("dump") + "\"}}",
-                "loaders: {global: {pool-size: 2}}",
-                "syncers: {global: {worker-count: 4, batch: 20}}",
-                "mysql-instances:",
-                "  - source-id: s1",
-                "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
-                ""));
-        return taskFile;
+        return TestTasks.allMode(dir, "verify-snap", "jdm_meta_vs", source, target, db);
     }
 
     @Test

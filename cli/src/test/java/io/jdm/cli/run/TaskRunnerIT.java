@@ -3,6 +3,7 @@ package io.jdm.cli.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.cli.TestTasks;
 import io.jdm.cli.daemon.StatusServer;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
@@ -19,7 +20,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
@@ -45,21 +45,7 @@ class TaskRunnerIT {
     }
 
     private TaskConfig task(String db) throws Exception {
-        String yaml = String.join("\n",
-                "name: runner-it",
-                "task-mode: all",
-                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
-                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
-                "mydumpers: {global: {threads: 2, rows: 100, dir: \"" + dir.resolve("dump") + "\"}}",
-                "loaders: {global: {pool-size: 2}}",
-                "syncers: {global: {worker-count: 4, batch: 20}}",
-                "mysql-instances:",
-                "  - source-id: s1",
-                "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
-                "");
-        Path f = dir.resolve("task.yaml");
-        Files.writeString(f, yaml);
+        Path f = TestTasks.allMode(dir, "runner-it", "jdm_meta", source, target, db);
         return new TaskConfigLoader().load(f);
     }
 

@@ -1,0 +1,33 @@
+package io.jdm.cli;
+
+import io.jdm.embedded.SqlServer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Task files for the command-line tests: task-mode all over one database of the embedded pair. */
+public final class TestTasks {
+    private TestTasks() {
+    }
+
+    /** Writes {@code dir/task.yaml}: task {@code name}, source-id s1, dump into {@code dir/dump}. */
+    public static Path allMode(Path dir, String name, String metaSchema, SqlServer source, SqlServer target, String db)
+            throws IOException {
+        Path f = dir.resolve("task.yaml");
+        Files.writeString(f, String.join("\n",
+                "name: " + name,
+                "task-mode: all",
+                "meta-schema: " + metaSchema,
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
+                "mydumpers: {global: {threads: 2, rows: 100, dir: \"" + dir.resolve("dump") + "\"}}",
+                "loaders: {global: {pool-size: 2}}",
+                "syncers: {global: {worker-count: 4, batch: 20}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        return f;
+    }
+}
