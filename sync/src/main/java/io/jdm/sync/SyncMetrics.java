@@ -8,6 +8,7 @@ import io.jdm.sync.ring.WriterProgress;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
@@ -23,16 +24,30 @@ public final class SyncMetrics implements MetricSource {
     private final LongSupplier cursor;
     private final Supplier<BinlogPosition> checkpoint;
     private final Supplier<BinlogPosition> readPosition;
+    private final LongSupplier reconnects;
+    private final BooleanSupplier held;
     private final long startNanos = System.nanoTime();
 
+    /**
+     * @param reconnects how often the binlog stream was reopened
+     * @param held whether {@code jdm verify --snapshot} holds the reader right now
+     */
     SyncMetrics(String task, PipelineCounters counters, WriterProgress progress, LongSupplier cursor,
-                Supplier<BinlogPosition> checkpoint, Supplier<BinlogPosition> readPosition) {
+                Supplier<BinlogPosition> checkpoint, Supplier<BinlogPosition> readPosition, LongSupplier reconnects,
+                BooleanSupplier held) {
         this.task = task;
         this.c = counters;
         this.progress = progress;
         this.cursor = cursor;
         this.checkpoint = checkpoint;
         this.readPosition = readPosition;
+        this.reconnects = reconnects;
+        this.held = held;
+    }
+
+    /** How often the reader reopened the binlog stream (lost connections, a source that gave up on it). */
+    public long reconnects() {
+        return reconnects.getAsLong();
     }
 
     public long rowsApplied() {
@@ -108,6 +123,8 @@ public final class SyncMetrics implements MetricSource {
         m.put("queueDepths", queueDepths());
         m.put("drains", c.drains.sum());
         m.put("retries", c.retries.sum());
+        m.put("readerReconnects", reconnects());
+        m.put("heldForVerify", held.getAsBoolean());
         m.put("txnP95Millis", c.txnLatency.percentileMillis(95));
         m.put("txnP99Millis", c.txnLatency.percentileMillis(99));
         m.put("checkpoint", String.valueOf(checkpoint.get()));
@@ -123,6 +140,8 @@ public final class SyncMetrics implements MetricSource {
         w.counter("sync_transactions_total", "target transactions committed", l, c.txns.total());
         w.counter("sync_drains_total", "causality drains", l, c.drains.sum());
         w.counter("sync_retries_total", "writer retries", l, c.retries.sum());
+        w.counter("sync_reader_reconnects_total", "binlog stream reopened", l, reconnects());
+        w.gauge("sync_held_for_verify", "1 while verify --snapshot holds the reader", l, held.getAsBoolean() ? 1 : 0);
         w.gauge("sync_lag_seconds", "source event time to now for the oldest uncommitted change", l, lagSeconds());
         List<Long> depths = queueDepths();
         for (int i = 0; i < depths.size(); i++) {

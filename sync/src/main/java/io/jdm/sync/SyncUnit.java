@@ -86,7 +86,8 @@ public final class SyncUnit {
         this.progress = new WriterProgress(cfg.workerCount());
         this.store = new CheckpointStore(cfg.checkpointTable(), cfg.sourceId());
         this.metrics = new SyncMetrics(cfg.task(), counters, progress, () -> ring == null ? -1 : ring.getCursor(),
-                this::checkpoint, () -> reader == null ? null : reader.lastEventEnd());
+                this::checkpoint, () -> reader == null ? null : reader.lastEventEnd(),
+                () -> reader == null ? 0 : reader.reconnects(), gate::isClosed);
     }
 
     /** Resolves the start point, starts every stage and returns once the binlog is streaming. */
