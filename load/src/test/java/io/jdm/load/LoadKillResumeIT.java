@@ -46,15 +46,19 @@ class LoadKillResumeIT {
         random.setSeed(seed);
         int midLoadKills = 0;
         List<String> log = new ArrayList<>();
+        long total = dataFileBytes(dump);
+        assertTrue(total > 0, "no data files in " + dump);
         for (int i = 0; i < KILLS; i++) {
             Process p = start(target, dump, i);
-            // wait until this run has committed something new, then kill it a random moment later
-            long before = committedBytes(target);
+            // kill once this run has committed a random part (5-35%) of what is left, plus up to 30 ms:
+            // progress, not time, decides, so the kills land mid-load on a fast machine as on a slow one
+            long before = Math.max(0, committedBytes(target));
+            long threshold = before + 1 + (long) ((total - before) * (0.05 + 0.3 * random.nextDouble()));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (p.isAlive() && committedBytes(target) == before && System.nanoTime() < deadline) {
-                Thread.sleep(20);
+            while (p.isAlive() && committedBytes(target) < threshold && System.nanoTime() < deadline) {
+                Thread.sleep(5);
             }
-            Thread.sleep(random.nextInt(400));
+            Thread.sleep(random.nextInt(30));
             boolean alive = p.isAlive();
             p.destroyForcibly();
             assertTrue(p.waitFor(30, TimeUnit.SECONDS), "child did not die");
@@ -100,6 +104,17 @@ class LoadKillResumeIT {
             return TestData.count(c, "SELECT IFNULL(SUM(`offset`), 0) FROM jdm_meta." + TASK + "_loader_checkpoint");
         } catch (SQLException e) {
             return -1; // not created yet
+        }
+    }
+
+    /**
+     * What the data files hold on disk: no more than the bytes the checkpoint counts once they are
+     * loaded (compressed files count fewer bytes here), so every kill threshold is reached mid-load.
+     */
+    private static long dataFileBytes(Path dump) throws java.io.IOException {
+        try (var files = Files.list(dump)) {
+            return files.filter(f -> f.getFileName().toString().matches(".*\\.\\d+\\.sql(\\.gz|\\.zst)?"))
+                    .mapToLong(f -> f.toFile().length()).sum();
         }
     }
 
