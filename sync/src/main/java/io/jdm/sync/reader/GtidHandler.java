@@ -15,7 +15,9 @@ final class GtidHandler implements BinlogEventHandler {
         if (data instanceof MariadbGtidEventData m) {
             boolean standalone = (m.getFlags() & MariadbGtidEventData.FL_STANDALONE) != 0;
             ctx.beginTxn(ctx.eventStart, !standalone);
-            ctx.pendingGtid = m.getDomainId() + "-" + m.getServerId() + "-" + m.getSequence();
+            // the server id is in the event header; the library only copies it into the event data
+            // when it tracks GTIDs itself (enable-gtid), so read it from the header in every mode
+            ctx.pendingGtid = m.getDomainId() + "-" + header.getServerId() + "-" + m.getSequence();
         } else if (data instanceof GtidEventData g) {
             ctx.beginTxn(ctx.eventStart, false);
             ctx.pendingGtid = g.getMySqlGtid().toString();
