@@ -1,6 +1,6 @@
 package io.jdm.sync;
 
-import com.lmax.disruptor.BlockingWaitStrategy;
+
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.ExceptionHandler;
 import com.lmax.disruptor.InsufficientCapacityException;
@@ -23,6 +23,7 @@ import io.jdm.sync.reader.ChangeSink;
 import io.jdm.sync.reader.ReadGate;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
+import io.jdm.sync.ring.ParkingWaitStrategy;
 import io.jdm.sync.ring.PipelineCounters;
 import io.jdm.sync.ring.RingSlot;
 import io.jdm.sync.ring.RowChange;
@@ -189,7 +190,7 @@ public final class SyncUnit {
 
     private void buildRing(AppliedFilter applied) {
         disruptor = new Disruptor<>(RingSlot::new, cfg.queueSize(),
-                new NamedThreadFactory(cfg.task(), "sync", "ring"), ProducerType.SINGLE, new BlockingWaitStrategy());
+                new NamedThreadFactory(cfg.task(), "sync", "ring"), ProducerType.SINGLE, new ParkingWaitStrategy());
         disruptor.setDefaultExceptionHandler(new Halting());
         ring = disruptor.getRingBuffer();
         WriterSettings ws = new WriterSettings(cfg.task(), cfg.target(), cfg.workerCount(), cfg.batch(),
