@@ -39,6 +39,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class BinlogReader {
     private static final Logger LOG = LoggerFactory.getLogger(BinlogReader.class);
+    /**
+     * How long the reader stays connected while held at the gate: a source drops a stream it cannot
+     * write to after net_write_timeout (60 s by default), and one seen here (1 s) then stalled.
+     */
+    static final Duration HOLD_CONNECTED = Duration.ofSeconds(5);
 
     /** How to connect and what to read. */
     /**
@@ -72,6 +77,7 @@ public final class BinlogReader {
     private volatile BinaryLogClient client;
     private volatile Exception connectionFailure;
     private volatile long reconnects;
+    private volatile boolean heldDisconnect;
 
     private final ReadGate gate;
 
@@ -141,6 +147,15 @@ public final class BinlogReader {
                 Exception failure = stream(from);
                 if (stopping || failed) {
                     break;
+                }
+                if (heldDisconnect) {
+                    heldDisconnect = false;
+                    from = ctx.resumePoint();
+                    LOG.info("sync: held for verify; binlog connection closed at {} until the hold ends", from);
+                    gate.awaitPassable(from, () -> stopping || failed);
+                    reconnects++;
+                    lastProgress = System.nanoTime();
+                    continue;
                 }
                 if (failure instanceof ServerException se && se.getErrorCode() == 1236) {
                     throw new FatalException("sync: the source no longer has binlog position " + from
@@ -256,14 +271,19 @@ public final class BinlogReader {
         ctx.eventStart = h.getNextPosition() > 0 ? h.getNextPosition() - h.getEventLength() : ctx.cursor;
         if (!ctx.inTxn && gate.isClosed() && type != EventType.HEARTBEAT) {
             try {
-                gate.before(ctx.file, ctx.eventStart, () -> stopping || failed);
+                if (!gate.before(ctx.file, ctx.eventStart, () -> stopping || failed, HOLD_CONNECTED.toNanos())) {
+                    if (!stopping && !failed) {
+                        // held for a while: drop the stream ourselves before the source's write timeout
+                        // does, and reconnect from this boundary once the gate lets us go on
+                        heldDisconnect = true;
+                        disconnect(client);
+                    }
+                    return;
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 stopping = true;
                 disconnect(client);
-                return;
-            }
-            if (stopping || failed) {
                 return;
             }
         }

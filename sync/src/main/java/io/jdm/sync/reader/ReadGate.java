@@ -46,16 +46,22 @@ public final class ReadGate {
 
     /**
      * Called by the reader before an event that starts at {@code file:pos} outside any transaction;
-     * returns once the event may be read, or once {@code stop} says so.
+     * returns true once the event may be read, false when the gate stayed closed for
+     * {@code maxWaitNanos} (the reader then drops its connection rather than leave the source's binlog
+     * stream blocked, see {@link BinlogReader}), or when {@code stop} says so.
      */
-    void before(String file, long pos, BooleanSupplier stop) throws InterruptedException {
+    boolean before(String file, long pos, BooleanSupplier stop, long maxWaitNanos) throws InterruptedException {
         if (!closed) {
-            return;
+            return true;
         }
         BinlogPosition at = BinlogPosition.of(file, pos);
+        long deadline = System.nanoTime() + maxWaitNanos;
         synchronized (this) {
             try {
-                while (closed && (limit == EVERYTHING || at.compareTo(limit) >= 0) && !stop.getAsBoolean()) {
+                while (holds(at) && !stop.getAsBoolean()) {
+                    if (System.nanoTime() > deadline) {
+                        return false;
+                    }
                     waiting = true;
                     wait(100);
                 }
@@ -63,5 +69,19 @@ public final class ReadGate {
                 waiting = false;
             }
         }
+        return !stop.getAsBoolean();
+    }
+
+    /** Waits, without a connection, until reading from {@code at} may go on (or {@code stop} says so). */
+    void awaitPassable(BinlogPosition at, BooleanSupplier stop) throws InterruptedException {
+        synchronized (this) {
+            while (holds(at) && !stop.getAsBoolean()) {
+                wait(100);
+            }
+        }
+    }
+
+    private boolean holds(BinlogPosition at) {
+        return closed && (limit == EVERYTHING || BinlogPosition.of(at.file(), at.pos()).compareTo(limit) >= 0);
     }
 }
