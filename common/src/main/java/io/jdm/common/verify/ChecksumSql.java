@@ -40,26 +40,43 @@ final class ChecksumSql {
     }
 
     static String rowHash(List<Column> columns) {
+        return rowHash(columns, null);
+    }
+
+    /**
+     * @param target the target's columns, in the same order, or null when unknown: text in another
+     *     charset than utf8mb4 is hashed as its bytes where the target column has the same charset,
+     *     and converted to utf8mb4 (about three times the server's work) only where it does not
+     */
+    static String rowHash(List<Column> columns, List<Column> target) {
         boolean oneCollation = oneUtf8mb4Collation(columns);
         StringBuilder v = new StringBuilder("CRC32(CONCAT_WS(','");
         StringBuilder g = new StringBuilder();
-        for (Column c : columns) {
+        for (int i = 0; i < columns.size(); i++) {
+            Column c = columns.get(i);
             String q = Identifiers.quote(c.name());
-            v.append(", ").append(valueExpr(c, q, oneCollation));
+            boolean sameCharset = target != null && i < target.size() && sameCharset(c, target.get(i));
+            v.append(", ").append(valueExpr(c, q, oneCollation, sameCharset));
             g.append(", ").append(guardExpr(c, q));
         }
         return v.append(g).append("))").toString();
     }
 
-    private static String valueExpr(Column c, String q, boolean oneCollation) {
+    private static String valueExpr(Column c, String q, boolean oneCollation, boolean sameCharset) {
         return switch (kind(c)) {
             case PLAIN -> q;
             case FLOAT -> "(" + q + " + 0e0)";
             case BIT -> "CAST(" + q + " AS UNSIGNED)";
             case BYTES -> q;
-            case TEXT -> !isUtf8mb4Text(c) ? "CONVERT(" + q + " USING utf8mb4)"
-                    : oneCollation ? q : "CAST(" + q + " AS BINARY)";
+            case TEXT -> isUtf8mb4Text(c) ? (oneCollation ? q : "CAST(" + q + " AS BINARY)")
+                    : sameCharset ? "CAST(" + q + " AS BINARY)" : "CONVERT(" + q + " USING utf8mb4)";
         };
+    }
+
+    /** Text (not JSON) stored in one and the same known charset on both sides: equal values, equal bytes. */
+    private static boolean sameCharset(Column source, Column target) {
+        return !"json".equals(source.dataType()) && !"json".equals(target.dataType()) && source.charset() != null
+                && source.charset().equalsIgnoreCase(target.charset());
     }
 
     /**
@@ -132,8 +149,8 @@ final class ChecksumSql {
 
     /** {@code SELECT COUNT(*), SUM(IFNULL(h, OVERSIZE)) FROM t WHERE range}. */
     static String checksum(TablePlan p, TableName table, Chunk c, List<Object> params) {
-        return "SELECT COUNT(*), SUM(IFNULL(" + rowHash(p.sourceColumns) + ", " + OVERSIZE.toPlainString()
-                + ")) FROM " + table.quoted() + where(p, c, params);
+        return "SELECT COUNT(*), SUM(IFNULL(" + rowHash(p.sourceColumns, p.targetColumns) + ", "
+                + OVERSIZE.toPlainString() + ")) FROM " + table.quoted() + where(p, c, params);
     }
 
     /** The chunk's rows, each side's columns read exactly, in the order Java merges them. */

@@ -41,6 +41,15 @@ class ChecksumSqlTest {
     }
 
     @Test
+    void otherCharsetsAreHashedAsBytesWhereTheTargetKeepsTheCharset() {
+        Column l1 = text("l", "latin1");
+        assertEquals("CRC32(CONCAT_WS(',', CAST(`l` AS BINARY), IFNULL(CHAR_LENGTH(`l`), -1)))",
+                ChecksumSql.rowHash(List.of(l1), List.of(text("l", "latin1"))));
+        assertEquals("CRC32(CONCAT_WS(',', CONVERT(`l` USING utf8mb4), IFNULL(CHAR_LENGTH(`l`), -1)))",
+                ChecksumSql.rowHash(List.of(l1), List.of(text("l", "utf8mb4"))));
+    }
+
+    @Test
     void orderExpressionsMatchJavaOrdering() {
         assertEquals("CAST(CONVERT(`s` USING utf8mb4) AS BINARY)", ChecksumSql.orderExpr(col("s", "varchar", "x")));
         assertEquals("CAST(CONVERT(`e` USING utf8mb4) AS BINARY)", ChecksumSql.orderExpr(col("e", "enum", "enum('b','a')")));
