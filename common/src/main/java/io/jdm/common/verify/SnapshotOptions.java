@@ -7,31 +7,24 @@ import java.util.function.Predicate;
 
 /**
  * Comparing a source that is still being written. The source is read inside one consistent
- * snapshot taken at binlog position P (under a brief FLUSH TABLES WITH READ LOCK), and the target
- * is compared once {@code targetReached.test(P)} says the replication applying to it has passed P.
- * Rows written after P keep arriving on the target while it is compared, so chunks that differ are
- * compared again, at a new snapshot, up to {@code rounds} times before they are reported.
+ * snapshot taken at binlog position P (under a brief FLUSH TABLES WITH READ LOCK), and the target is
+ * compared once {@code hold} says it holds everything up to P. A hold that keeps the target exactly
+ * at P ({@code jdm verify --snapshot} with a running sync) needs one round; one that only waits until
+ * the target has passed P ({@link TargetHold#polling}) lets rows written after P arrive meanwhile,
+ * so chunks that differ are compared again, at a new snapshot, up to {@code rounds} times before
+ * they are reported.
  *
- * <p>With a {@link TargetHold} there is no such race: the replication is stopped exactly at P for
- * the comparison, so one round decides.
- *
- * @param targetReached "has the target applied everything up to this source position?"; the sync
- *     unit's checkpoint answers it, verify does not know about the sync unit
+ * @param hold pauses the replication before P is taken and holds (or waits for) the target at P
  * @param timeout how long to wait for the target to reach P, per round
  * @param rounds how many times a differing chunk is compared in total (1 = no second look)
- * @param hold when not null, holds the replication at P instead of polling {@code targetReached}
  */
-public record SnapshotOptions(boolean enabled, Predicate<BinlogPosition> targetReached, Duration timeout,
-                              int rounds, TargetHold hold) {
+public record SnapshotOptions(boolean enabled, TargetHold hold, Duration timeout, int rounds) {
     /** A plain comparison of whatever both sides hold now. */
-    public static final SnapshotOptions NONE = new SnapshotOptions(false, p -> true, Duration.ZERO, 1);
-
-    public SnapshotOptions(boolean enabled, Predicate<BinlogPosition> targetReached, Duration timeout, int rounds) {
-        this(enabled, targetReached, timeout, rounds, null);
-    }
+    public static final SnapshotOptions NONE =
+            new SnapshotOptions(false, TargetHold.polling(p -> true), Duration.ZERO, 1);
 
     public SnapshotOptions {
-        Objects.requireNonNull(targetReached, "targetReached");
+        Objects.requireNonNull(hold, "hold");
         Objects.requireNonNull(timeout, "timeout");
         if (rounds < 1 || rounds > 100) {
             throw new IllegalArgumentException("snapshot.rounds: must be 1..100, got " + rounds);
@@ -43,10 +36,15 @@ public record SnapshotOptions(boolean enabled, Predicate<BinlogPosition> targetR
 
     /** Holds the replication at the snapshot's position for the comparison; {@code timeout} bounds each wait. */
     public static SnapshotOptions held(TargetHold hold, Duration timeout) {
-        return new SnapshotOptions(true, p -> true, timeout, 1, Objects.requireNonNull(hold, "hold"));
+        return new SnapshotOptions(true, hold, timeout, 1);
     }
 
+    /** Waits until {@code targetReached} says the target passed P; differing chunks get three looks. */
     public static SnapshotOptions waitFor(Predicate<BinlogPosition> targetReached, Duration timeout) {
-        return new SnapshotOptions(true, targetReached, timeout, 3);
+        return waitFor(targetReached, timeout, 3);
+    }
+
+    public static SnapshotOptions waitFor(Predicate<BinlogPosition> targetReached, Duration timeout, int rounds) {
+        return new SnapshotOptions(true, TargetHold.polling(targetReached), timeout, rounds);
     }
 }

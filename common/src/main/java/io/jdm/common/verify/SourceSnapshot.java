@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * {@code n} source connections that all read one consistent snapshot, and the binlog position it
@@ -64,19 +63,6 @@ final class SourceSnapshot {
         } catch (RuntimeException e) {
             closeAll(conns);
             throw e;
-        }
-    }
-
-    /** Polls the caller's "has the target passed P?" until it says yes or the timeout passes. */
-    void awaitTarget(SnapshotOptions options) throws InterruptedException {
-        long deadline = System.nanoTime() + options.timeout().toNanos();
-        while (!options.targetReached().test(position)) {
-            if (System.nanoTime() > deadline) {
-                throw new FatalException("verify --snapshot: the target did not reach source position " + position
-                        + " within " + options.timeout().toSeconds() + " s; check that replication to the target "
-                        + "is running, or raise the snapshot timeout");
-            }
-            Thread.sleep(100);
         }
     }
 

@@ -1,7 +1,9 @@
 package io.jdm.common.verify;
 
+import io.jdm.common.error.FatalException;
 import io.jdm.common.position.BinlogPosition;
 import java.time.Duration;
+import java.util.function.Predicate;
 
 /**
  * Holds the replication that writes the target at one source position while verify compares, so
@@ -19,4 +21,33 @@ public interface TargetHold {
 
     /** Lets the replication go on; never throws. */
     void release();
+
+    /**
+     * A hold that cannot stop the replication, only wait for it: {@link #holdAt} polls "has the
+     * target applied everything up to P?" until it says yes. The target may move past P meanwhile.
+     */
+    static TargetHold polling(Predicate<BinlogPosition> targetReached) {
+        return new TargetHold() {
+            @Override
+            public void pause(Duration timeout) {
+            }
+
+            @Override
+            public void holdAt(BinlogPosition p, Duration timeout) throws InterruptedException {
+                long deadline = System.nanoTime() + timeout.toNanos();
+                while (!targetReached.test(p)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new FatalException("verify --snapshot: the target did not reach source position " + p
+                                + " within " + timeout.toSeconds() + " s; check that replication to the target "
+                                + "is running, or raise the snapshot timeout");
+                    }
+                    Thread.sleep(100);
+                }
+            }
+
+            @Override
+            public void release() {
+            }
+        };
+    }
 }

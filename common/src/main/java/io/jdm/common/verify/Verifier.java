@@ -71,16 +71,10 @@ public final class Verifier {
                 try {
                     if (hold != null) {
                         hold.pause(snap.timeout());
-                    }
-                    snapshot = snap.enabled() ? SourceSnapshot.open(config.source(), config.threads()) : null;
-                    if (snapshot != null) {
+                        snapshot = SourceSnapshot.open(config.source(), config.threads());
                         at = snapshot.position;
                         LOG.info("verify: round {} at source position {}; waiting for the target", round, at);
-                        if (hold != null) {
-                            hold.holdAt(at, snap.timeout());
-                        } else {
-                            snapshot.awaitTarget(snap);
-                        }
+                        hold.holdAt(at, snap.timeout());
                     }
                     Workers w = new Workers(config, tallies, fix, metrics,
                             snapshot == null ? null : snapshot.connections, last);

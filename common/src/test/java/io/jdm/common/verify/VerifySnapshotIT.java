@@ -90,7 +90,7 @@ class VerifySnapshotIT {
     void aChunkThatDiffersIsComparedAgainAtANewSnapshot() {
         AtomicInteger calls = new AtomicInteger();
         // The first round's "caught up" answer is wrong (the target still lacks row 4); the second is right.
-        SnapshotOptions s = new SnapshotOptions(true, p -> {
+        SnapshotOptions s = SnapshotOptions.waitFor(p -> {
             if (calls.incrementAndGet() == 2) {
                 quietly(() -> it.onTarget("INSERT INTO " + T.quoted() + " VALUES (4, 'written before P')"));
             }
