@@ -57,13 +57,9 @@ final class ChunkWorker implements Runnable {
                 if (chunk == Chunk.END) {
                     return;
                 }
-                if (chunk == null) {
-                    if (state.isPlanningDone() && queue.isEmpty()) {
-                        return;
-                    }
-                    continue;
+                if (chunk != null) {
+                    dumpWithRetry(chunk);
                 }
-                dumpWithRetry(chunk);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -10,7 +10,6 @@ import java.util.concurrent.atomic.AtomicReference;
 final class DumpState {
     private final AtomicReference<JdmException> failure = new AtomicReference<>();
     private volatile boolean stopRequested;
-    private volatile boolean planningDone;
 
     /** Records the failure if it is the first; later ones are consequences and are dropped. */
     void fail(JdmException e) {
@@ -32,13 +31,5 @@ final class DumpState {
     /** True once the dump must end early: a failure or a stop request. */
     boolean halted() {
         return stopRequested || failure.get() != null;
-    }
-
-    void planningDone() {
-        planningDone = true;
-    }
-
-    boolean isPlanningDone() {
-        return planningDone;
     }
 }

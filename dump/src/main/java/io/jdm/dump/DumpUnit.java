@@ -136,7 +136,6 @@ public final class DumpUnit {
             Thread.currentThread().interrupt();
             state.requestStop();
         } finally {
-            state.planningDone();
             endWorkers(queue);
             awaitWorkers(workers);
         }

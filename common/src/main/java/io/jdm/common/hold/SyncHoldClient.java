@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,22 +64,14 @@ public final class SyncHoldClient implements TargetHold {
                         + " (source " + sourceId + ") for " + (busy + 999) / 1000 + " s more; wait for it to finish");
             }
             startRenewing();
-            long deadline = System.nanoTime() + Math.min(timeout.toNanos(), answerTimeout.toNanos());
-            while (true) {
-                Optional<SyncHoldTable.Answer> a = table.answer(conn, sourceId);
-                if (a.isPresent() && a.get().token().equals(token)) {
-                    LOG.info("verify: the sync of task {} paused at a transaction boundary", task);
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    release();
-                    throw new FatalException("verify --snapshot: no running sync of task " + task + " (source "
-                            + sourceId + ") answered within " + answerTimeout.toSeconds() + " s; --snapshot compares "
-                            + "while `jdm sync` or `jdm run` replicates into " + target.address() + "; with no sync "
-                            + "running, stop writes to the source and verify without --snapshot");
-                }
-                Thread.sleep(POLL.toMillis());
+            if (!awaitAnswer(a -> true, Math.min(timeout.toNanos(), answerTimeout.toNanos()))) {
+                release();
+                throw new FatalException("verify --snapshot: no running sync of task " + task + " (source "
+                        + sourceId + ") answered within " + answerTimeout.toSeconds() + " s; --snapshot compares "
+                        + "while `jdm sync` or `jdm run` replicates into " + target.address() + "; with no sync "
+                        + "running, stop writes to the source and verify without --snapshot");
             }
+            LOG.info("verify: the sync of task {} paused at a transaction boundary", task);
         } catch (SQLException e) {
             release();
             throw ErrorClassifier.wrap("verify --snapshot: cannot write the hold row " + table.table()
@@ -90,25 +83,32 @@ public final class SyncHoldClient implements TargetHold {
     public void holdAt(BinlogPosition p, Duration timeout) throws InterruptedException {
         try {
             table.setUntil(conn, sourceId, token, p);
-            long deadline = System.nanoTime() + timeout.toNanos();
             BinlogPosition want = BinlogPosition.of(p.file(), p.pos());
-            while (true) {
-                Optional<SyncHoldTable.Answer> a = table.answer(conn, sourceId);
-                if (a.isPresent() && a.get().token().equals(token) && a.get().holding()
-                        && want.equals(a.get().at())) {
-                    LOG.info("verify: the sync of task {} holds the target at source position {}", task, p);
-                    return;
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new FatalException("verify --snapshot: the sync of task " + task + " did not reach source "
-                            + "position " + p + " within " + timeout.toSeconds() + " s; check its lag with `jdm "
-                            + "status`, or raise --snapshot-timeout");
-                }
-                Thread.sleep(POLL.toMillis());
+            if (!awaitAnswer(a -> a.holding() && want.equals(a.at()), timeout.toNanos())) {
+                throw new FatalException("verify --snapshot: the sync of task " + task + " did not reach source "
+                        + "position " + p + " within " + timeout.toSeconds() + " s; check its lag with `jdm "
+                        + "status`, or raise --snapshot-timeout");
             }
+            LOG.info("verify: the sync of task {} holds the target at source position {}", task, p);
         } catch (SQLException e) {
             throw ErrorClassifier.wrap("verify --snapshot: lost the hold row " + table.table() + " on the target "
                     + target.address(), e);
+        }
+    }
+
+    /** Polls the sync's answer to this verify's request until {@code ok} accepts it; false after {@code nanos}. */
+    private boolean awaitAnswer(Predicate<SyncHoldTable.Answer> ok, long nanos)
+            throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        while (true) {
+            Optional<SyncHoldTable.Answer> a = table.answer(conn, sourceId);
+            if (a.isPresent() && a.get().token().equals(token) && ok.test(a.get())) {
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(POLL.toMillis());
         }
     }
 

@@ -31,7 +31,7 @@ public final class SyncHoldTable {
     }
 
     /** What verify asks of the sync: pause (until == null) or stop at {@code until}; live while the lease holds. */
-    public record Request(String token, BinlogPosition until, boolean live, long leaseLeftMillis) {
+    public record Request(String token, BinlogPosition until, boolean live) {
     }
 
     /** What the sync answered. */
@@ -64,8 +64,7 @@ public final class SyncHoldTable {
                 }
                 String file = rs.getString(2);
                 BinlogPosition until = file == null ? null : new BinlogPosition(file, rs.getLong(3), rs.getString(4));
-                long left = rs.getLong(5);
-                return Optional.of(new Request(rs.getString(1), until, left > 0, left));
+                return Optional.of(new Request(rs.getString(1), until, rs.getLong(5) > 0));
             }
         }
     }

@@ -14,7 +14,6 @@ public final class ReadGate {
 
     private volatile boolean closed;
     private BinlogPosition limit = EVERYTHING;
-    private boolean waiting;
 
     /** No transaction starts from now on. */
     public synchronized void pause() {
@@ -25,7 +24,7 @@ public final class ReadGate {
 
     /** Transactions before {@code p} go through; the reader stops at the first boundary at or after it. */
     public synchronized void stopAt(BinlogPosition p) {
-        limit = BinlogPosition.of(p.file(), p.pos());
+        limit = p;
         closed = true;
         notifyAll();
     }
@@ -37,11 +36,6 @@ public final class ReadGate {
 
     public boolean isClosed() {
         return closed;
-    }
-
-    /** True while the reader waits at the gate. */
-    public synchronized boolean readerWaiting() {
-        return waiting;
     }
 
     /**
@@ -57,16 +51,11 @@ public final class ReadGate {
         BinlogPosition at = BinlogPosition.of(file, pos);
         long deadline = System.nanoTime() + maxWaitNanos;
         synchronized (this) {
-            try {
-                while (holds(at) && !stop.getAsBoolean()) {
-                    if (System.nanoTime() > deadline) {
-                        return false;
-                    }
-                    waiting = true;
-                    wait(100);
+            while (holds(at) && !stop.getAsBoolean()) {
+                if (System.nanoTime() > deadline) {
+                    return false;
                 }
-            } finally {
-                waiting = false;
+                wait(100);
             }
         }
         return !stop.getAsBoolean();
@@ -82,6 +71,6 @@ public final class ReadGate {
     }
 
     private boolean holds(BinlogPosition at) {
-        return closed && (limit == EVERYTHING || BinlogPosition.of(at.file(), at.pos()).compareTo(limit) >= 0);
+        return closed && (limit == EVERYTHING || at.compareTo(limit) >= 0); // positions compare by file and offset
     }
 }
