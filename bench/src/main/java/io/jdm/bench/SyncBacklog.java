@@ -50,22 +50,14 @@ final class SyncBacklog {
         try {
             for (Mix mix : cfg.sync().mixes()) {
                 Backlog backlog = write(mix);
-                for (int workers : cfg.sync().workerCount()) {
-                    for (int b = 0; b < cfg.sync().batch().size(); b++) {
-                        int batch = cfg.sync().batch().get(b);
-                        Map<String, Long> p = new LinkedHashMap<>();
-                        p.put("worker-count", (long) workers);
-                        p.put("batch", (long) batch);
-                        boolean peer = natives && b == 0;
-                        for (int rep = 1; rep <= cfg.repetitions(); rep++) {
-                            String task = "jdmbench_backlog_" + (++taskSeq);
-                            sample("jdm", mix, p, rep, backlog, () -> new JdmReplicator(env.source(), env.target(),
-                                    db, task, workers, batch, metaSchema));
-                            if (peer) {
-                                sample("mariadb-parallel-replication", mix, Map.of("worker-count", (long) workers),
-                                        rep, backlog, () -> new NativeReplication(env.source(), env.target(),
-                                                workers));
-                            }
+                for (SyncSweeps.Setting st : SyncSweeps.settings(cfg, natives)) {
+                    for (int rep = 1; rep <= cfg.repetitions(); rep++) {
+                        String task = "jdmbench_backlog_" + (++taskSeq);
+                        sample("jdm", mix, st.params(), rep, backlog, () -> new JdmReplicator(env.source(),
+                                env.target(), db, task, st.workers(), st.batch(), metaSchema));
+                        if (st.peer()) {
+                            sample("mariadb-parallel-replication", mix, st.peerParams(), rep, backlog,
+                                    () -> new NativeReplication(env.source(), env.target(), st.workers()));
                         }
                     }
                 }

@@ -63,25 +63,46 @@ final class SyncSweeps {
         env.rec().note("sync: live mode: the workload and the replicator run together; rows/s is capped by the "
                 + "workload's rate");
         for (Mix mix : cfg.sync().mixes()) {
-            for (int workers : cfg.sync().workerCount()) {
-                for (int b = 0; b < cfg.sync().batch().size(); b++) {
-                    int batch = cfg.sync().batch().get(b);
-                    Map<String, Long> p = new LinkedHashMap<>();
-                    p.put("worker-count", (long) workers);
-                    p.put("batch", (long) batch);
-                    boolean peer = natives && b == 0;
-                    for (int rep = 1; rep <= cfg.repetitions(); rep++) {
-                        String task = "jdmbench_sync_" + (++taskSeq);
-                        sample("jdm", mix, p, rep, driver, () -> new JdmReplicator(env.source(), env.target(),
-                                cfg.database(), task, workers, batch));
-                        if (peer) {
-                            sample("mariadb-parallel-replication", mix, Map.of("worker-count", (long) workers),
-                                    rep, driver, () -> new NativeReplication(env.source(), env.target(), workers));
-                        }
+            for (Setting st : settings(cfg, natives)) {
+                for (int rep = 1; rep <= cfg.repetitions(); rep++) {
+                    String task = "jdmbench_sync_" + (++taskSeq);
+                    sample("jdm", mix, st.params(), rep, driver, () -> new JdmReplicator(env.source(), env.target(),
+                            cfg.database(), task, st.workers(), st.batch()));
+                    if (st.peer()) {
+                        sample("mariadb-parallel-replication", mix, st.peerParams(), rep, driver,
+                                () -> new NativeReplication(env.source(), env.target(), st.workers()));
                     }
                 }
             }
         }
+    }
+
+    /**
+     * One jdm setting of the sync sweep, as the report labels it; {@code peer}: native parallel
+     * replication with as many threads is sampled beside it (once per worker-count).
+     */
+    record Setting(int workers, int batch, boolean peer) {
+        Map<String, Long> params() {
+            Map<String, Long> p = new LinkedHashMap<>();
+            p.put("worker-count", (long) workers);
+            p.put("batch", (long) batch);
+            return p;
+        }
+
+        Map<String, Long> peerParams() {
+            return Map.of("worker-count", (long) workers);
+        }
+    }
+
+    /** Every worker-count x batch of the config, in order. */
+    static List<Setting> settings(BenchConfig cfg, boolean natives) {
+        List<Setting> out = new ArrayList<>();
+        for (int workers : cfg.sync().workerCount()) {
+            for (int b = 0; b < cfg.sync().batch().size(); b++) {
+                out.add(new Setting(workers, cfg.sync().batch().get(b), natives && b == 0));
+            }
+        }
+        return out;
     }
 
     private boolean nativeUsable() {

@@ -54,6 +54,12 @@ final class SqlBuilder {
     }
 
     private static void insert(StringBuilder sb, List<Pending> rows, String verb) {
+        multiRow(sb, rows, verb);
+        sb.append(";\n");
+    }
+
+    /** {@code VERB INTO t (columns) VALUES (after images...)}, without the end of the statement. */
+    private static void multiRow(StringBuilder sb, List<Pending> rows, String verb) {
         TableInfo t = rows.get(0).table();
         sb.append(verb).append(" INTO ").append(t.target().quoted()).append(" (");
         columnList(sb, t);
@@ -64,22 +70,13 @@ final class SqlBuilder {
             }
             values(sb, t, rows.get(r).after());
         }
-        sb.append(";\n");
     }
 
     private static void update(StringBuilder sb, List<Pending> rows, boolean safe) {
         Pending p = rows.get(0);
         TableInfo t = p.table();
         if (rows.size() > 1) {
-            sb.append("INSERT INTO ").append(t.target().quoted()).append(" (");
-            columnList(sb, t);
-            sb.append(") VALUES ");
-            for (int r = 0; r < rows.size(); r++) {
-                if (r > 0) {
-                    sb.append(',');
-                }
-                values(sb, t, rows.get(r).after());
-            }
+            multiRow(sb, rows, "INSERT");
             sb.append(" ON DUPLICATE KEY UPDATE ");
             boolean first = true;
             for (int c : t.writable()) {
