@@ -5,17 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.cli.JdmCommandLineTest.Run;
+import io.jdm.cli.run.BackgroundTask;
 import io.jdm.cli.run.TaskRunner;
 import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
-import io.jdm.sync.SyncUnit;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -47,27 +46,13 @@ class VerifyCommandIT {
         }
         source.execute(ins.toString());
         Path taskFile = taskFile(source, target, db);
-        TaskRunner runner = new TaskRunner(new TaskConfigLoader().load(taskFile), TaskRunner.Stages.FROM_TASK_MODE);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                runner.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
-        t.start();
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(taskFile),
+                TaskRunner.Stages.FROM_TASK_MODE), "verify-snap");
         AtomicLong writes = new AtomicLong();
         AtomicReference<Throwable> writeFailure = new AtomicReference<>();
         Thread writer = null;
         try {
-            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-            List<SyncUnit> syncs = List.of();
-            while (syncs.isEmpty() && System.nanoTime() < deadline && failure.get() == null) {
-                syncs = runner.syncUnits();
-                Thread.sleep(50);
-            }
-            assertTrue(!syncs.isEmpty(), "sync never started: " + failure.get());
+            assertTrue(run.awaitSync(Duration.ofMinutes(2)) != null, "sync never started: " + run.failure());
             writer = new Thread(() -> {
                 Random rnd = new Random(3);
                 try (Connection c = source.connect(); Statement st = c.createStatement()) {
@@ -98,10 +83,9 @@ class VerifyCommandIT {
                 writer.interrupt();
                 writer.join(10_000);
             }
-            runner.requestStop();
-            t.join(60_000);
+            run.stop(Duration.ofSeconds(60));
         }
-        assertNull(failure.get(), () -> "runner failed: " + failure.get());
+        assertNull(run.failure(), () -> "runner failed: " + run.failure());
         assertNull(writeFailure.get(), () -> "writer failed: " + writeFailure.get());
     }
 

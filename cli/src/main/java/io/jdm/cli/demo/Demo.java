@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
 import io.jdm.bench.workload.Workload;
+import io.jdm.cli.run.BackgroundTask;
 import io.jdm.cli.run.TaskRunner;
 import io.jdm.cli.run.UnitConfigs;
 import io.jdm.common.config.TaskConfig;
@@ -23,8 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,17 +68,12 @@ public final class Demo {
             out.printf("jdm demo: task-mode all (dump -> load -> sync) with %d writers changing the source "
                     + "(oltp_write_only) ...%n", options.writerThreads());
             workload.start(Mix.OLTP_WRITE_ONLY, KeyDistribution.UNIFORM, options.writerThreads());
-            TaskRunner runner = new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE);
-            AtomicReference<Throwable> failure = new AtomicReference<>();
-            Thread t = new Thread(() -> {
-                try {
-                    runner.run();
-                } catch (Throwable e) {
-                    failure.set(e);
-                }
-            }, "demo-task");
-            t.start();
-            SyncUnit sync = awaitSync(runner, t, failure);
+            BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE),
+                    "demo-task");
+            SyncUnit sync = run.awaitSync(Duration.ofHours(1));
+            if (sync == null) {
+                throw failureOf(run, "the task ended before sync started");
+            }
             out.printf("jdm demo: sync is streaming; writes continue for %ds ...%n", options.syncWrites().toSeconds());
             Thread.sleep(options.syncWrites().toMillis());
             workload.stop();
@@ -89,7 +83,7 @@ public final class Demo {
             }
             long lag0 = System.nanoTime();
             if (!sync.awaitCaughtUp(end, options.lagTimeout())) {
-                runner.requestStop();
+                run.runner().requestStop();
                 throw sync.failure().map(f -> (RuntimeException) f).orElseGet(() -> new FatalException(
                         "demo: sync did not catch up with " + end + " within " + options.lagTimeout().toSeconds() + "s"));
             }
@@ -98,10 +92,9 @@ public final class Demo {
                     + "workload committed %d transactions, %d row changes%n", end, catchUp,
                     workload.transactions().total(), workload.rowChanges().total());
             VerifyReport report = new Verifier(UnitConfigs.verify(task, task.mysqlInstances().get(0))).run();
-            runner.requestStop();
-            t.join(60_000);
-            if (failure.get() != null) {
-                throw failure.get() instanceof Exception e ? e : new IllegalStateException(failure.get());
+            run.stop(Duration.ofSeconds(60));
+            if (run.failure() != null) {
+                throw failureOf(run, "the task failed");
             }
             out.println();
             out.println("sync:   " + sync.metrics().summaryLine());
@@ -113,18 +106,9 @@ public final class Demo {
         }
     }
 
-    private SyncUnit awaitSync(TaskRunner runner, Thread t, AtomicReference<Throwable> failure) throws Exception {
-        while (true) {
-            List<SyncUnit> syncs = runner.syncUnits();
-            if (!syncs.isEmpty()) {
-                return syncs.get(0);
-            }
-            if (!t.isAlive()) {
-                Throwable f = failure.get();
-                throw f instanceof Exception e ? e : new IllegalStateException("the task ended before sync started", f);
-            }
-            Thread.sleep(100);
-        }
+    private static Exception failureOf(BackgroundTask run, String otherwise) {
+        Throwable f = run.failure();
+        return f instanceof Exception e ? e : new IllegalStateException(otherwise, f);
     }
 
     private TaskConfig taskFile(SqlServer source, SqlServer target) throws Exception {

@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,24 +77,11 @@ class TaskRunnerIT {
 
     private void runUntilCaughtUp(TaskConfig task, String write, boolean firstRun) throws Exception {
         TaskRunner runner = new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE);
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                runner.run();
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        });
+        BackgroundTask run = null;
         try (StatusServer http = StatusServer.start("runner-it", "127.0.0.1:0", runner)) {
-            t.start();
-            SyncUnit sync = null;
-            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-            while (sync == null && System.nanoTime() < deadline && failure.get() == null) {
-                List<SyncUnit> s = runner.syncUnits();
-                sync = s.isEmpty() ? null : s.get(0);
-                Thread.sleep(50);
-            }
-            assertTrue(sync != null, "sync never started: " + failure.get());
+            run = BackgroundTask.start(runner, "runner-it");
+            SyncUnit sync = run.awaitSync(Duration.ofMinutes(2));
+            assertTrue(sync != null, "sync never started: " + run.failure());
             source.execute(write);
             BinlogPosition end;
             try (Connection c = DataSources.connect(ConnectionSpec.of(source.host(), source.port(), "root", ""))) {
@@ -112,9 +98,10 @@ class TaskRunnerIT {
                     + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
             assertTrue(metrics.contains("# TYPE jdm_"), metrics);
         } finally {
-            runner.requestStop();
-            t.join(60_000);
+            if (run != null) {
+                run.stop(Duration.ofSeconds(60));
+            }
         }
-        assertTrue(failure.get() == null, "runner failed: " + failure.get());
+        assertTrue(run.failure() == null, "runner failed: " + run.failure());
     }
 }
