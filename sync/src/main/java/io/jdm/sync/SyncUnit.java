@@ -39,6 +39,7 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import com.lmax.disruptor.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -189,8 +190,15 @@ public final class SyncUnit {
     }
 
     private void buildRing(AppliedFilter applied) {
-        disruptor = new Disruptor<>(RingSlot::new, cfg.queueSize(),
-                new NamedThreadFactory(cfg.task(), "sync", "ring"), ProducerType.SINGLE, new ParkingWaitStrategy());
+        NamedThreadFactory named = new NamedThreadFactory(cfg.task(), "sync", "ring");
+        ThreadFactory quietOnHalt = r -> {
+            Thread t = named.newThread(r);
+            // a stage ends by throwing out of Halting, which has recorded the failure as one line already
+            t.setUncaughtExceptionHandler((th, ex) -> LOG.debug("sync: {} halted", th.getName(), ex));
+            return t;
+        };
+        disruptor = new Disruptor<>(RingSlot::new, cfg.queueSize(), quietOnHalt, ProducerType.SINGLE,
+                new ParkingWaitStrategy());
         disruptor.setDefaultExceptionHandler(new Halting());
         ring = disruptor.getRingBuffer();
         WriterSettings ws = new WriterSettings(cfg.task(), cfg.target(), cfg.workerCount(), cfg.batch(),

@@ -1,0 +1,96 @@
+package io.jdm.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jdm run} as a real process whose sync writers all fail on the target: the user reads one
+ * line saying what failed (no stack trace of each writer thread without --verbose) and a non-zero exit.
+ */
+class RunFailureOutputIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void failingWritersPrintOneLineAndNoStackTraces() throws Exception {
+        SqlServer source = ServerPair.shared().source();
+        SqlServer target = ServerPair.shared().target();
+        source.freshDatabase("run_fail");
+        target.execute("DROP DATABASE IF EXISTS run_fail", "DROP DATABASE IF EXISTS jdm_meta_fail");
+        source.execute("CREATE TABLE run_fail.t (id INT PRIMARY KEY, v INT)", "INSERT INTO run_fail.t VALUES (1, 1)");
+        Path task = dir.resolve("task.yaml");
+        Files.writeString(task, String.join("\n",
+                "name: run-fail",
+                "task-mode: all",
+                "meta-schema: jdm_meta_fail",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [run_fail]}}",
+                "mydumpers: {global: {threads: 1, dir: \"" + dir.resolve("dump") + "\"}}",
+                "syncers: {global: {worker-count: 8, batch: 1}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path out = dir.resolve("out.log");
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", "run",
+                task.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            waitForRow(target, 1);
+            // every insert now fails on the target with an error no retry outlives
+            target.execute("CREATE TRIGGER run_fail.refuse BEFORE INSERT ON run_fail.t FOR EACH ROW "
+                    + "SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1644, MESSAGE_TEXT = 'refused by test trigger'");
+            StringBuilder rows = new StringBuilder("INSERT INTO run_fail.t VALUES (2, 2)");
+            for (int id = 3; id <= 200; id++) {
+                rows.append(", (").append(id).append(", ").append(id).append(')');
+            }
+            source.execute(rows.toString());
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "jdm did not stop after its writers failed");
+        } finally {
+            p.destroyForcibly();
+        }
+        String log = Files.readString(out);
+        assertEquals(1, p.exitValue(), log);
+        assertFalse(log.contains("Exception in thread"), log);
+        assertFalse(log.lines().anyMatch(l -> l.startsWith("\tat ") || l.startsWith("Caused by")), log);
+        List<String> jdmLines = log.lines().filter(l -> l.startsWith("jdm: ")).toList();
+        assertEquals(1, jdmLines.size(), log);
+        assertTrue(jdmLines.get(0).contains("refused by test trigger"), log);
+        try (Connection c = target.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM run_fail.t")) {
+            rs.next();
+            assertEquals(1, rs.getInt(1), "nothing applied past the failure");
+        }
+    }
+
+    private static void waitForRow(SqlServer target, int id) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            try (Connection c = target.connect(); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM run_fail.t WHERE id = " + id)) {
+                rs.next();
+                if (rs.getInt(1) == 1) {
+                    return;
+                }
+            } catch (java.sql.SQLException e) {
+                // table not there yet
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("row " + id + " never reached the target");
+    }
+}
