@@ -3,7 +3,6 @@ package io.jdm.cli;
 import io.jdm.cli.run.UnitConfigs;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
-import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.dump.DumpResult;
 import io.jdm.dump.DumpUnit;
 import java.nio.file.Path;
@@ -34,8 +33,7 @@ final class DumpCommand implements Callable<Integer> {
 
     static DumpResult dump(TaskConfig task, MySqlInstance instance) {
         DumpUnit unit = new DumpUnit(UnitConfigs.dump(task, instance));
-        try (Interrupts ignored = Interrupts.onSignal(unit::stop);
-             ProgressLogger p = new ProgressLogger(task.name(), "dump", unit.metrics(), 5)) {
+        try (Interrupts ignored = Interrupts.onSignal(unit::stop)) {
             DumpResult r = unit.run();
             return r;
         }

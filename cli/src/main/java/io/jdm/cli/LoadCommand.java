@@ -3,7 +3,6 @@ package io.jdm.cli;
 import io.jdm.cli.run.UnitConfigs;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
-import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.load.LoadResult;
 import io.jdm.load.LoadUnit;
 import java.nio.file.Path;
@@ -29,8 +28,7 @@ final class LoadCommand implements Callable<Integer> {
 
     static LoadResult load(TaskConfig task, MySqlInstance instance) {
         LoadUnit unit = new LoadUnit(UnitConfigs.load(task, instance));
-        try (Interrupts ignored = Interrupts.onSignal(unit::stop);
-             ProgressLogger p = new ProgressLogger(task.name(), "load", unit.metrics(), 5)) {
+        try (Interrupts ignored = Interrupts.onSignal(unit::stop)) {
             LoadResult r = unit.run();
             return r;
         }

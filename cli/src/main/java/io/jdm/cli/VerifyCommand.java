@@ -5,7 +5,6 @@ import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.hold.SyncHoldClient;
 import io.jdm.common.hold.SyncHoldTable;
-import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.verify.SnapshotOptions;
 import io.jdm.common.verify.Verifier;
 import io.jdm.common.verify.VerifyConfig;
@@ -71,10 +70,7 @@ final class VerifyCommand implements Callable<Integer> {
                 cfg = cfg.withSnapshot(SnapshotOptions.held(hold, Duration.ofSeconds(snapshotTimeoutSeconds)));
             }
             Verifier v = new Verifier(cfg);
-            VerifyReport report;
-            try (ProgressLogger p = new ProgressLogger(task.name(), "verify", v.metrics(), 5)) {
-                report = v.run();
-            }
+            VerifyReport report = v.run();
             System.out.print(json ? report.toJson() + "\n" : report.renderTable());
             worst = Math.max(worst, report.exitCode());
         }

@@ -10,7 +10,6 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.metrics.MetricSource;
-import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.metrics.PrometheusWriter;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.dump.DumpResult;
@@ -139,7 +138,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             currentDump = dump;
             s.unit = dump.metrics();
             s.unitName = "dump";
-            try (ProgressLogger p = new ProgressLogger(task.name(), "dump", dump.metrics(), 5)) {
+            try {
                 DumpResult r = dump.run();
                 pos = r.position();
             } finally {
@@ -158,7 +157,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         currentLoad = load;
         s.unit = load.metrics();
         s.unitName = "load";
-        try (ProgressLogger p = new ProgressLogger(task.name(), "load", load.metrics(), 5)) {
+        try {
             load.run();
         } finally {
             currentLoad = null;
@@ -203,15 +202,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             }
             sync.start();
         }
-        List<ProgressLogger> progress = new ArrayList<>();
-        try {
-            for (SyncUnit u : syncs) {
-                progress.add(new ProgressLogger(task.name(), "sync", u.metrics(), 10));
-            }
-            awaitSyncs();
-        } finally {
-            progress.forEach(ProgressLogger::close);
-        }
+        awaitSyncs();
     }
 
     /** Sync units end only when stopped or failed: watch for either. */
