@@ -104,8 +104,8 @@ final class DdlPlanner {
         }
         throw new FatalException("sync: cannot read the DDL statement at " + at.restartPoint() + " ("
                 + e.getMessage() + "): " + e.shortStatement() + "; apply it to the target yourself if it is "
-                + "needed there, add a filter rule with action Ignore, events [\"all ddl\"] and an sql-pattern "
-                + "matching it, and restart the task");
+                + "needed there, add a filter rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
+                + "\", no events, an sql-pattern matching this statement and action Ignore, and restart the task");
     }
 
     private boolean selected(ParsedDdl d) {
