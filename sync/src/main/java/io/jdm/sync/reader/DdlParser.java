@@ -54,7 +54,7 @@ final class DdlParser {
     /** The tables a DDL statement acts on (old and new names of a rename); empty if it is not one sync applies. */
     static List<TableName> tables(String defaultDb, String sql) {
         ParsedDdl d = parse(defaultDb, sql);
-        return d == null || d.refs().isEmpty() || d.isDatabase() ? List.of() : d.touched();
+        return d == null || d.isDatabase() ? List.of() : d.touched();
     }
 
     /** {@link #parse(String, String, SqlDialect)} with MySQL's default sql_mode on the newest server. */

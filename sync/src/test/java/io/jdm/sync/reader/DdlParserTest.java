@@ -196,6 +196,8 @@ class DdlParserTest {
                 new Case("CREATE OR REPLACE TABLE t (a INT)", EventType.CREATE_TABLE,
                         "CREATE OR REPLACE TABLE `x_db`.`r_t` (a INT)"),
                 new Case("ALTER TABLE t RENAME AS u", EventType.ALTER_TABLE, "ALTER TABLE `x_db`.`r_t` RENAME AS `x_db`.`r_u`"),
+                new Case("ALTER TABLE t RENAME TO o.u", EventType.ALTER_TABLE,
+                        "ALTER TABLE `x_db`.`r_t` RENAME TO `x_o`.`r_u`"),
                 new Case("ALTER TABLE t RENAME u", EventType.ALTER_TABLE, "ALTER TABLE `x_db`.`r_t` RENAME `x_db`.`r_u`"),
                 new Case("ALTER TABLE t RENAME INDEX i TO j", EventType.ALTER_TABLE, "ALTER TABLE `x_db`.`r_t` RENAME INDEX i TO j"),
                 new Case("ALTER TABLE t ADD COLUMN IF NOT EXISTS c INT", EventType.ALTER_TABLE,
