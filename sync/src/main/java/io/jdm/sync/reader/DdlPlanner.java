@@ -98,12 +98,12 @@ final class DdlPlanner {
     private List<DdlChange> unreadable(String defaultDb, String sql, ChangePos at, UnreadableDdlException e) {
         String db = defaultDb == null ? "" : defaultDb;
         if (decider.decide(db, "", EventType.OTHER_DDL, sql) == Action.IGNORE) {
-            LOG.info("sync: DDL at {} skipped by a filter rule (jdm cannot read it: {}): {}", at, e.getMessage(),
+            LOG.info("sync: DDL at {} skipped by a filter rule (jdm cannot read it: {}): {}", at, e.reason(),
                     e.shortStatement());
             return List.of();
         }
         throw new FatalException("sync: cannot read the DDL statement at " + at.restartPoint() + " ("
-                + e.getMessage() + "): " + e.shortStatement() + "; apply it to the target yourself if it is "
+                + e.reason() + "): " + e.shortStatement() + "; apply it to the target yourself if it is "
                 + "needed there, add a filter rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
                 + "\", no events, an sql-pattern matching this statement and action Ignore, and restart the task");
     }

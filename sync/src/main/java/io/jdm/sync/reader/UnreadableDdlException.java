@@ -9,15 +9,26 @@ final class UnreadableDdlException extends RuntimeException {
     private static final int SHOWN = 200;
 
     private final String statement;
+    private final String reason;
 
     UnreadableDdlException(String sql, String why) {
-        super(why, null, false, false);
+        super("sync: cannot read the DDL statement (" + why + "): " + shorten(sql), null, false, false);
         this.statement = sql;
+        this.reason = why;
+    }
+
+    /** What the grammar found wrong, on one line. */
+    String reason() {
+        return reason;
     }
 
     /** The statement on one line, shortened to what a log line can hold. */
     String shortStatement() {
-        String one = DdlPlanner.oneLine(statement);
+        return shorten(statement);
+    }
+
+    private static String shorten(String sql) {
+        String one = DdlPlanner.oneLine(sql);
         return one.length() <= SHOWN ? one : one.substring(0, SHOWN - 3) + "...";
     }
 }

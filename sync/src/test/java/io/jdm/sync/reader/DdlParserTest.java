@@ -232,7 +232,8 @@ class DdlParserTest {
         UnreadableDdlException e = assertThrows(UnreadableDdlException.class,
                 () -> DdlParser.parse("db", "-- note\nCREATE TABLE t (a INT) ENGINE InnoDB PARTITION"));
         assertEquals("-- note CREATE TABLE t (a INT) ENGINE InnoDB PARTITION", e.shortStatement());
-        assertTrue(e.getMessage().startsWith("line "), e.getMessage());
+        assertTrue(e.reason().startsWith("line 2:"), e.reason());
+        assertTrue(e.getMessage().startsWith("sync: cannot read the DDL statement (line 2:"), e.getMessage());
         assertFalse(e.getMessage().contains("\n"));
         assertTrue(DdlParser.isDdl("/*!40101 CREATE TABLE t (a INT) ENGINE InnoDB PARTITION */"));
         assertFalse(DdlParser.isDdl("CREATE VIEW v AS SELECT"));
