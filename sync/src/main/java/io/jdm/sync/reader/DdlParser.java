@@ -1,42 +1,52 @@
 package io.jdm.sync.reader;
 
-import io.jdm.common.filter.EventType;
+import io.debezium.ddl.parser.mariadb.generated.MariaDBLexer;
+import io.debezium.ddl.parser.mariadb.generated.MariaDBParser;
+import io.jdm.common.sql.SqlDialect;
+import io.jdm.common.sql.SqlScanner;
 import io.jdm.common.sql.TableName;
-import io.jdm.sync.reader.ParsedDdl.Ref;
-import io.jdm.sync.reader.ParsedDdl.Role;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Set;
+import org.antlr.v4.runtime.BaseErrorListener;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.RecognitionException;
+import org.antlr.v4.runtime.Recognizer;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.atn.PredictionMode;
 
 /**
  * Recognises the DDL statements sync applies (CREATE/ALTER/DROP/RENAME/TRUNCATE TABLE,
- * CREATE/DROP INDEX, CREATE/DROP DATABASE) and finds where each table name sits in the text. Not
- * a SQL parser: it reads the statement heads DM's DDL handling starts from, plus LIKE, RENAME TO
- * and REFERENCES names, and returns null for anything else (which the reader then passes by).
- * Comments are blanked (same length) before matching, so gh-ost's {@code alter /* gh-ost *&#47;
- * table} reads like any ALTER and spans still point into the original text.
+ * CREATE/DROP INDEX, CREATE/DROP DATABASE; ALTER DATABASE is located but not applied) and finds
+ * where each table name sits in the text, with Debezium's ANTLR grammar of MariaDB's SQL.
+ *
+ * <pre>
+ *  statement ─► SqlScanner.normalize (same length: comments blanked, conditional comments the
+ *               server runs opened, ANSI "names" as `names`)
+ *            ─► lexer ─► head: one of ours? (else null: views, routines, users, temporary tables)
+ *            ─► parser ─► syntax error? UnreadableDdlException (the caller stops the task)
+ *            ─► {@link DdlNames} walks the tree: each name's span, read from the original text
+ * </pre>
+ *
+ * <p>MariaDB's grammar, not MySQL's: it reads MariaDB's additions (CREATE OR REPLACE, IF [NOT]
+ * EXISTS on columns and indexes, WAIT/NOWAIT, system versioning, MariaDB table options) that
+ * MySQL's rejects, and it reads the MySQL 8 DDL tried against it (functional and invisible
+ * indexes, ALGORITHM=INSTANT, CHECK constraints) as well.
+ *
+ * <p>The generated lexer and parser share their DFA cache in static fields, so a new pair per
+ * statement is cheap once the first statements have warmed the cache; a statement is parsed in
+ * the fast SLL mode first and again in full LL only when that fails.
  */
 final class DdlParser {
-    private static final String NAME_RE = "`(?:[^`]|``)+`|[A-Za-z0-9_$\\u0080-\\uFFFF]+";
-    private static final String QNAME = "(?<a>" + NAME_RE + ")(?:\\s*\\.\\s*(?<b>" + NAME_RE + "))?";
-    private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.DOTALL;
-    private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/", Pattern.DOTALL);
-    private static final Pattern HEAD = Pattern.compile("\\s*(CREATE|ALTER|DROP|TRUNCATE|RENAME)\\s+", FLAGS);
-    private static final Pattern DATABASE = Pattern.compile(
-            "(?:DATABASE|SCHEMA)\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?(?<a>" + NAME_RE + ")", FLAGS);
-    private static final Pattern INDEX_ON = Pattern.compile("(?:OR\\s+REPLACE\\s+)?(?:ONLINE\\s+|OFFLINE\\s+)?"
-            + "(?:UNIQUE\\s+|FULLTEXT\\s+|SPATIAL\\s+)?INDEX\\s+.*?\\s+ON\\s+" + QNAME, FLAGS);
-    private static final Pattern TABLE = Pattern.compile("(?:OR\\s+REPLACE\\s+)?(TEMPORARY\\s+)?"
-            + "(?:ONLINE\\s+|OFFLINE\\s+)?(?:IGNORE\\s+)?TABLE\\s+(?:IF\\s+(?:NOT\\s+)?EXISTS\\s+)?", FLAGS);
-    private static final Pattern NAME_AT = Pattern.compile("\\s*" + QNAME, FLAGS);
-    private static final Pattern COMMA = Pattern.compile("\\s*,\\s*", FLAGS);
-    private static final Pattern TO = Pattern.compile("\\s+TO\\s+", FLAGS);
-    private static final Pattern LIKE = Pattern.compile("\\s*\\(?\\s*LIKE\\s+" + QNAME, FLAGS);
-    private static final Pattern REFERENCES = Pattern.compile("\\bREFERENCES\\s+" + QNAME, FLAGS);
-    private static final Pattern ALTER_RENAME = Pattern.compile(
-            "\\bRENAME\\s+(?!COLUMN\\b|INDEX\\b|KEY\\b)(?:TO\\s+|AS\\s+)?" + QNAME, FLAGS);
+    private static final Set<Integer> VERBS = Set.of(MariaDBLexer.CREATE, MariaDBLexer.ALTER, MariaDBLexer.DROP,
+            MariaDBLexer.RENAME, MariaDBLexer.TRUNCATE);
+    private static final Set<Integer> OBJECTS = Set.of(MariaDBLexer.TABLE, MariaDBLexer.INDEX,
+            MariaDBLexer.DATABASE, MariaDBLexer.SCHEMA);
+    /** Words between the verb and the object: CREATE OR REPLACE UNIQUE INDEX, ALTER ONLINE IGNORE TABLE. */
+    private static final Set<Integer> MODIFIERS = Set.of(MariaDBLexer.OR, MariaDBLexer.REPLACE, MariaDBLexer.ONLINE,
+            MariaDBLexer.OFFLINE, MariaDBLexer.IGNORE, MariaDBLexer.UNIQUE, MariaDBLexer.FULLTEXT,
+            MariaDBLexer.SPATIAL);
+    private static final SqlScanner MYSQL = new SqlScanner(SqlDialect.DEFAULT);
 
     private DdlParser() {
     }
@@ -47,130 +57,106 @@ final class DdlParser {
         return d == null || d.isDatabase() ? List.of() : d.touched();
     }
 
-    /** The statement with its names located, or null when it is not a DDL sync applies. */
+    /** {@link #parse(String, String, SqlDialect)} with MySQL's default sql_mode on the newest server. */
     static ParsedDdl parse(String defaultDb, String sql) {
-        String db = defaultDb == null ? "" : defaultDb;
-        String m = blankComments(sql);
-        Matcher head = HEAD.matcher(m);
-        if (!head.lookingAt()) {
+        return parse(defaultDb, sql, MYSQL);
+    }
+
+    /**
+     * The statement with its names located, or null when it is not a DDL sync applies.
+     *
+     * @throws UnreadableDdlException when the statement is one sync applies but the grammar cannot read it
+     */
+    static ParsedDdl parse(String defaultDb, String sql, SqlDialect dialect) {
+        return parse(defaultDb, sql, dialect.equals(SqlDialect.DEFAULT) ? MYSQL : new SqlScanner(dialect));
+    }
+
+    /** True when the statement's head is one of a DDL sync applies, whether or not the grammar can read the rest. */
+    static boolean isDdl(String sql) {
+        return isOurs(lex(MYSQL.normalize(sql), new FirstError()));
+    }
+
+    private static ParsedDdl parse(String defaultDb, String sql, SqlScanner scanner) {
+        String text = scanner.normalize(sql);
+        FirstError errors = new FirstError();
+        CommonTokenStream tokens = lex(text, errors);
+        if (!isOurs(tokens)) {
             return null;
         }
-        String verb = head.group(1).toUpperCase(Locale.ROOT);
-        int p = head.end();
-        List<Ref> refs = new ArrayList<>();
-        if (verb.equals("CREATE") || verb.equals("DROP")) {
-            Matcher d = at(DATABASE, m, p);
-            if (d.lookingAt()) {
-                refs.add(new Ref(new TableName(unquote(d.group("a")), ""), d.start("a"), d.end("a"), Role.DATABASE));
-                return new ParsedDdl(verb.equals("CREATE") ? EventType.CREATE_DATABASE : EventType.DROP_DATABASE,
-                        sql, refs);
-            }
-            Matcher i = at(INDEX_ON, m, p);
-            if (i.lookingAt()) {
-                refs.add(ref(db, i, Role.TABLE));
-                return new ParsedDdl(verb.equals("CREATE") ? EventType.CREATE_INDEX : EventType.DROP_INDEX, sql, refs);
-            }
+        MariaDBParser.SqlStatementsContext tree = parseTree(tokens, errors);
+        if (errors.message != null) {
+            throw new UnreadableDdlException(sql, errors.message);
         }
-        Matcher t = at(TABLE, m, p);
-        if (t.lookingAt()) {
-            if (t.group(1) != null) {
-                return null; // temporary tables live in one session; ROW binlogs carry no rows of them
-            }
-            p = t.end();
-        } else if (!verb.equals("TRUNCATE")) {
-            return null;
-        }
-        Matcher n = at(NAME_AT, m, p);
-        if (!n.lookingAt()) {
-            return null;
-        }
-        refs.add(ref(db, n, Role.TABLE));
-        p = n.end();
-        switch (verb) {
-            case "DROP" -> p = more(m, p, db, refs, false);
-            case "RENAME" -> p = more(m, p, db, refs, true);
-            default -> {
-            }
-        }
-        if (verb.equals("CREATE")) {
-            Matcher like = at(LIKE, m, p);
-            if (like.lookingAt()) {
-                refs.add(ref(db, like, Role.LIKE));
-            }
-        }
-        if (verb.equals("ALTER")) {
-            Matcher r = ALTER_RENAME.matcher(m).region(p, m.length());
-            if (r.find()) {
-                refs.add(ref(db, r, Role.TO));
-            }
-        }
-        if (verb.equals("CREATE") || verb.equals("ALTER")) {
-            Matcher r = REFERENCES.matcher(m).region(p, m.length());
-            while (r.find()) {
-                refs.add(ref(db, r, Role.REFERENCES));
-            }
-        }
-        return new ParsedDdl(kind(verb), sql, refs);
+        return new DdlNames(defaultDb == null ? "" : defaultDb, sql, text, scanner).read(tree);
     }
 
-    /** The rest of DROP TABLE a, b, … or RENAME TABLE a TO b, c TO d, …; returns where it stopped. */
-    private static int more(String m, int p, String db, List<Ref> refs, boolean rename) {
-        while (true) {
-            if (rename) {
-                Matcher to = at(TO, m, p);
-                Matcher n = to.lookingAt() ? at(NAME_AT, m, to.end()) : null;
-                if (n == null || !n.lookingAt()) {
-                    return p;
-                }
-                refs.add(ref(db, n, Role.TO));
-                p = n.end();
-            }
-            Matcher c = at(COMMA, m, p);
-            Matcher n = c.lookingAt() ? at(NAME_AT, m, c.end()) : null;
-            if (n == null || !n.lookingAt()) {
-                return p;
-            }
-            refs.add(ref(db, n, Role.TABLE));
-            p = n.end();
+    private static CommonTokenStream lex(String text, FirstError errors) {
+        MariaDBLexer lexer = new MariaDBLexer(CharStreams.fromString(text));
+        lexer.removeErrorListeners();
+        lexer.addErrorListener(errors);
+        CommonTokenStream tokens = new CommonTokenStream(lexer);
+        tokens.fill();
+        return tokens;
+    }
+
+    /** CREATE/ALTER/DROP/RENAME [modifiers] TABLE/INDEX/DATABASE/SCHEMA, or TRUNCATE; not TEMPORARY. */
+    private static boolean isOurs(CommonTokenStream tokens) {
+        List<Token> all = tokens.getTokens();
+        int i = 0;
+        while (i < all.size() && all.get(i).getChannel() != Token.DEFAULT_CHANNEL) {
+            i++;
         }
-    }
-
-    private static EventType kind(String verb) {
-        return switch (verb) {
-            case "CREATE" -> EventType.CREATE_TABLE;
-            case "ALTER" -> EventType.ALTER_TABLE;
-            case "DROP" -> EventType.DROP_TABLE;
-            case "RENAME" -> EventType.RENAME_TABLE;
-            default -> EventType.TRUNCATE_TABLE;
-        };
-    }
-
-    private static Matcher at(Pattern p, String s, int from) {
-        return p.matcher(s).region(from, s.length());
-    }
-
-    private static Ref ref(String db, Matcher m, Role role) {
-        String a = unquote(m.group("a"));
-        String b = m.group("b");
-        TableName name = b == null ? new TableName(db, a) : new TableName(a, unquote(b));
-        return new Ref(name, m.start("a"), b == null ? m.end("a") : m.end("b"), role);
-    }
-
-    private static String blankComments(String sql) {
-        Matcher c = COMMENT.matcher(sql);
-        if (!c.find()) {
-            return sql;
+        if (i == all.size() || !VERBS.contains(all.get(i).getType())) {
+            return false;
         }
-        StringBuilder sb = new StringBuilder(sql);
-        do {
-            for (int i = c.start(); i < c.end(); i++) {
-                sb.setCharAt(i, ' ');
+        if (all.get(i).getType() == MariaDBLexer.TRUNCATE) {
+            return true;
+        }
+        for (i++; i < all.size(); i++) {
+            Token t = all.get(i);
+            if (t.getChannel() != Token.DEFAULT_CHANNEL) {
+                continue;
             }
-        } while (c.find());
-        return sb.toString();
+            if (OBJECTS.contains(t.getType())) {
+                return true;
+            }
+            if (!MODIFIERS.contains(t.getType())) {
+                return false; // TEMPORARY, VIEW, DEFINER=…, PROCEDURE, USER …
+            }
+        }
+        return false;
     }
 
-    private static String unquote(String s) {
-        return s.startsWith("`") ? s.substring(1, s.length() - 1).replace("``", "`") : s;
+    private static MariaDBParser.SqlStatementsContext parseTree(CommonTokenStream tokens, FirstError errors) {
+        tokens.seek(0);
+        MariaDBParser parser = new MariaDBParser(tokens);
+        parser.removeErrorListeners();
+        FirstError sll = new FirstError();
+        parser.addErrorListener(sll);
+        parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
+        MariaDBParser.SqlStatementsContext tree = parser.root().sqlStatements();
+        if (sll.message == null || errors.message != null) {
+            return tree;
+        }
+        tokens.seek(0);
+        parser.reset();
+        parser.removeErrorListeners();
+        parser.addErrorListener(errors);
+        parser.getInterpreter().setPredictionMode(PredictionMode.LL);
+        return parser.root().sqlStatements();
+    }
+
+    /** Keeps the first syntax error, as one line. */
+    private static final class FirstError extends BaseErrorListener {
+        String message;
+
+        @Override
+        public void syntaxError(Recognizer<?, ?> r, Object symbol, int line, int col, String msg, RecognitionException e) {
+            if (message == null) {
+                String near = symbol instanceof Token t ? " near '" + t.getText() + "'" : "";
+                message = "line " + line + ":" + col + near + ": "
+                        + (msg.length() > 120 ? msg.substring(0, 117) + "..." : msg);
+            }
+        }
     }
 }

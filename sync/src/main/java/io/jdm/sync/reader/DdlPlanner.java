@@ -2,6 +2,7 @@ package io.jdm.sync.reader;
 
 import io.jdm.common.error.FatalException;
 import io.jdm.common.filter.Action;
+import io.jdm.common.filter.EventType;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
@@ -49,7 +50,12 @@ final class DdlPlanner {
      * @return the statements for the target, in order; empty when none concerns a selected table
      */
     List<DdlChange> plan(String defaultDb, String sql, IntFunction<ChangePos> pos, long eventMillis) {
-        ParsedDdl parsed = DdlParser.parse(defaultDb, sql);
+        ParsedDdl parsed;
+        try {
+            parsed = DdlParser.parse(defaultDb, sql);
+        } catch (UnreadableDdlException e) {
+            return unreadable(defaultDb, sql, pos.apply(0), e);
+        }
         if (parsed == null) {
             LOG.debug("sync: statement not applied (not a DDL sync applies): {}", sql);
             return List.of();
@@ -82,6 +88,24 @@ final class DdlPlanner {
             }
         }
         return out;
+    }
+
+    /**
+     * A DDL the grammar cannot read is never passed by, as a table whose DDL was lost would
+     * differ from the source from then on: the task stops unless a filter rule (matched on the
+     * statement's text) says Ignore.
+     */
+    private List<DdlChange> unreadable(String defaultDb, String sql, ChangePos at, UnreadableDdlException e) {
+        String db = defaultDb == null ? "" : defaultDb;
+        if (decider.decide(db, "", EventType.OTHER_DDL, sql) == Action.IGNORE) {
+            LOG.info("sync: DDL at {} skipped by a filter rule (jdm cannot read it: {}): {}", at, e.reason(),
+                    e.shortStatement());
+            return List.of();
+        }
+        throw new FatalException("sync: cannot read the DDL statement at " + at.restartPoint() + " ("
+                + e.reason() + "): " + e.shortStatement() + "; apply it to the target yourself if it is "
+                + "needed there, add a filter rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
+                + "\", no events, an sql-pattern matching this statement and action Ignore, and restart the task");
     }
 
     private boolean selected(ParsedDdl d) {

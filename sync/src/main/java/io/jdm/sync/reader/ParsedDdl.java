@@ -2,12 +2,15 @@ package io.jdm.sync.reader;
 
 import io.jdm.common.filter.EventType;
 import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.SqlDialect;
+import io.jdm.common.sql.SqlScanner;
 import io.jdm.common.sql.TableName;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.UnaryOperator;
-import java.util.regex.Pattern;
 
 /**
  * A DDL statement with the place of every table (or database) name in its text, so it can be
@@ -16,8 +19,9 @@ import java.util.regex.Pattern;
  *
  * @param kind the DDL kind, as filter rules name it
  * @param refs the names in the statement, in text order
+ * @param dialect how the source read the statement's text
  */
-record ParsedDdl(EventType kind, String sql, List<Ref> refs) {
+record ParsedDdl(EventType kind, String sql, List<Ref> refs, SqlDialect dialect) {
 
     /** What a name is in the statement. */
     enum Role {
@@ -36,8 +40,6 @@ record ParsedDdl(EventType kind, String sql, List<Ref> refs) {
     /** One name and where it is: {@code sql.substring(start, end)}. */
     record Ref(TableName name, int start, int end, Role role) {
     }
-
-    private static final Pattern IF_NOT_EXISTS_BEFORE = Pattern.compile("(?is).*\\bIF\\s+NOT\\s+EXISTS\\s*$");
 
     ParsedDdl {
         refs = List.copyOf(refs);
@@ -87,9 +89,28 @@ record ParsedDdl(EventType kind, String sql, List<Ref> refs) {
 
     /** True when a CREATE TABLE / DATABASE already says IF NOT EXISTS. */
     boolean saysIfNotExists() {
+        return endsWith(wordsBeforeName(), "IF", "NOT", "EXISTS");
+    }
+
+    /** True when a DROP already says IF EXISTS. */
+    boolean saysIfExists() {
+        return endsWith(wordsBeforeName(), "IF", "EXISTS");
+    }
+
+    /**
+     * The words before the first name: only keywords stand there (CREATE OR REPLACE TABLE IF NOT
+     * EXISTS), once comments are blanked and conditional comments opened.
+     */
+    private List<String> wordsBeforeName() {
         Ref first = refs.stream().filter(r -> r.role == Role.TABLE || r.role == Role.DATABASE).findFirst()
                 .orElseThrow();
-        return IF_NOT_EXISTS_BEFORE.matcher(sql.substring(0, first.start)).matches();
+        String head = new SqlScanner(dialect).normalize(sql).substring(0, first.start).strip();
+        return head.isEmpty() ? List.of() : Arrays.asList(head.toUpperCase(Locale.ROOT).split("\\s+"));
+    }
+
+    private static boolean endsWith(List<String> words, String... tail) {
+        int from = words.size() - tail.length;
+        return from >= 0 && words.subList(from, words.size()).equals(List.of(tail));
     }
 
     /** This CREATE with IF NOT EXISTS added before its name (the spans after it moved along). */
@@ -103,7 +124,7 @@ record ParsedDdl(EventType kind, String sql, List<Ref> refs) {
         String s = sql.substring(0, first.start) + insert + sql.substring(first.start);
         int n = insert.length();
         return new ParsedDdl(kind, s, refs.stream().map(r -> r.start < first.start ? r
-                : new Ref(r.name, r.start + n, r.end + n, r.role)).toList());
+                : new Ref(r.name, r.start + n, r.end + n, r.role)).toList(), dialect);
     }
 
     /**
@@ -118,8 +139,7 @@ record ParsedDdl(EventType kind, String sql, List<Ref> refs) {
         }
         List<ParsedDdl> out = new ArrayList<>();
         if (kind == EventType.DROP_TABLE) {
-            boolean ifExists = Pattern.compile("(?is)^\\s*(?:/\\*.*?\\*/\\s*)*DROP\\s+TABLE\\s+IF\\s+EXISTS\\b")
-                    .matcher(sql).find();
+            boolean ifExists = saysIfExists();
             for (Ref r : refs) {
                 out.add(DdlParser.parse("", "DROP TABLE " + (ifExists ? "IF EXISTS " : "") + r.name.quoted()));
             }

@@ -40,7 +40,7 @@ final class QueryHandler implements BinlogEventHandler {
         if (first.isAfter(ctx.lastDdl)) {
             List<DdlChange> changes = ctx.ddl.plan(q.getDatabase(), sql, ctx::pos, header.getTimestamp());
             ctx.lastDdl = first;
-            if (DdlParser.parse(q.getDatabase(), sql) != null) {
+            if (DdlParser.isDdl(sql)) {
                 ctx.tables.invalidateAll(); // the model may have changed even for a DDL that is not applied
                 ctx.byTableId.clear();
             }

@@ -1,10 +1,13 @@
 package io.jdm.sync.reader;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.filter.EventType;
+import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.TableName;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -75,5 +78,164 @@ class DdlParserTest {
                 DdlParser.parse("db", "CREATE TABLE t (a INT)").withIfNotExists().sql());
         assertTrue(DdlParser.parse("db", "CREATE TABLE IF NOT EXISTS t (a INT)").saysIfNotExists());
         assertEquals("CREATE DATABASE IF NOT EXISTS d", DdlParser.parse("", "CREATE DATABASE d").withIfNotExists().sql());
+    }
+
+    private static final SqlDialect ANSI = new SqlDialect(true, false, Long.MAX_VALUE);
+    private static final SqlDialect NO_ESCAPES = new SqlDialect(false, true, Long.MAX_VALUE);
+    private static final SqlDialect MARIADB_11_4 = new SqlDialect(false, false, 110405);
+    private static final SqlDialect MYSQL_5_0 = new SqlDialect(false, false, 50000);
+
+    /** The statement as written, with its spaces as newlines, as tabs, and with comments between tokens. */
+    private static List<String> shapes(String sql) {
+        return List.of(sql, sql.replace(" ", "\n"), sql.replace(" ", " \t "), "\n" + sql + "\n",
+                "-- note\n" + sql, "# note\n" + sql, "/* a */ " + sql.replace(" ", " /* x */ "));
+    }
+
+    private static ParsedDdl parse(String db, String sql, SqlDialect dialect) {
+        return DdlParser.parse(db, sql, dialect);
+    }
+
+    @Test
+    void keywordsInsideStringLiteralsAreNotNames() {
+        for (String sql : List.of("ALTER TABLE t MODIFY s VARCHAR(20) COMMENT 'rename to x'",
+                "ALTER TABLE t ADD c VARCHAR(20) DEFAULT 'DROP TABLE y'",
+                "ALTER TABLE t MODIFY s VARCHAR(20) COMMENT 'REFERENCES z(id)'",
+                "CREATE TABLE t (s VARCHAR(20) COMMENT 'RENAME TO x; REFERENCES z(id)') COMMENT='LIKE y'")) {
+            for (String shape : shapes(sql)) {
+                ParsedDdl d = DdlParser.parse("db", shape);
+                assertEquals(1, d.refs().size(), shape);
+                assertEquals(new TableName("db", "t"), d.primary(), shape);
+                assertNull(d.renamedTo(), shape);
+                String rewritten = d.rewrite(TO_X);
+                assertEquals(shape.replaceFirst("\\bt\\b", "`x_db`.`r_t`"), rewritten, shape);
+            }
+        }
+    }
+
+    @Test
+    void leadingLineCommentsAndCommentsBetweenTokens() {
+        for (String sql : List.of("ALTER TABLE t ADD UNIQUE (c)", "ALTER TABLE t ALTER COLUMN c SET DEFAULT 5",
+                "TRUNCATE TABLE t", "DROP TABLE t")) {
+            for (String shape : shapes(sql)) {
+                ParsedDdl d = DdlParser.parse("db", shape);
+                assertEquals(List.of(new TableName("db", "t")), d.touched(), shape);
+                assertEquals(shape.replaceFirst("\\bt\\b", "`x_db`.`r_t`"), d.rewrite(TO_X), shape);
+            }
+        }
+        assertEquals(EventType.DROP_TABLE, DdlParser.parse("db", "-- DROP\n# TRUNCATE\nDROP TABLE t").kind());
+        assertEquals(List.of("DROP TABLE IF EXISTS `db`.`a`", "DROP TABLE IF EXISTS `db`.`b`"),
+                DdlParser.parse("db", "-- x\nDROP /* y */ TABLE IF EXISTS a, b").split().stream()
+                        .map(ParsedDdl::sql).toList());
+    }
+
+    @Test
+    void conditionalComments() {
+        String partitioned = "CREATE TABLE t (id INT) /*!50100 PARTITION BY HASH(id) PARTITIONS 4 */";
+        assertEquals("CREATE TABLE `x_db`.`r_t` (id INT) /*!50100 PARTITION BY HASH(id) PARTITIONS 4 */",
+                DdlParser.parse("db", partitioned).rewrite(TO_X));
+        for (String shape : shapes("/*!40101 ALTER TABLE t ADD c INT */")) {
+            ParsedDdl d = DdlParser.parse("db", shape);
+            assertEquals(EventType.ALTER_TABLE, d.kind(), shape);
+            assertEquals(shape.replaceFirst("\\bt\\b", "`x_db`.`r_t`"), d.rewrite(TO_X), shape);
+        }
+        String maria = "/*M!100100 ALTER TABLE t ADD c INT */";
+        assertEquals(List.of(new TableName("db", "t")), DdlParser.parse("db", maria, MARIADB_11_4).touched());
+        // a server older than the comment runs nothing: not a DDL
+        assertNull(DdlParser.parse("db", "/*!50100 ALTER TABLE t ADD c INT */", MYSQL_5_0));
+        assertNull(DdlParser.parse("db", maria, new SqlDialect(false, false, 80036)));
+        // and what older servers skip inside a statement stays in the text, unread
+        assertEquals(1, DdlParser.parse("db", "CREATE TABLE t (id INT) /*!99999 REFERENCES z(id) */", MYSQL_5_0)
+                .refs().size());
+    }
+
+    @Test
+    void ansiQuotesMakeDoubleQuotesNames() {
+        for (String shape : shapes("CREATE TABLE \"aq\".\"t\"\"x\" (\"id\" INT PRIMARY KEY, s TEXT COMMENT 'it''s')")) {
+            ParsedDdl d = parse("db", shape, ANSI);
+            assertEquals(new TableName("aq", "t\"x"), d.primary(), shape);
+            assertTrue(d.rewrite(TO_X).startsWith(shape.substring(0, d.refs().get(0).start()) + "`x_aq`.`r_t\"x`"), shape);
+        }
+        // the same text without ANSI_QUOTES: "aq" is a string, and no table is named by a string
+        assertThrows(UnreadableDdlException.class, () -> DdlParser.parse("db", "CREATE TABLE \"aq\" (id INT)"));
+        ParsedDdl comment = DdlParser.parse("db", "ALTER TABLE t COMMENT \"rename to x\"");
+        assertEquals(1, comment.refs().size());
+    }
+
+    @Test
+    void backslashesEscapeUnlessNoBackslashEscapes() {
+        String sql = "ALTER TABLE t ADD c VARCHAR(9) DEFAULT 'C:\\new\\', RENAME TO u";
+        ParsedDdl d = parse("db", sql, NO_ESCAPES);
+        assertEquals(new TableName("db", "u"), d.renamedTo());
+        assertEquals("ALTER TABLE `x_db`.`r_t` ADD c VARCHAR(9) DEFAULT 'C:\\new\\', RENAME TO `x_db`.`r_u`",
+                d.rewrite(TO_X));
+        // with escapes, \' does not end the string: the statement never closes it
+        assertThrows(UnreadableDdlException.class, () -> DdlParser.parse("db", sql));
+        assertEquals(new TableName("db", "u"),
+                DdlParser.parse("db", "ALTER TABLE t ADD c VARCHAR(9) DEFAULT 'it\\'s', RENAME TO u").renamedTo());
+    }
+
+    @Test
+    void quotedAndNonAsciiNames() {
+        assertEquals(List.of(new TableName("o", "a`b"), new TableName("订单", "明细")),
+                DdlParser.tables("db", "RENAME TABLE `o`.`a``b` TO 订单.`明细`"));
+        assertEquals("RENAME TABLE `x_o`.`r_a``b` TO `x_订单`.`r_明细`",
+                DdlParser.parse("db", "RENAME TABLE `o`.`a``b` TO 订单.`明细`").rewrite(TO_X));
+        // a character outside the BMP before a name: spans count UTF-16 units, the grammar code points
+        assertEquals("ALTER TABLE `x_db`.`r_t` COMMENT '\uD83D\uDE00', RENAME TO `x_db`.`r_u`",
+                DdlParser.parse("db", "ALTER TABLE t COMMENT '\uD83D\uDE00', RENAME TO u").rewrite(TO_X));
+    }
+
+    @Test
+    void everyFormAtEveryShape() {
+        record Case(String sql, EventType kind, String rewritten) {
+        }
+        for (Case c : List.of(
+                new Case("CREATE TABLE a.b (x INT, FOREIGN KEY (x) REFERENCES z (id))", EventType.CREATE_TABLE,
+                        "CREATE TABLE `x_a`.`r_b` (x INT, FOREIGN KEY (x) REFERENCES `x_db`.`r_z` (id))"),
+                new Case("CREATE TABLE t (LIKE s)", EventType.CREATE_TABLE, "CREATE TABLE `x_db`.`r_t` (LIKE `x_db`.`r_s`)"),
+                new Case("CREATE OR REPLACE TABLE t (a INT)", EventType.CREATE_TABLE,
+                        "CREATE OR REPLACE TABLE `x_db`.`r_t` (a INT)"),
+                new Case("ALTER TABLE t RENAME AS u", EventType.ALTER_TABLE, "ALTER TABLE `x_db`.`r_t` RENAME AS `x_db`.`r_u`"),
+                new Case("ALTER TABLE t RENAME TO o.u", EventType.ALTER_TABLE,
+                        "ALTER TABLE `x_db`.`r_t` RENAME TO `x_o`.`r_u`"),
+                new Case("ALTER TABLE t RENAME u", EventType.ALTER_TABLE, "ALTER TABLE `x_db`.`r_t` RENAME `x_db`.`r_u`"),
+                new Case("ALTER TABLE t RENAME INDEX i TO j", EventType.ALTER_TABLE, "ALTER TABLE `x_db`.`r_t` RENAME INDEX i TO j"),
+                new Case("ALTER TABLE t ADD COLUMN IF NOT EXISTS c INT", EventType.ALTER_TABLE,
+                        "ALTER TABLE `x_db`.`r_t` ADD COLUMN IF NOT EXISTS c INT"),
+                new Case("DROP TABLE IF EXISTS a, o.b", EventType.DROP_TABLE, "DROP TABLE IF EXISTS `x_db`.`r_a`, `x_o`.`r_b`"),
+                new Case("RENAME TABLE a TO b, c TO o.d", EventType.RENAME_TABLE,
+                        "RENAME TABLE `x_db`.`r_a` TO `x_db`.`r_b`, `x_db`.`r_c` TO `x_o`.`r_d`"),
+                new Case("TRUNCATE t", EventType.TRUNCATE_TABLE, "TRUNCATE `x_db`.`r_t`"),
+                new Case("CREATE UNIQUE INDEX i ON t (a)", EventType.CREATE_INDEX, "CREATE UNIQUE INDEX i ON `x_db`.`r_t` (a)"),
+                new Case("DROP INDEX i ON o.t", EventType.DROP_INDEX, "DROP INDEX i ON `x_o`.`r_t`"),
+                new Case("CREATE DATABASE IF NOT EXISTS d", EventType.CREATE_DATABASE, "CREATE DATABASE IF NOT EXISTS `x_d`"),
+                new Case("DROP SCHEMA d", EventType.DROP_DATABASE, "DROP SCHEMA `x_d`"),
+                new Case("ALTER DATABASE d DEFAULT CHARSET latin1", EventType.OTHER_DDL,
+                        "ALTER DATABASE `x_d` DEFAULT CHARSET latin1"))) {
+            for (String shape : shapes(c.sql)) {
+                ParsedDdl d = DdlParser.parse("db", shape);
+                assertEquals(c.kind, d.kind(), shape);
+                String expected = shapes(c.rewritten).get(shapes(c.sql).indexOf(shape));
+                assertEquals(expected, d.rewrite(TO_X), shape);
+            }
+        }
+        assertNull(DdlParser.parse("db", "ALTER DATABASE DEFAULT CHARSET latin1"));
+        assertNull(DdlParser.parse("db", "DROP TEMPORARY TABLE t"));
+        assertNull(DdlParser.parse("db", "CREATE OR REPLACE TEMPORARY TABLE t (a INT)"));
+        assertNull(DdlParser.parse("db", "CREATE DEFINER=`u`@`%` VIEW v AS SELECT 1"));
+        assertNull(DdlParser.parse("db", "ANALYZE TABLE t"));
+        assertNull(DdlParser.parse("db", "-- CREATE TABLE t (a INT)\nGRANT ALL ON *.* TO x"));
+    }
+
+    @Test
+    void anUnreadableTableDdlIsReportedNotSkipped() {
+        UnreadableDdlException e = assertThrows(UnreadableDdlException.class,
+                () -> DdlParser.parse("db", "-- note\nCREATE TABLE t (a INT) ENGINE InnoDB PARTITION"));
+        assertEquals("-- note CREATE TABLE t (a INT) ENGINE InnoDB PARTITION", e.shortStatement());
+        assertTrue(e.reason().startsWith("line 2:"), e.reason());
+        assertTrue(e.getMessage().startsWith("sync: cannot read the DDL statement (line 2:"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"));
+        assertTrue(DdlParser.isDdl("/*!40101 CREATE TABLE t (a INT) ENGINE InnoDB PARTITION */"));
+        assertFalse(DdlParser.isDdl("CREATE VIEW v AS SELECT"));
     }
 }

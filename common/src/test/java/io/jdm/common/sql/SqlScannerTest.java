@@ -1,0 +1,87 @@
+package io.jdm.common.sql;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SqlScannerTest {
+    private static final SqlScanner MYSQL = new SqlScanner(SqlDialect.DEFAULT);
+    private static final SqlScanner ANSI = new SqlScanner(new SqlDialect(true, false, Long.MAX_VALUE));
+    private static final SqlScanner NO_ESCAPES = new SqlScanner(new SqlDialect(false, true, Long.MAX_VALUE));
+    private static final SqlScanner MARIADB_11_4 = new SqlScanner(new SqlDialect(false, false, 110405));
+    private static final SqlScanner MYSQL_8_0 = new SqlScanner(new SqlDialect(false, false, 80036));
+
+    /** The stretches as "KIND:text" strings. */
+    private static List<String> segments(SqlScanner s, String sql) {
+        List<String> out = new ArrayList<>();
+        s.scan(sql, (kind, start, end) -> out.add(kind + ":" + sql.substring(start, end)));
+        return out;
+    }
+
+    @Test
+    void stringsKnowDoubledQuotesAndBackslashes() {
+        assertEquals(List.of("CODE:a ", "STRING:'it''s \\' -- x'", "CODE: b"), segments(MYSQL, "a 'it''s \\' -- x' b"));
+        assertEquals(List.of("CODE:DEFAULT ", "STRING:'C:\\new\\'", "CODE:)"), segments(NO_ESCAPES, "DEFAULT 'C:\\new\\')"));
+        // with escapes on, \' does not close the string: it runs to the end
+        assertEquals(List.of("CODE:DEFAULT ", "STRING:'C:\\new\\')"), segments(MYSQL, "DEFAULT 'C:\\new\\')"));
+        assertEquals(List.of("STRING:\"a \"\" # b\""), segments(MYSQL, "\"a \"\" # b\""));
+    }
+
+    @Test
+    void doubleQuotesAreIdentifiersUnderAnsiQuotes() {
+        assertEquals(List.of("IDENTIFIER:\"aq\"", "CODE:.", "IDENTIFIER:\"t\"\"x\""), segments(ANSI, "\"aq\".\"t\"\"x\""));
+        assertEquals(List.of("STRING:\"aq\"", "CODE:.", "STRING:\"t\""), segments(MYSQL, "\"aq\".\"t\""));
+        assertEquals(List.of("IDENTIFIER:`a``b`"), segments(MYSQL, "`a``b`"));
+    }
+
+    @Test
+    void lineAndBlockComments() {
+        assertEquals(List.of("COMMENT:-- note", "CODE:\nDROP ", "COMMENT:# x", "CODE:\nt"),
+                segments(MYSQL, "-- note\nDROP # x\nt"));
+        assertEquals(List.of("CODE:a--b ", "COMMENT:/* c 'x */", "CODE: d"), segments(MYSQL, "a--b /* c 'x */ d"));
+        assertEquals(List.of("CODE:1 ", "COMMENT:--\tx"), segments(MYSQL, "1 --\tx"));
+    }
+
+    @Test
+    void conditionalCommentsRunUpToTheServersVersion() {
+        String sql = "t /*!50100 PARTITION BY HASH(id) */";
+        assertEquals(List.of("CODE:t ", "VERSION_MARK:/*!50100", "CODE: PARTITION BY HASH(id) ", "VERSION_MARK:*/"),
+                segments(MARIADB_11_4, sql));
+        assertEquals(List.of("CODE:t ", "COMMENT:/*!50100 PARTITION BY HASH(id) */"),
+                segments(new SqlScanner(new SqlDialect(false, false, 50099)), sql));
+        assertEquals(List.of("VERSION_MARK:/*!", "CODE: ALTER ", "VERSION_MARK:*/"), segments(MYSQL, "/*! ALTER */"));
+        String maria = "/*M!100100 ALTER TABLE t ADD c INT */";
+        assertEquals("           ALTER TABLE t ADD c INT   ", MARIADB_11_4.normalize(maria));
+        assertEquals(" ".repeat(maria.length()), MYSQL_8_0.normalize(maria));
+        // a string inside a run conditional comment may hold */
+        assertEquals(List.of("VERSION_MARK:/*!40101", "CODE: x ", "STRING:'*/'", "CODE: ", "VERSION_MARK:*/"),
+                segments(MYSQL, "/*!40101 x '*/' */"));
+    }
+
+    @Test
+    void normalizeKeepsTheLengthAndEveryPosition() {
+        for (String sql : List.of("-- a\n# b\r\nALTER /* c */ TABLE \"aq\".\"t`x\" ADD c INT COMMENT 'x\\'y'",
+                "/*!50100 CREATE */ TABLE `订单` (s VARCHAR(3) DEFAULT 'C:\\n\\')", "x -- ")) {
+            for (SqlScanner s : List.of(MYSQL, ANSI, NO_ESCAPES, MYSQL_8_0)) {
+                assertEquals(sql.length(), s.normalize(sql).length(), sql);
+            }
+        }
+        assertEquals("    \n    \nALTER         TABLE `aq`.`t_x` ADD c",
+                ANSI.normalize("-- a\n# b\r\nALTER /* c */ TABLE \"aq\".\"t`x\" ADD c"));
+        assertEquals("DEFAULT 'C: new ')", NO_ESCAPES.normalize("DEFAULT 'C:\\new\\')"));
+    }
+
+    @Test
+    void identifiersReadQualifiedNames() {
+        assertEquals(List.of("o", "we`ird"), MYSQL.identifiers("`o` . `we``ird`", 0, 15));
+        assertEquals(List.of("db", "订单"), MYSQL.identifiers("x db/* c */.订单 y", 2, 15));
+        assertEquals(List.of("aq", "t\"x"), ANSI.identifiers("\"aq\".\"t\"\"x\"", 0, 11));
+        assertNull(MYSQL.identifiers("\"aq\"", 0, 4));
+        assertNull(MYSQL.identifiers("'t'", 0, 3));
+        assertNull(MYSQL.identifiers("a.", 0, 2));
+        assertNull(MYSQL.identifiers("a b", 0, 3));
+    }
+}
