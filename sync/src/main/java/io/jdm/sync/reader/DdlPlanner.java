@@ -6,6 +6,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
+import io.jdm.sync.ring.SourceSession;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiPredicate;
@@ -48,7 +49,8 @@ final class DdlPlanner {
      * @param pos the position of the i-th statement made from this event
      * @return the statements for the target, in order; empty when none concerns a selected table
      */
-    List<DdlChange> plan(String defaultDb, String sql, IntFunction<ChangePos> pos, long eventMillis) {
+    List<DdlChange> plan(String defaultDb, String sql, SourceSession session, IntFunction<ChangePos> pos,
+                         long eventMillis) {
         ParsedDdl parsed = DdlParser.parse(defaultDb, sql);
         if (parsed == null) {
             LOG.debug("sync: statement not applied (not a DDL sync applies): {}", sql);
@@ -60,8 +62,8 @@ final class DdlPlanner {
                 if (!selected(d)) {
                     continue;
                 }
-                tracker.apply(d);
                 ChangePos at = pos.apply(out.size());
+                tracker.apply(d, session, String.valueOf(at.restartPoint()));
                 TableName p = d.primary();
                 Action action = decider.decide(p.schema(), p.table(), d.kind(), d.sql());
                 if (action == Action.ERROR) {
@@ -77,7 +79,8 @@ final class DdlPlanner {
                 String target = routes.targetSql(d, at);
                 if (target != null) {
                     String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
-                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(), targetSchema, at, eventMillis));
+                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(), targetSchema, at, eventMillis,
+                            session));
                 }
             }
         }

@@ -5,6 +5,7 @@ import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
+import io.jdm.sync.ring.SourceSession;
 import java.util.List;
 import java.util.Locale;
 
@@ -12,14 +13,16 @@ import java.util.Locale;
  * QUERY: BEGIN and COMMIT bound transactions; any other statement goes to the {@link DdlPlanner},
  * and what it makes of it (one change per table statement) is handed on for the writers to apply
  * behind a barrier. A statement outside BEGIN … COMMIT is its own transaction. A DDL read again
- * after a reconnect is passed by whole: the schema tracker has replayed it already.
+ * after a reconnect is passed by whole: the schema tracker has replayed it already. The statement
+ * is decoded from its bytes with the charset its client sent it in, and travels with its session.
  */
 final class QueryHandler implements BinlogEventHandler {
     @Override
     public void handle(EventHeaderV4 header, EventData data, ReaderContext ctx) {
         QueryEventData q = (QueryEventData) data;
-        String sql = q.getSql().trim();
-        String upper = sql.length() > 16 ? sql.substring(0, 16).toUpperCase(Locale.ROOT) : sql.toUpperCase(Locale.ROOT);
+        String head = q.getSql().trim();
+        String upper = head.length() > 16 ? head.substring(0, 16).toUpperCase(Locale.ROOT)
+                : head.toUpperCase(Locale.ROOT);
         if (upper.equals("BEGIN") || upper.startsWith("XA START")) {
             if (!ctx.inTxn) {
                 ctx.beginTxn(ctx.eventStart, true);
@@ -38,7 +41,11 @@ final class QueryHandler implements BinlogEventHandler {
         ctx.nextEvent();
         ChangePos first = ctx.pos(0);
         if (first.isAfter(ctx.lastDdl)) {
-            List<DdlChange> changes = ctx.ddl.plan(q.getDatabase(), sql, ctx::pos, header.getTimestamp());
+            QueryEvent e = (QueryEvent) q;
+            SourceSession session = ctx.catalog.session(e.status(), header.getTimestamp(),
+                    ctx.file + ":" + ctx.eventStart);
+            String sql = SourceCatalog.text(e.sqlBytes(), session).trim();
+            List<DdlChange> changes = ctx.ddl.plan(q.getDatabase(), sql, session, ctx::pos, header.getTimestamp());
             ctx.lastDdl = first;
             if (DdlParser.parse(q.getDatabase(), sql) != null) {
                 ctx.tables.invalidateAll(); // the model may have changed even for a DDL that is not applied

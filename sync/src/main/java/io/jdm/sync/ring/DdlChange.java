@@ -12,7 +12,8 @@ import java.util.List;
  * @param tables the source tables it touches
  * @param targetSchema the database it runs in on the target (the route of its table); null for
  *        CREATE/DROP DATABASE
+ * @param session the session the statement ran in on the source, set on the target around it
  */
 public record DdlChange(String schema, String sql, String sourceSql, List<TableName> tables, String targetSchema,
-                        ChangePos pos, long eventMillis) {
+                        ChangePos pos, long eventMillis, SourceSession session) {
 }
