@@ -33,7 +33,7 @@ final class SourceCatalog {
     private final Map<Integer, String> locales = new HashMap<>();
 
     SourceCatalog(ConnectionSpec spec, Flavor flavor, Map<Integer, Collation> collations,
-                  Map<String, Integer> maxBytes, Map<String, String> globals) {
+                  Map<String, Integer> maxBytes, Map<String, String> globals, Map<Integer, String> knownLocales) {
         this.spec = spec;
         this.flavor = flavor;
         this.collations = collations;
@@ -41,6 +41,7 @@ final class SourceCatalog {
         this.globals = globals;
         collations.forEach((id, c) -> collationIds.put(c.name(), id));
         locales.put(0, "en_US");
+        locales.putAll(knownLocales);
     }
 
     static SourceCatalog read(ConnectionSpec spec) {
@@ -83,10 +84,12 @@ final class SourceCatalog {
                 // SYSTEM means the source host's zone, known here only as its offset now: a DDL logged
                 // across a DST change from this start gets this offset, one hour off. Set the source's
                 // time_zone to a named zone to avoid it.
+                String system = offset(rs.getString(6));
                 String tz = rs.getString(5);
-                globals.put("time_zone", tz.equalsIgnoreCase("SYSTEM") ? offset(rs.getString(6)) : tz);
+                globals.put("system_time_zone", system);
+                globals.put("time_zone", tz.equalsIgnoreCase("SYSTEM") ? system : tz);
             }
-            return new SourceCatalog(spec, flavor, collations, maxBytes, globals);
+            return new SourceCatalog(spec, flavor, collations, maxBytes, globals, Map.of());
         } catch (SQLException e) {
             throw ErrorClassifier.wrap("sync: cannot read the collations and session defaults of the source "
                     + spec.address(), e);
@@ -149,7 +152,7 @@ final class SourceCatalog {
                 v.collationConnection == null ? globals.get("collation_connection")
                         : name(v.collationConnection, where).name(),
                 v.collationServer == null ? globals.get("collation_server") : name(v.collationServer, where).name(),
-                v.timeZone == null ? globals.get("time_zone") : v.timeZone, timestamp,
+                timeZone(v.timeZone), timestamp,
                 v.autoIncrementIncrement == null ? 1 : v.autoIncrementIncrement,
                 v.autoIncrementOffset == null ? 1 : v.autoIncrementOffset,
                 (flags2 & StatusVars.OPTION_NO_FOREIGN_KEY_CHECKS) == 0,
@@ -158,6 +161,14 @@ final class SourceCatalog {
                 v.lcTimeNames == null ? "en_US" : locale(v.lcTimeNames, where),
                 v.defaultCollationForUtf8mb4 == null ? null : name(v.defaultCollationForUtf8mb4, where).name(),
                 characterSetCollations(v.characterSetCollations, where));
+    }
+
+    /** The event's zone, or the source's global one; SYSTEM (the source host's zone) as its offset. */
+    private String timeZone(String logged) {
+        if (logged == null) {
+            return globals.get("time_zone");
+        }
+        return logged.equalsIgnoreCase("SYSTEM") ? globals.get("system_time_zone") : logged;
     }
 
     /** The statement's text: its bytes in the charset the client sent them in. */
