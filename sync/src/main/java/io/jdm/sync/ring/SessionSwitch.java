@@ -45,7 +45,7 @@ public final class SessionSwitch implements AutoCloseable {
                 try (ResultSet rs = st.executeQuery("SELECT @@SESSION." + name)) {
                     rs.next();
                     String v = rs.getString(1);
-                    saved.put(name, v == null ? "DEFAULT" : v.matches("-?[0-9]+") ? v : Identifiers.literal(v));
+                    saved.put(name, v == null ? "DEFAULT" : v.matches("-?[0-9]+|ON|OFF") ? v : Identifiers.literal(v));
                 } catch (SQLException e) {
                     if (e.getErrorCode() != UNKNOWN_SYSTEM_VARIABLE || !ONLY_WHERE_KNOWN.contains(name)) {
                         throw e;
