@@ -139,6 +139,37 @@ class SourceSessionIT {
         }
     }
 
+    /**
+     * TEXT columns have no length in the TABLE_MAP: with binlog_row_metadata=FULL the source logs
+     * each text column's collation, and a latin1 shard copied from a utf8mb4 target is caught by it.
+     */
+    @Test
+    void textOfALatin1ShardMergedIntoAUtf8mb4TableWithFullRowMetadata() throws Exception {
+        String s1 = "sessionit_text_l1";
+        String all = "sessionit_text_merged";
+        src.execute("DROP DATABASE IF EXISTS " + s1, "CREATE DATABASE " + s1 + " CHARACTER SET latin1",
+                "CREATE TABLE " + s1 + ".t (id INT PRIMARY KEY, body TEXT, tag VARCHAR(10) CHARACTER SET utf8mb4)");
+        tgt.execute("DROP DATABASE IF EXISTS " + all, "CREATE DATABASE " + all + " CHARACTER SET utf8mb4",
+                "CREATE TABLE " + all + ".t (id INT PRIMARY KEY, body TEXT, tag VARCHAR(10))");
+        String old;
+        try (Connection c = src.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT @@GLOBAL.binlog_row_metadata")) {
+            rs.next();
+            old = rs.getString(1);
+            st.execute("SET GLOBAL binlog_row_metadata = FULL");
+        }
+        SyncUnit unit = start("sesstext", 7407, t -> t.schema().equals(s1) ? new TableName(all, t.table()) : t, s1);
+        try {
+            src.execute("INSERT INTO " + s1 + ".t VALUES (1, 'Remedios la bella, Amaranta Úrsula', 'ok')");
+            awaitCaughtUp(unit);
+            assertEquals(List.of("1:" + hex("Remedios la bella, Amaranta Úrsula", "UTF-8")),
+                    utf8HexRows(tgt, all + ".t", "body"));
+        } finally {
+            src.execute("SET GLOBAL binlog_row_metadata = " + old);
+            stop(unit);
+        }
+    }
+
     /** DDL and rows sent by a latin1 client: ENUM labels and a default with accents. */
     @Test
     void ddlOfALatin1ClientKeepsItsAccents() throws Exception {
