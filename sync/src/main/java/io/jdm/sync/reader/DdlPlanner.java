@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiPredicate;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,10 +47,11 @@ final class DdlPlanner {
     }
 
     /**
+     * @param session the session the statement ran in, resolved only if a statement is kept
      * @param pos the position of the i-th statement made from this event
      * @return the statements for the target, in order; empty when none concerns a selected table
      */
-    List<DdlChange> plan(String defaultDb, String sql, SourceSession session, IntFunction<ChangePos> pos,
+    List<DdlChange> plan(String defaultDb, String sql, Supplier<SourceSession> session, IntFunction<ChangePos> pos,
                          long eventMillis) {
         ParsedDdl parsed = DdlParser.parse(defaultDb, sql);
         if (parsed == null) {
@@ -63,7 +65,7 @@ final class DdlPlanner {
                     continue;
                 }
                 ChangePos at = pos.apply(out.size());
-                tracker.apply(d, session, String.valueOf(at.restartPoint()));
+                tracker.apply(d, session.get(), String.valueOf(at.restartPoint()));
                 TableName p = d.primary();
                 Action action = decider.decide(p.schema(), p.table(), d.kind(), d.sql());
                 if (action == Action.ERROR) {
@@ -80,7 +82,7 @@ final class DdlPlanner {
                 if (target != null) {
                     String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
                     out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(), targetSchema, at, eventMillis,
-                            session));
+                            session.get()));
                 }
             }
         }

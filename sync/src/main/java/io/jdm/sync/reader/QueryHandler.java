@@ -8,6 +8,7 @@ import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.SourceSession;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
  * QUERY: BEGIN and COMMIT bound transactions; any other statement goes to the {@link DdlPlanner},
@@ -42,9 +43,10 @@ final class QueryHandler implements BinlogEventHandler {
         ChangePos first = ctx.pos(0);
         if (first.isAfter(ctx.lastDdl)) {
             QueryEvent e = (QueryEvent) q;
-            SourceSession session = ctx.catalog.session(e.status(), header.getTimestamp(),
-                    ctx.file + ":" + ctx.eventStart);
-            String sql = SourceCatalog.text(e.sqlBytes(), session).trim();
+            String sql = ctx.catalog.text(e.sqlBytes(), e.status()).trim();
+            // resolved only for a statement sync applies: GRANT or FLUSH in an odd session stops nothing
+            Supplier<SourceSession> session = memoized(() -> ctx.catalog.session(e.status(), header.getTimestamp(),
+                    ctx.file + ":" + ctx.eventStart));
             List<DdlChange> changes = ctx.ddl.plan(q.getDatabase(), sql, session, ctx::pos, header.getTimestamp());
             ctx.lastDdl = first;
             if (DdlParser.parse(q.getDatabase(), sql) != null) {
@@ -61,5 +63,17 @@ final class QueryHandler implements BinlogEventHandler {
         if (!ctx.explicitTxn) {
             ctx.endTxn();
         }
+    }
+
+    private static <T> Supplier<T> memoized(Supplier<T> s) {
+        Object[] value = new Object[1];
+        return () -> {
+            if (value[0] == null) {
+                value[0] = s.get();
+            }
+            @SuppressWarnings("unchecked")
+            T t = (T) value[0];
+            return t;
+        };
     }
 }

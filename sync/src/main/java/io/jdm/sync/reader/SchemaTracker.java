@@ -65,7 +65,10 @@ final class SchemaTracker implements AutoCloseable {
     private final Duration retryBudget;
     /** Source databases whose scratch schema exists. */
     private final Set<String> databases = new HashSet<>();
-    /** Source database → "CHARACTER SET x COLLATE y" as the source's SCHEMATA had it at start. */
+    /**
+     * Source database → "CHARACTER SET x COLLATE y" as the source's SCHEMATA had it at start; null →
+     * the source server's default collation.
+     */
     private Map<String, String> sourceDefaults;
     /** Source table → whether its copy exists; absent: not looked at yet. */
     private final Map<TableName, Boolean> known = new HashMap<>();
@@ -258,10 +261,9 @@ final class SchemaTracker implements AutoCloseable {
         if (db.isEmpty() || databases.contains(db)) {
             return;
         }
-        String defaults = sourceDefaults().get(db);
+        String defaults = sourceDefaults().getOrDefault(db, sourceDefaults().get(null));
         try (Statement st = tconn().createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(scratchDatabase(db))
-                    + (defaults == null ? "" : " " + defaults));
+            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(scratchDatabase(db)) + " " + defaults);
         }
         databases.add(db);
     }
@@ -274,6 +276,11 @@ final class SchemaTracker implements AutoCloseable {
                 while (rs.next()) {
                     m.put(rs.getString(1), "CHARACTER SET " + rs.getString(2) + " COLLATE " + rs.getString(3));
                 }
+            }
+            try (Statement st = sconn().createStatement();
+                 ResultSet rs = st.executeQuery("SELECT @@GLOBAL.collation_server")) {
+                rs.next();
+                m.put(null, "COLLATE " + rs.getString(1)); // what a database the source no longer has had
             }
             sourceDefaults = m;
         }

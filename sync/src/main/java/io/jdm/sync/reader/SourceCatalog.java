@@ -6,7 +6,6 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.Flavor;
 import io.jdm.sync.ring.SourceSession;
-import java.nio.charset.Charset;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -173,8 +172,19 @@ final class SourceCatalog {
 
     /** The statement's text: its bytes in the charset the client sent them in. */
     static String text(byte[] sql, SourceSession s) {
-        Charset cs = ValueConverter.charset(s.characterSetClient());
-        return new String(sql, cs);
+        return new String(sql, ValueConverter.charset(s.characterSetClient()));
+    }
+
+    /**
+     * The statement's text before its session is resolved (which may stop the task): decoded the
+     * same way where the client's collation is known, as the source's default client charset where
+     * the event has none, else as UTF-8 only to be parsed (a kept statement then fails to resolve).
+     */
+    String text(byte[] sql, StatusVars v) {
+        Collation c = v.clientCharset == null ? null : collations.get(v.clientCharset);
+        String charset = v.clientCharset == null ? globals.get("character_set_client")
+                : c == null ? "utf8mb4" : c.charset();
+        return new String(sql, ValueConverter.charset(charset));
     }
 
     private Collation name(int id, String where) {
