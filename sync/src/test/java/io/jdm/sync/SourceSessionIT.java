@@ -113,6 +113,31 @@ class SourceSessionIT {
         }
     }
 
+    /**
+     * ALTER DATABASE … CHARACTER SET during sync: a table created after it without a charset takes
+     * the new default on the source, and its rows are decoded with it.
+     */
+    @Test
+    void aTableCreatedAfterAlterDatabaseTakesTheNewDefault() throws Exception {
+        String db = "sessionit_alterdb";
+        src.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db + " CHARACTER SET latin1",
+                "CREATE TABLE " + db + ".first (id INT PRIMARY KEY)");
+        tgt.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db + " CHARACTER SET utf8mb4",
+                "CREATE TABLE " + db + ".first (id INT PRIMARY KEY)");
+        SyncUnit unit = start("sessalterdb", 7408, t -> t, db);
+        try {
+            src.execute("INSERT INTO " + db + ".first VALUES (1)"); // the tracker has met the database
+            awaitCaughtUp(unit);
+            src.execute("ALTER DATABASE " + db + " CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci",
+                    "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, s TEXT)", // no length for a check to see
+                    "INSERT INTO " + db + ".t VALUES (1, 'Macondo 値 😀')");
+            awaitCaughtUp(unit);
+            assertEquals(List.of("1:" + hex("Macondo 値 😀", "UTF-8")), hexRows(tgt, db + ".t", "s"));
+        } finally {
+            stop(unit);
+        }
+    }
+
     /** A latin1 shard and a utf8mb4 shard merged into one utf8mb4 table on the target. */
     @Test
     void latin1AndUtf8mb4ShardsMergeIntoOneTable() throws Exception {

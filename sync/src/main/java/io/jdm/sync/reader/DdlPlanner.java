@@ -55,6 +55,11 @@ final class DdlPlanner {
                          long eventMillis) {
         ParsedDdl parsed = DdlParser.parse(defaultDb, sql);
         if (parsed == null) {
+            AlterDatabase alter = AlterDatabase.parse(defaultDb, sql, () -> session.get().ansiQuotes());
+            if (alter != null && selected.test(alter.db(), "")) {
+                // the target keeps its own database defaults; the copies follow the source's
+                tracker.alterDatabase(alter, sql, session.get(), String.valueOf(pos.apply(0).restartPoint()));
+            }
             LOG.debug("sync: statement not applied (not a DDL sync applies): {}", sql);
             return List.of();
         }

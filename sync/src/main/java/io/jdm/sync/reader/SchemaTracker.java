@@ -244,6 +244,23 @@ final class SchemaTracker implements AutoCloseable {
         }
     }
 
+    /**
+     * ALTER DATABASE … CHARACTER SET / COLLATE replayed on the database's scratch schema: tables
+     * and columns created after it without a charset take the new default, as on the source.
+     */
+    void alterDatabase(AlterDatabase a, String sql, SourceSession session, String where) {
+        try {
+            ensureDatabase(a.db());
+            replay(a.rewrite(sql, Identifiers.quote(scratchDatabase(a.db()))), session, where);
+        } catch (SQLException e) {
+            if (ErrorClassifier.isRetriable(e)) {
+                throw unreachable(e);
+            }
+            LOG.warn("sync: schema tracker could not replay \"{}\" ({}); tables created in {} after it take "
+                    + "its defaults as they were", oneLine(sql), e.getMessage(), a.db());
+        }
+    }
+
     private void replay(String sql, SourceSession session, String where) throws SQLException {
         Connection c = tconn();
         try (SessionSwitch sw = SessionSwitch.enter(c, session.withoutForeignKeyChecks(), where);

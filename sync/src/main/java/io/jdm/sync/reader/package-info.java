@@ -38,7 +38,7 @@
  * <li>A table or column declared without a charset takes its database's default. Each scratch
  * schema is created with its source database's default charset and collation: from the source's
  * SCHEMATA at start, or from the stream's CREATE DATABASE replayed in the source session (a bare
- * one takes the session's collation_server). Replaying with the source's sql_mode and charsets
+ * one takes the session's collation_server), and follows the stream's ALTER DATABASE. Replaying with the source's sql_mode and charsets
  * reads quotes, backslashes and accents as the source did.
  * </ul>
  * Known limits: a DDL skipped by a filter rule is still replayed on the copy (the source ran it),
@@ -47,6 +47,7 @@
  * DDL ahead of rows read again before it (the TABLE_MAP check then stops the unit, it never
  * misaligns values); a database's defaults at start come from the source as it is now, so an
  * ALTER DATABASE … CHARACTER SET between the start position and now gives tables created in that
- * window the newer default; ALTER DATABASE in the stream is not replayed on the scratch schemas.
+ * window the newer default; ALTER DATABASE in the stream is replayed on the scratch schemas but
+ * not on the target, whose databases keep their own defaults.
  */
 package io.jdm.sync.reader;
