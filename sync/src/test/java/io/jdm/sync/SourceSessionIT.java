@@ -263,6 +263,39 @@ class SourceSessionIT {
         }
     }
 
+    /**
+     * A latin1 client's _binary'…' literal with a non-ASCII byte cannot be sent as UTF-8 text with
+     * the same bytes: the task stops with one line instead of storing other bytes.
+     */
+    @Test
+    void anIntroducedLiteralOfALatin1ClientStopsTheTask() throws Exception {
+        String db = "sessionit_introducer";
+        src.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db + " CHARACTER SET utf8mb4");
+        tgt.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db + " CHARACTER SET utf8mb4");
+        SyncUnit unit = start("sessintro", 7409, t -> t, db);
+        try (Connection latin1 = latin1Client(); Statement st = latin1.createStatement()) {
+            st.execute("CREATE TABLE " + db + ".b (id INT PRIMARY KEY, v VARBINARY(4) DEFAULT _binary'é')");
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (unit.failure().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertTrue(unit.failure().isPresent(), "the unit should have stopped");
+            String msg = unit.failure().get().getMessage();
+            assertTrue(msg.contains("charset introducer (_binary'é'") && !msg.contains("\n"), msg);
+            assertEquals(0, tableCount(db), "nothing was applied differently");
+        } finally {
+            unit.stop();
+        }
+    }
+
+    private int tableCount(String db) throws SQLException {
+        try (Connection c = tgt.connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + db + "'")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     /** A client that sends latin1 bytes: the driver's latin1 (Cp1252) encoding, SET NAMES latin1. */
     private Connection latin1Client() throws SQLException {
         Properties p = new Properties();

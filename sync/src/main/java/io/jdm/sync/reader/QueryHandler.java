@@ -45,8 +45,12 @@ final class QueryHandler implements BinlogEventHandler {
             QueryEvent e = (QueryEvent) q;
             String sql = ctx.catalog.text(e.sqlBytes(), e.status()).trim();
             // resolved only for a statement sync applies: GRANT or FLUSH in an odd session stops nothing
-            Supplier<SourceSession> session = memoized(() -> ctx.catalog.session(e.status(), header.getTimestamp(),
-                    ctx.file + ":" + ctx.eventStart));
+            String where = ctx.file + ":" + ctx.eventStart;
+            Supplier<SourceSession> session = memoized(() -> {
+                SourceSession s = ctx.catalog.session(e.status(), header.getTimestamp(), where);
+                SourceCatalog.checkReplayable(e.sqlBytes(), s, where);
+                return s;
+            });
             List<DdlChange> changes = ctx.ddl.plan(q.getDatabase(), sql, session, ctx::pos, header.getTimestamp());
             ctx.lastDdl = first;
             if (DdlParser.parse(q.getDatabase(), sql) != null) {

@@ -6,10 +6,12 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.Flavor;
 import io.jdm.sync.ring.SourceSession;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -173,6 +175,26 @@ final class SourceCatalog {
     /** The statement's text: its bytes in the charset the client sent them in. */
     static String text(byte[] sql, SourceSession s) {
         return new String(sql, ValueConverter.charset(s.characterSetClient()));
+    }
+
+    /**
+     * Stops the task for a statement whose text, sent as UTF-8, would not mean what its bytes
+     * meant on the source: one from a client in another charset, with non-ASCII bytes, and a
+     * charset introducer (whose literal's bytes are taken as they come).
+     */
+    static void checkReplayable(byte[] sql, SourceSession s, String where) {
+        String text = text(sql, s);
+        if (Arrays.equals(text.getBytes(StandardCharsets.UTF_8), sql)) {
+            return;
+        }
+        int at = Introducers.find(text, s.noBackslashEscapes());
+        if (at >= 0) {
+            String head = text.substring(at, Math.min(text.length(), at + 30)).replaceAll("\\s+", " ");
+            throw new FatalException("sync: the statement at " + where + " was sent in " + s.characterSetClient()
+                    + " with non-ASCII bytes and a charset introducer (" + head + "…), whose bytes the target "
+                    + "would read differently; run it on the target by hand, skip it with a filter rule and "
+                    + "restart the task");
+        }
     }
 
     /**
