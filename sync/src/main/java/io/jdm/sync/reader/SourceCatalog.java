@@ -90,6 +90,12 @@ final class SourceCatalog {
                 globals.put("system_time_zone", system);
                 globals.put("time_zone", tz.equalsIgnoreCase("SYSTEM") ? system : tz);
             }
+            try (ResultSet rs = st.executeQuery("SELECT @@GLOBAL.explicit_defaults_for_timestamp")) {
+                rs.next();
+                globals.put("explicit_defaults_for_timestamp", rs.getString(1));
+            } catch (SQLException none) {
+                // a server without the variable: nothing to carry
+            }
             return new SourceCatalog(spec, flavor, collations, maxBytes, globals, Map.of());
         } catch (SQLException e) {
             throw ErrorClassifier.wrap("sync: cannot read the collations and session defaults of the source "
@@ -158,10 +164,19 @@ final class SourceCatalog {
                 v.autoIncrementOffset == null ? 1 : v.autoIncrementOffset,
                 (flags2 & StatusVars.OPTION_NO_FOREIGN_KEY_CHECKS) == 0,
                 (flags2 & StatusVars.OPTION_RELAXED_UNIQUE_CHECKS) == 0,
-                v.explicitDefaultsForTimestamp,
+                v.explicitDefaultsForTimestamp != null ? v.explicitDefaultsForTimestamp : explicitDefaults(),
                 v.lcTimeNames == null ? "en_US" : locale(v.lcTimeNames, where),
                 v.defaultCollationForUtf8mb4 == null ? null : name(v.defaultCollationForUtf8mb4, where).name(),
                 characterSetCollations(v.characterSetCollations, where));
+    }
+
+    /**
+     * Where the event does not say (MariaDB, MySQL before 8.0.22): the source's global value, which
+     * a session rarely changes; null when the source has no such variable.
+     */
+    private Boolean explicitDefaults() {
+        String v = globals.get("explicit_defaults_for_timestamp");
+        return v == null ? null : v.equals("1") || v.equalsIgnoreCase("ON");
     }
 
     /** The event's zone, or the source's global one; SYSTEM (the source host's zone) as its offset. */

@@ -35,17 +35,17 @@ public final class SessionSwitch implements AutoCloseable {
      */
     public static SessionSwitch enter(Connection c, SourceSession s, String where) throws SQLException {
         Map<String, String> vars = s.variables();
-        Map<String, String> saved = new LinkedHashMap<>();
+        Map<String, String> own = new LinkedHashMap<>();
         try (Statement st = c.createStatement()) {
             for (String name : vars.keySet()) {
                 if (name.equals("timestamp")) {
-                    saved.put(name, "DEFAULT");
+                    own.put(name, "DEFAULT"); // back to the clock
                     continue;
                 }
                 try (ResultSet rs = st.executeQuery("SELECT @@SESSION." + name)) {
                     rs.next();
                     String v = rs.getString(1);
-                    saved.put(name, v == null ? "DEFAULT" : v.matches("-?[0-9]+|ON|OFF") ? v : Identifiers.literal(v));
+                    own.put(name, v == null ? "DEFAULT" : v.matches("-?[0-9]+|ON|OFF") ? v : Identifiers.literal(v));
                 } catch (SQLException e) {
                     if (e.getErrorCode() != UNKNOWN_SYSTEM_VARIABLE || !ONLY_WHERE_KNOWN.contains(name)) {
                         throw e;
@@ -53,18 +53,24 @@ public final class SessionSwitch implements AutoCloseable {
                 }
             }
         }
+        // only what differs is set (and put back): a target that refuses to set a variable it already
+        // has at the source's value (read-only on TiDB, global-only on an older server) is not stopped
+        Map<String, String> saved = new LinkedHashMap<>();
         SessionSwitch sw = new SessionSwitch(c, saved);
         try (Statement st = c.createStatement()) {
             for (Map.Entry<String, String> e : vars.entrySet()) {
-                if (!saved.containsKey(e.getKey())) {
+                String mine = own.get(e.getKey());
+                if (mine == null || (!e.getKey().equals("timestamp") && same(mine, e.getValue()))) {
                     continue;
                 }
+                saved.put(e.getKey(), mine);
                 try {
                     st.execute("SET SESSION " + e.getKey() + " = " + e.getValue());
                 } catch (SQLException ex) {
                     if (ErrorClassifier.isRetriable(ex)) {
                         throw ex;
                     }
+                    saved.remove(e.getKey());
                     sw.close();
                     throw new FatalException("sync: the target refuses the source session's " + e.getKey() + " = "
                             + e.getValue() + " for the statement at " + where + ": " + ErrorClassifier.oneLine(ex)
@@ -76,9 +82,21 @@ public final class SessionSwitch implements AutoCloseable {
         return sw;
     }
 
+    /** Two SQL values of a variable: ON/OFF and 1/0 are the same, text case-insensitively. */
+    private static boolean same(String a, String b) {
+        return bool(a).equalsIgnoreCase(bool(b));
+    }
+
+    private static String bool(String v) {
+        return v.equals("ON") ? "1" : v.equals("OFF") ? "0" : v;
+    }
+
     /** Back to the connection's own session. */
     @Override
     public void close() throws SQLException {
+        if (saved.isEmpty()) {
+            return;
+        }
         try (Statement st = c.createStatement()) {
             StringBuilder sb = new StringBuilder("SET SESSION ");
             boolean first = true;

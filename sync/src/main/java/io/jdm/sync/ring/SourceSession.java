@@ -18,7 +18,8 @@ import java.util.Map;
  *        in the change is already decoded from it (see {@link #variables})
  * @param timeZone the session's time zone, or the source's global one where the event carries none
  * @param timestamp the statement's start as {@code SET timestamp} takes it: seconds[.micros]
- * @param explicitDefaultsForTimestamp null when the event does not say (MySQL 8.0.22+, MariaDB do)
+ * @param explicitDefaultsForTimestamp from the event (MySQL 8.0.22+), else the source's global
+ *        value; null when the source has no such variable
  * @param lcTimeNames the locale name, en_US when the event does not say
  * @param defaultCollationForUtf8mb4 MySQL 8's utf8mb4 default, null when not logged
  * @param characterSetCollations MariaDB 11.2+ {@code character_set_collations}, null when not logged
