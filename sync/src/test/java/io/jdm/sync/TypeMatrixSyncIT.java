@@ -158,7 +158,8 @@ class TypeMatrixSyncIT {
     }
 
     private static String showCreate(SqlServer s, String table) throws java.sql.SQLException {
-        try (var c = s.connect(); var st = c.createStatement(); var rs = st.executeQuery("SHOW CREATE TABLE " + table)) {
+        try (var c = s.connect(); var st = c.createStatement();
+             var rs = st.executeQuery("SHOW CREATE TABLE " + table)) {
             rs.next();
             return rs.getString(2);
         }

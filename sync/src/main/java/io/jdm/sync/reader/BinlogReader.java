@@ -97,8 +97,10 @@ public final class BinlogReader {
                 settings.selected(), settings.router(), settings.retryBudget());
         DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
                 settings.selected(), settings.router());
-        this.ctx = new ReaderContext(sink, new TableCache(tracker, catalog, settings.selected(), settings.router(),
-                settings.onlineDdl()), ddl, settings.decider(), new GtidTracker(mariadb, start.gtidSet()), catalog, start);
+        TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),
+                settings.onlineDdl());
+        this.ctx = new ReaderContext(sink, tables, ddl, settings.decider(), new GtidTracker(mariadb,
+                start.gtidSet()), catalog, start);
         this.thread = new NamedThreadFactory(settings.task(), "sync", "reader").newThread(() -> run(start));
     }
 

@@ -32,14 +32,15 @@
  * <li>Where the target table is not the source table's twin (shards of other charsets merged
  * into one table, a target table made by hand), the first TABLE_MAP says so: a CHAR/VARCHAR
  * column's byte length there is its length times its charset's bytes per character on the
- * source. A copy that disagrees is replaced by the source's current definition, which is right
+ * source, and with binlog_row_metadata MINIMAL or FULL every text column's collation is there,
+ * TEXT included (without it a TEXT column's charset is not checked). A copy that disagrees is replaced by the source's current definition, which is right
  * unless the table changed after the reader's position (then the check fails again and the unit
  * stops rather than misdecode).
  * <li>A table or column declared without a charset takes its database's default. Each scratch
  * schema is created with its source database's default charset and collation: from the source's
  * SCHEMATA at start, or from the stream's CREATE DATABASE replayed in the source session (a bare
- * one takes the session's collation_server), and follows the stream's ALTER DATABASE. Replaying with the source's sql_mode and charsets
- * reads quotes, backslashes and accents as the source did.
+ * one takes the session's collation_server), and follows the stream's ALTER DATABASE. Replaying
+ * with the source's sql_mode and charsets reads quotes, backslashes and accents as the source did.
  * </ul>
  * Known limits: a DDL skipped by a filter rule is still replayed on the copy (the source ran it),
  * so skipping one that changes columns leaves the target behind until it is altered by hand; a
