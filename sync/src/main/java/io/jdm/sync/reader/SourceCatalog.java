@@ -6,6 +6,9 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.Flavor;
 import io.jdm.sync.ring.SourceSession;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -194,13 +197,23 @@ final class SourceCatalog {
 
     /**
      * Stops the task for a statement whose text, sent as UTF-8, would not mean what its bytes
-     * meant on the source: one from a client in another charset, with non-ASCII bytes, and a
-     * charset introducer (whose literal's bytes are taken as they come).
+     * meant on the source: bytes its client's charset has no character for (Java's windows-1252
+     * has none for five bytes MySQL's latin1 keeps), or, from a client in another charset than
+     * UTF-8, non-ASCII bytes with a charset introducer (whose literal's bytes are taken as they come).
      */
     static void checkReplayable(byte[] sql, SourceSession s, String where) {
         String text = text(sql, s);
         if (Arrays.equals(text.getBytes(StandardCharsets.UTF_8), sql)) {
             return;
+        }
+        try {
+            ValueConverter.charset(s.characterSetClient()).newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(sql));
+        } catch (CharacterCodingException e) {
+            throw new FatalException("sync: the statement at " + where + " is not valid " + s.characterSetClient()
+                    + " text, the charset its client declared, so it cannot be sent to the target as it was "
+                    + "written; run it on the target by hand, skip it with a filter rule and restart the task");
         }
         int at = Introducers.find(text, s.noBackslashEscapes());
         if (at >= 0) {
