@@ -86,6 +86,29 @@ class SourceSessionIT {
     }
 
     /**
+     * A utf8mb4 database that existed before the start position and is missing on a latin1-default
+     * target: the target database sync creates for a table takes the source database's defaults.
+     */
+    @Test
+    void aTargetDatabaseCreatedForATableTakesTheSourceDatabasesDefaults() throws Exception {
+        String db = "sessionit_missingdb";
+        src.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE " + db + " CHARACTER SET utf8mb4");
+        tgt.execute("DROP DATABASE IF EXISTS " + db);
+        String old = targetServerCollation("latin1_swedish_ci");
+        SyncUnit unit = start("sessmissingdb", 7410, t -> t, db);
+        try {
+            src.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, s VARCHAR(20))",
+                    "INSERT INTO " + db + ".t VALUES (1, 'Melquíades 値 😀')");
+            awaitCaughtUp(unit);
+            assertEquals(showCreate(src, db, "t"), showCreate(tgt, db, "t"));
+            assertEquals(hexRows(src, db + ".t", "s"), hexRows(tgt, db + ".t", "s"));
+        } finally {
+            targetServerCollation(old);
+            stop(unit);
+        }
+    }
+
+    /**
      * A latin1 database whose target tables default to utf8mb4: one table already on both sides
      * (the tracker copies it from the target, utf8mb4, and must notice it is latin1 on the source),
      * one created during sync. Values compared as utf8mb4 text, since the charsets differ on purpose.

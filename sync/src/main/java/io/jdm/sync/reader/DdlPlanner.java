@@ -86,8 +86,9 @@ final class DdlPlanner {
                 String target = routes.targetSql(d, at);
                 if (target != null) {
                     String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
-                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(), targetSchema, at, eventMillis,
-                            session.get()));
+                    String options = d.isDatabase() ? "" : tracker.databaseOptions(p.schema());
+                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(), targetSchema, options, at,
+                            eventMillis, session.get()));
                 }
             }
         }

@@ -261,6 +261,23 @@ final class SchemaTracker implements AutoCloseable {
         }
     }
 
+    /**
+     * "CHARACTER SET x COLLATE y" of a source database at the reader's position (its scratch
+     * schema's), for a target database that has to be created.
+     */
+    String databaseOptions(String db) {
+        try {
+            ensureDatabase(db);
+            try (Statement st = tconn().createStatement(); ResultSet rs = st.executeQuery("SELECT "
+                    + "DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE "
+                    + "SCHEMA_NAME = " + Identifiers.literal(scratchDatabase(db)))) {
+                return rs.next() ? "CHARACTER SET " + rs.getString(1) + " COLLATE " + rs.getString(2) : "";
+            }
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+    }
+
     private void replay(String sql, SourceSession session, String where) throws SQLException {
         Connection c = tconn();
         try (SessionSwitch sw = SessionSwitch.enter(c, session.withoutForeignKeyChecks(), where);

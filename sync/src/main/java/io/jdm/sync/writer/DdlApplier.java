@@ -40,7 +40,10 @@ public final class DdlApplier {
         try (Statement st = c.createStatement()) {
             if (d.targetSchema() != null && !d.targetSchema().isEmpty()) {
                 // the names in the statement are qualified; USE serves what a clause may leave unqualified
-                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(d.targetSchema()));
+                // a database the target lacks gets the source database's defaults, which tables and
+                // columns declared without a charset then take, as on the source
+                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(d.targetSchema()) + " "
+                        + d.targetSchemaOptions());
                 st.execute("USE " + Identifiers.quote(d.targetSchema()));
             }
             try (SessionSwitch ignored = SessionSwitch.enter(c, d.session(),
