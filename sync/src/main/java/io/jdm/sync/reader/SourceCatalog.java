@@ -31,7 +31,6 @@ final class SourceCatalog {
     private final ConnectionSpec spec;
     private final Flavor flavor;
     private final Map<Integer, Collation> collations;
-    private final Map<String, Integer> collationIds = new HashMap<>();
     private final Map<String, Integer> maxBytes;
     private final Map<String, String> globals;
     private final Map<Integer, String> locales = new HashMap<>();
@@ -43,7 +42,6 @@ final class SourceCatalog {
         this.collations = collations;
         this.maxBytes = maxBytes;
         this.globals = globals;
-        collations.forEach((id, c) -> collationIds.put(c.name(), id));
         locales.put(0, "en_US");
         locales.putAll(knownLocales);
     }
@@ -119,11 +117,6 @@ final class SourceCatalog {
     /** The name of a collation id, or null when the source has no such collation. */
     Collation collation(int id) {
         return collations.get(id);
-    }
-
-    /** The id of a collation name, or null. */
-    Integer collationId(String name) {
-        return collationIds.get(name);
     }
 
     /** The most bytes one character of a charset takes, or 0 when unknown. */
