@@ -42,9 +42,10 @@
  *
  * <h2>DDL, filters and routes</h2>
  * DDL runs behind a barrier: every writer commits what it holds and stores its position, writer 0
- * runs the statement (rewritten through the routes) and moves every writer's row to the DDL's
- * position. The target refusing it stops the unit with the statement and the error, and the
- * checkpoint right before it, so a filter rule (action Ignore) can skip it on the next start. The
+ * runs the statement (rewritten through the routes) in the session it ran in on the source
+ * (sql_mode, charsets, time zone, timestamp, …, from the QUERY event; its own session is back right
+ * after) and moves every writer's row to the DDL's position. The target refusing it stops the
+ * unit with the statement and the error, and the checkpoint right before it, so a filter rule (action Ignore) can skip it on the next start. The
  * reader keeps the schema of every table at its own position (see {@code io.jdm.sync.reader}),
  * applies the {@link io.jdm.sync.EventDecider} to row events and DDL, and follows gh-ost and
  * pt-online-schema-change shadow tables as DM does.

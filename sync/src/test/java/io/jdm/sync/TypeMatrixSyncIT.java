@@ -90,4 +90,78 @@ class TypeMatrixSyncIT {
             src.execute("SET GLOBAL sql_mode = DEFAULT");
         }
     }
+
+    /** A utf8mb4 database on a target whose server default is latin1: tables created during sync. */
+    @Test
+    void everyTypeOfATableCreatedDuringSyncInAUtf8mb4DatabaseOnALatin1Target() throws Exception {
+        createdDuringSync("typematrixsyncit_u8", "utf8mb4", "latin1_swedish_ci", 102);
+    }
+
+    /** A latin1 database on a target whose server default is utf8mb4. */
+    @Test
+    void everyTypeOfATableCreatedDuringSyncInALatin1DatabaseOnAUtf8mb4Target() throws Exception {
+        createdDuringSync("typematrixsyncit_l1", "latin1", "utf8mb4_general_ci", 103);
+    }
+
+    /**
+     * The database and the matrix table (without a table charset: it takes the database's) are
+     * created while sync runs, so rows are decoded with the schema tracker's copy.
+     */
+    private void createdDuringSync(String db, String charset, String targetServerCollation, long serverId)
+            throws Exception {
+        ServerPair pair = ServerPair.shared();
+        SqlServer src = pair.source();
+        SqlServer tgt = pair.target();
+        String task = "typematrix" + charset;
+        src.execute("DROP DATABASE IF EXISTS `" + db + "`");
+        tgt.execute("DROP DATABASE IF EXISTS `" + db + "`", "DROP DATABASE IF EXISTS jdm_meta_" + task);
+        String t = "`" + db + "`.`types`";
+        String create = TypeMatrix.createTable(t).replace(") DEFAULT CHARSET=utf8mb4", ")");
+        String oldCollation;
+        try (var c = tgt.connect(); var st = c.createStatement();
+             var rs = st.executeQuery("SELECT @@GLOBAL.collation_server")) {
+            rs.next();
+            oldCollation = rs.getString(1);
+            st.execute("SET GLOBAL collation_server = '" + targetServerCollation + "'");
+        }
+        src.execute("SET GLOBAL sql_mode = 'NO_ENGINE_SUBSTITUTION'");
+        try {
+            SyncUnit unit = new SyncUnit(SyncConfig.builder(task, spec(src), spec(tgt)).start(sourcePosition(src))
+                    .workerCount(4).batch(50).metaSchema("jdm_meta_" + task).serverId(serverId)
+                    .tableFilter((d, tb) -> d.equals(db)).build());
+            unit.start();
+            try {
+                try (var c = src.connect(); var st = c.createStatement()) {
+                    st.execute("SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'");
+                    st.execute("SET SESSION time_zone = '+00:00'");
+                    st.execute("CREATE DATABASE `" + db + "` CHARACTER SET " + charset);
+                    st.execute(create);
+                    for (String ins : TypeMatrix.inserts(t)) {
+                        st.execute(ins);
+                    }
+                    for (String u : SyncTypeMatrix.rotations(t)) {
+                        st.execute(u);
+                    }
+                }
+                assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)),
+                        () -> "caught up: " + unit.failure().map(Throwable::getMessage).orElse(""));
+                assertEquals(showCreate(src, t), showCreate(tgt, t));
+                assertSameRows(src, tgt, new TableName(db, "types"));
+                assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+            } finally {
+                unit.stop();
+            }
+        } finally {
+            src.execute("SET GLOBAL sql_mode = DEFAULT");
+            tgt.execute("SET GLOBAL collation_server = '" + oldCollation + "'");
+        }
+    }
+
+    private static String showCreate(SqlServer s, String table) throws java.sql.SQLException {
+        try (var c = s.connect(); var st = c.createStatement();
+             var rs = st.executeQuery("SHOW CREATE TABLE " + table)) {
+            rs.next();
+            return rs.getString(2);
+        }
+    }
 }

@@ -91,22 +91,17 @@ public final class BinlogReader {
         this.settings = settings;
         this.gate = gate;
         this.onFailure = onFailure;
-        this.mariadb = detectMariadb(settings.source());
+        SourceCatalog catalog = SourceCatalog.read(settings.source());
+        this.mariadb = catalog.flavor() == Flavor.MARIADB;
         SchemaTracker tracker = new SchemaTracker(settings.target(), settings.source(), settings.scratchSchema(),
                 settings.selected(), settings.router(), settings.retryBudget());
         DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
                 settings.selected(), settings.router());
-        this.ctx = new ReaderContext(sink, new TableCache(tracker, settings.selected(), settings.router(),
-                settings.onlineDdl()), ddl, settings.decider(), new GtidTracker(mariadb, start.gtidSet()), start);
+        TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),
+                settings.onlineDdl());
+        this.ctx = new ReaderContext(sink, tables, ddl, settings.decider(), new GtidTracker(mariadb,
+                start.gtidSet()), catalog, start);
         this.thread = new NamedThreadFactory(settings.task(), "sync", "reader").newThread(() -> run(start));
-    }
-
-    private static boolean detectMariadb(ConnectionSpec source) {
-        try (Connection c = DataSources.connect(source)) {
-            return Flavor.detect(c) == Flavor.MARIADB;
-        } catch (SQLException e) {
-            throw ErrorClassifier.wrap("sync: cannot reach the source " + source.address(), e);
-        }
     }
 
     /** Starts streaming; returns once the first event arrived (or the reader failed, or the timeout passed). */

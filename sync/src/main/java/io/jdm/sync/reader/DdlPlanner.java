@@ -3,14 +3,17 @@ package io.jdm.sync.reader;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.filter.Action;
 import io.jdm.common.filter.EventType;
+import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
+import io.jdm.sync.ring.SourceSession;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiPredicate;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,17 +49,25 @@ final class DdlPlanner {
     }
 
     /**
+     * @param session the session the statement ran in, resolved only if a statement is kept
      * @param pos the position of the i-th statement made from this event
      * @return the statements for the target, in order; empty when none concerns a selected table
      */
-    List<DdlChange> plan(String defaultDb, String sql, IntFunction<ChangePos> pos, long eventMillis) {
+    List<DdlChange> plan(String defaultDb, String sql, Supplier<SourceSession> session, IntFunction<ChangePos> pos,
+                         long eventMillis) {
         ParsedDdl parsed;
         try {
-            parsed = DdlParser.parse(defaultDb, sql);
+            // the session is resolved only for a statement sync applies
+            parsed = DdlParser.isDdl(sql) ? DdlParser.parse(defaultDb, sql, dialect(session)) : null;
         } catch (UnreadableDdlException e) {
             return unreadable(defaultDb, sql, pos.apply(0), e);
         }
-        if (parsed == null) {
+        if (parsed == null || (parsed.kind() == EventType.OTHER_DDL && parsed.isDatabase())) {
+            AlterDatabase alter = AlterDatabase.parse(defaultDb, sql, () -> session.get().ansiQuotes());
+            if (alter != null && selected.test(alter.db(), "")) {
+                // the target keeps its own database defaults; the copies follow the source's
+                tracker.alterDatabase(alter, sql, session.get(), String.valueOf(pos.apply(0).restartPoint()));
+            }
             LOG.debug("sync: statement not applied (not a DDL sync applies): {}", sql);
             return List.of();
         }
@@ -66,8 +77,8 @@ final class DdlPlanner {
                 if (!selected(d)) {
                     continue;
                 }
-                tracker.apply(d);
                 ChangePos at = pos.apply(out.size());
+                tracker.apply(d, session.get(), String.valueOf(at.restartPoint()));
                 TableName p = d.primary();
                 Action action = decider.decide(p.schema(), p.table(), d.kind(), d.sql());
                 if (action == Action.ERROR) {
@@ -83,7 +94,9 @@ final class DdlPlanner {
                 String target = routes.targetSql(d, at);
                 if (target != null) {
                     String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
-                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(), targetSchema, at, eventMillis));
+                    String options = d.isDatabase() ? "" : tracker.databaseOptions(p.schema());
+                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(), targetSchema, options, at,
+                            eventMillis, session.get()));
                 }
             }
         }
@@ -106,6 +119,13 @@ final class DdlPlanner {
                 + e.reason() + "): " + e.shortStatement() + "; apply it to the target yourself if it is "
                 + "needed there, add a filter rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
                 + "\", no events, an sql-pattern matching this statement and action Ignore, and restart the task");
+    }
+
+    /** How the statement's own session reads its text: its sql_mode; every conditional comment is code. */
+    private static SqlDialect dialect(Supplier<SourceSession> session) {
+        SourceSession s = session.get();
+        return s == null ? SqlDialect.DEFAULT
+                : new SqlDialect(s.ansiQuotes(), s.noBackslashEscapes(), SqlDialect.DEFAULT.serverVersion());
     }
 
     private boolean selected(ParsedDdl d) {

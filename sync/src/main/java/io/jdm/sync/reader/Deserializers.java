@@ -9,7 +9,6 @@ import com.github.shyiko.mysql.binlog.event.deserialization.FormatDescriptionEve
 import com.github.shyiko.mysql.binlog.event.deserialization.GtidEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.MariadbGtidEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
-import com.github.shyiko.mysql.binlog.event.deserialization.QueryEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RotateEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.XidEventDataDeserializer;
@@ -20,7 +19,8 @@ import java.util.function.BiPredicate;
 /**
  * The event deserializer: only the event types the reader handles get a data deserializer (the
  * rest are skipped as bytes), rows are decoded only for selected tables, strings stay bytes until
- * the converter decodes them with the column's charset.
+ * the converter decodes them with the column's charset. QUERY events keep their status variables
+ * (the session the statement ran in) and the statement's bytes.
  */
 final class Deserializers {
     private Deserializers() {
@@ -31,7 +31,7 @@ final class Deserializers {
         Map<EventType, EventDataDeserializer> m = new HashMap<>();
         m.put(EventType.FORMAT_DESCRIPTION, new FormatDescriptionEventDataDeserializer());
         m.put(EventType.ROTATE, new RotateEventDataDeserializer());
-        m.put(EventType.QUERY, new QueryEventDataDeserializer());
+        m.put(EventType.QUERY, new QueryEventDeserializer());
         m.put(EventType.XID, new XidEventDataDeserializer());
         m.put(EventType.TABLE_MAP, new TableMapEventDataDeserializer());
         m.put(EventType.GTID, new GtidEventDataDeserializer());

@@ -17,6 +17,7 @@ final class ReaderContext {
     final DdlPlanner ddl;
     final EventDecider decider;
     final GtidTracker gtids;
+    final SourceCatalog catalog;
     final Map<Long, TableCache.Decoder> byTableId = new HashMap<>();
 
     String file;
@@ -41,7 +42,8 @@ final class ReaderContext {
     long rowEvents;
 
     ReaderContext(ChangeSink sink, TableCache tables, DdlPlanner ddl, EventDecider decider, GtidTracker gtids,
-                  BinlogPosition start) {
+                  SourceCatalog catalog, BinlogPosition start) {
+        this.catalog = catalog;
         this.sink = sink;
         this.tables = tables;
         this.ddl = ddl;

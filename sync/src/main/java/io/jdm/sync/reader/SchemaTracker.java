@@ -11,6 +11,8 @@ import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
+import io.jdm.sync.ring.SessionSwitch;
+import io.jdm.sync.ring.SourceSession;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,9 +34,17 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The definition of every selected source table at the reader's binlog position, never "now".
- * Each table has an empty copy in a private scratch schema on the target; every DDL read from the
- * stream is replayed on those copies (names rewritten to them) before the next event is decoded,
- * so a row is always decoded with the columns its table had when the row was written.
+ * Each table has an empty copy on the target, in a private scratch schema per source database;
+ * every DDL read from the stream is replayed on those copies (names rewritten to them), in the
+ * session it ran in on the source, before the next event is decoded, so a row is always decoded
+ * with the columns its table had when the row was written, charsets included.
+ *
+ * <p>Why one scratch schema per source database: a column declared without a charset takes its
+ * table's, and a table its database's. Each scratch schema is created with its source database's
+ * default charset and collation (from the source's SCHEMATA at start, or by replaying the stream's
+ * CREATE DATABASE in the source session, whose collation_server a bare CREATE DATABASE takes), so
+ * a replayed CREATE TABLE or ADD COLUMN lands on the charset it got on the source, whatever the
+ * target server's defaults are.
  *
  * <p>Where a copy starts from: the target table the table routes to, copied with
  * {@code CREATE TABLE … LIKE} the first time the table (or any table routed to the same target)
@@ -53,6 +63,13 @@ final class SchemaTracker implements AutoCloseable {
     private final BiPredicate<String, String> selected;
     private final UnaryOperator<TableName> router;
     private final Duration retryBudget;
+    /** Source databases whose scratch schema exists. */
+    private final Set<String> databases = new HashSet<>();
+    /**
+     * Source database → "CHARACTER SET x COLLATE y" as the source's SCHEMATA had it at start; null →
+     * the source server's default collation.
+     */
+    private Map<String, String> sourceDefaults;
     /** Source table → whether its copy exists; absent: not looked at yet. */
     private final Map<TableName, Boolean> known = new HashMap<>();
     /** Target table → the source tables routed to it (listed at start, plus every one met since). */
@@ -72,7 +89,7 @@ final class SchemaTracker implements AutoCloseable {
 
     /** The scratch schema of one task's source: short, stable, and apart from every user schema. */
     static String scratchSchema(String metaSchema, String task, String sourceId) {
-        String base = metaSchema.length() > 40 ? metaSchema.substring(0, 40) : metaSchema;
+        String base = metaSchema.length() > 30 ? metaSchema.substring(0, 30) : metaSchema;
         return base + "_tracker_" + hash(task + "\0" + sourceId).substring(0, 12);
     }
 
@@ -134,22 +151,20 @@ final class SchemaTracker implements AutoCloseable {
         return groups().getOrDefault(targetTable, Set.of()).size() > 1;
     }
 
-    /** Replays a DDL (source names, one table's statement) on the copies. */
-    void apply(ParsedDdl d) {
+    /**
+     * Replays a DDL (source names, one table's statement) on the copies, in the session it ran in
+     * on the source (foreign-key checks off: a copy's parent may have no copy).
+     *
+     * @param where the statement's position, for messages
+     */
+    void apply(ParsedDdl d, SourceSession session, String where) {
         try {
             if (d.isDatabase()) {
-                if (d.kind() == EventType.DROP_DATABASE) {
-                    String db = d.primary().schema();
-                    for (TableName t : List.copyOf(known.keySet())) {
-                        if (t.schema().equals(db)) {
-                            dropCopy(t);
-                            known.put(t, false);
-                        }
-                    }
-                }
+                applyDatabase(d, session, where);
                 return;
             }
             for (ParsedDdl.Ref r : d.refs()) {
+                ensureDatabase(r.name().schema());
                 if (r.role() != ParsedDdl.Role.REFERENCES) {
                     group(r.name());
                     if (!(r.role() == ParsedDdl.Role.TO || (d.kind() == EventType.CREATE_TABLE
@@ -162,8 +177,8 @@ final class SchemaTracker implements AutoCloseable {
             if (to != null && !(d.kind() == EventType.CREATE_TABLE && d.saysIfNotExists())) {
                 dropCopy(to); // a plain CREATE or a rename target cannot exist at this position
             }
-            try (Statement st = tconn().createStatement()) {
-                st.execute(d.rewrite(this::copy));
+            try {
+                replay(d.rewrite(this::copy), session, where);
             } catch (SQLException e) {
                 if (!ErrorClassifier.isRetriable(e)) {
                     LOG.warn("sync: schema tracker could not replay \"{}\" ({}); the tables it touches are read "
@@ -192,6 +207,118 @@ final class SchemaTracker implements AutoCloseable {
         } catch (SQLException e) {
             throw unreachable(e);
         }
+    }
+
+    /**
+     * CREATE DATABASE makes the database's scratch schema with the statement's own clauses (a bare
+     * one takes the source session's collation_server); DROP DATABASE drops it and every copy in it.
+     */
+    private void applyDatabase(ParsedDdl d, SourceSession session, String where) throws SQLException {
+        String db = d.primary().schema();
+        if (d.kind() == EventType.CREATE_DATABASE && d.saysIfNotExists() && sourceDefaults().containsKey(db)) {
+            ensureDatabase(db); // it may have existed at this position: IF NOT EXISTS then leaves it as it was
+        }
+        if (d.kind() == EventType.DROP_DATABASE || !d.saysIfNotExists()) {
+            for (TableName t : List.copyOf(known.keySet())) {
+                if (t.schema().equals(db)) {
+                    known.put(t, false);
+                }
+            }
+            try (Statement st = tconn().createStatement()) {
+                st.execute("DROP DATABASE IF EXISTS " + Identifiers.quote(scratchDatabase(db)));
+            }
+            databases.remove(db);
+        }
+        if (d.kind() == EventType.CREATE_DATABASE) {
+            try {
+                replay(d.rewrite(n -> new TableName(scratchDatabase(n.schema()), "")), session, where);
+                databases.add(db);
+            } catch (SQLException e) {
+                if (!ErrorClassifier.isRetriable(e)) {
+                    LOG.warn("sync: schema tracker could not replay \"{}\" ({}); the database's tables are "
+                            + "created with its defaults at start", oneLine(d.sql()), e.getMessage());
+                    return;
+                }
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * ALTER DATABASE … CHARACTER SET / COLLATE replayed on the database's scratch schema: tables
+     * and columns created after it without a charset take the new default, as on the source.
+     */
+    void alterDatabase(AlterDatabase a, String sql, SourceSession session, String where) {
+        try {
+            ensureDatabase(a.db());
+            replay(a.rewrite(sql, Identifiers.quote(scratchDatabase(a.db()))), session, where);
+        } catch (SQLException e) {
+            if (ErrorClassifier.isRetriable(e)) {
+                throw unreachable(e);
+            }
+            LOG.warn("sync: schema tracker could not replay \"{}\" ({}); tables created in {} after it take "
+                    + "its defaults as they were", oneLine(sql), e.getMessage(), a.db());
+        }
+    }
+
+    /**
+     * "CHARACTER SET x COLLATE y" of a source database at the reader's position (its scratch
+     * schema's), for a target database that has to be created.
+     */
+    String databaseOptions(String db) {
+        try {
+            ensureDatabase(db);
+            try (Statement st = tconn().createStatement(); ResultSet rs = st.executeQuery("SELECT "
+                    + "DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE "
+                    + "SCHEMA_NAME = " + Identifiers.literal(scratchDatabase(db)))) {
+                return rs.next() ? "CHARACTER SET " + rs.getString(1) + " COLLATE " + rs.getString(2) : "";
+            }
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+    }
+
+    private void replay(String sql, SourceSession session, String where) throws SQLException {
+        Connection c = tconn();
+        try (SessionSwitch sw = SessionSwitch.enter(c, session.withoutForeignKeyChecks(), where);
+             Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    /**
+     * The scratch schema of a source database, created the first time it is needed with the
+     * database's default charset and collation as the source's SCHEMATA listed them at start (a
+     * database the source no longer has gets the source server's default).
+     */
+    private void ensureDatabase(String db) throws SQLException {
+        if (db.isEmpty() || databases.contains(db)) {
+            return;
+        }
+        String defaults = sourceDefaults().getOrDefault(db, sourceDefaults().get(null));
+        try (Statement st = tconn().createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(scratchDatabase(db)) + " " + defaults);
+        }
+        databases.add(db);
+    }
+
+    private Map<String, String> sourceDefaults() throws SQLException {
+        if (sourceDefaults == null) {
+            Map<String, String> m = new HashMap<>();
+            try (Statement st = sconn().createStatement(); ResultSet rs = st.executeQuery("SELECT SCHEMA_NAME, "
+                    + "DEFAULT_CHARACTER_SET_NAME, DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA")) {
+                while (rs.next()) {
+                    m.put(rs.getString(1), "CHARACTER SET " + rs.getString(2) + " COLLATE " + rs.getString(3));
+                }
+            }
+            try (Statement st = sconn().createStatement();
+                 ResultSet rs = st.executeQuery("SELECT @@GLOBAL.collation_server")) {
+                rs.next();
+                m.put(null, "COLLATE " + rs.getString(1)); // what a database the source no longer has had
+            }
+            sourceDefaults = m;
+        }
+        return sourceDefaults;
     }
 
     private void ensure(TableName src) {
@@ -242,6 +369,7 @@ final class SchemaTracker implements AutoCloseable {
 
     private boolean copyFromTarget(TableName src) throws SQLException {
         TableName t = router.apply(src);
+        ensureDatabase(src.schema());
         try (Statement st = tconn().createStatement()) {
             st.execute("CREATE TABLE " + copy(src).quoted() + " LIKE " + t.quoted());
             return true;
@@ -271,6 +399,7 @@ final class SchemaTracker implements AutoCloseable {
         if (d == null) {
             return false;
         }
+        ensureDatabase(src.schema());
         try (Statement st = tconn().createStatement()) {
             st.execute(d.rewrite(n -> n.equals(d.primary()) ? copy(src) : n,
                     r -> r.role() == ParsedDdl.Role.TABLE));
@@ -284,9 +413,14 @@ final class SchemaTracker implements AutoCloseable {
         }
     }
 
-    /** The copy of a source table in the scratch schema; hashed because two names do not fit in one. */
+    /** The copy of a source table: same name, in its database's scratch schema. */
     private TableName copy(TableName src) {
-        return new TableName(scratch, "t_" + hash(src.schema() + "\0" + src.table()).substring(0, 24));
+        return new TableName(scratchDatabase(src.schema()), src.table());
+    }
+
+    /** A source database's scratch schema: the task's prefix and a hash that fits in 64 characters. */
+    private String scratchDatabase(String db) {
+        return scratch + "_" + hash(db).substring(0, 12);
     }
 
     private Connection tconn() throws SQLException {
@@ -295,13 +429,27 @@ final class SchemaTracker implements AutoCloseable {
             tconn = DataSources.connect(target);
             try (Statement st = tconn.createStatement()) {
                 st.execute("SET SESSION foreign_key_checks = 0, sql_mode = 'NO_ENGINE_SUBSTITUTION'");
-                if (known.isEmpty()) { // a fresh start: copies of an earlier run describe another position
-                    st.execute("DROP DATABASE IF EXISTS " + Identifiers.quote(scratch));
+                if (known.isEmpty() && databases.isEmpty()) {
+                    dropScratch(st); // a fresh start: copies of an earlier run describe another position
                 }
-                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(scratch));
             }
         }
         return tconn;
+    }
+
+    private void dropScratch(Statement st) throws SQLException {
+        List<String> old = new java.util.ArrayList<>();
+        try (ResultSet rs = st.executeQuery("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA")) {
+            while (rs.next()) {
+                String s = rs.getString(1);
+                if (s.equals(scratch) || s.startsWith(scratch + "_")) {
+                    old.add(s);
+                }
+            }
+        }
+        for (String s : old) {
+            st.execute("DROP DATABASE IF EXISTS " + Identifiers.quote(s));
+        }
     }
 
     private Connection sconn() throws SQLException {

@@ -1,7 +1,10 @@
 package io.jdm.sync.reader;
 
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
+import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
+import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.schema.Column;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.TableInfo;
 import java.util.Arrays;
@@ -17,7 +20,12 @@ import org.slf4j.LoggerFactory;
  * Decoders of selected source tables, built from the {@link SchemaTracker}'s definition at the
  * current binlog position and checked against every TABLE_MAP event: column types that differ
  * mean the model is wrong, so the source's current definition is tried once, and if that does not
- * fit either the unit stops rather than misalign values. Shadow tables of online schema changes
+ * fit either the unit stops rather than misalign values. A CHAR or VARCHAR column's byte length in
+ * the TABLE_MAP is its length times its charset's bytes per character, so a copy whose column has
+ * another charset than the source's (a latin1 shard copied from a utf8mb4 merged target table) is
+ * caught the same way and read from the source instead; where the TABLE_MAP carries every text
+ * column's collation (binlog_row_metadata MINIMAL or FULL), those are compared, which also covers
+ * TEXT columns. Shadow tables of online schema changes
  * are not decoded (their DML is not replicated). Reader thread only.
  */
 final class TableCache implements AutoCloseable {
@@ -28,14 +36,16 @@ final class TableCache implements AutoCloseable {
     }
 
     private final SchemaTracker tracker;
+    private final SourceCatalog catalog;
     private final BiPredicate<String, String> selected;
     private final UnaryOperator<TableName> router;
     private final boolean onlineDdl;
     private final Map<TableName, Decoder> decoders = new HashMap<>();
 
-    TableCache(SchemaTracker tracker, BiPredicate<String, String> selected, UnaryOperator<TableName> router,
-               boolean onlineDdl) {
+    TableCache(SchemaTracker tracker, SourceCatalog catalog, BiPredicate<String, String> selected,
+               UnaryOperator<TableName> router, boolean onlineDdl) {
         this.tracker = tracker;
+        this.catalog = catalog;
         this.selected = selected;
         this.router = router;
         this.onlineDdl = onlineDdl;
@@ -53,10 +63,19 @@ final class TableCache implements AutoCloseable {
             return d;
         }
         TableInfo info = TableInfo.of(tracker.schema(name), router.apply(name));
-        if (!fits(info, types) && tracker.reloadFromSource(name)) {
-            LOG.warn("sync: the known definition of {} does not match its binlog rows; using the source's "
-                    + "current definition", name);
+        int charsetMismatch = fits(info, types) ? firstColumnInAnotherCharset(info, tm) : -1;
+        if ((!fits(info, types) || charsetMismatch >= 0) && tracker.reloadFromSource(name)) {
+            LOG.warn("sync: the known definition of {} does not match its binlog rows{}; using the source's "
+                    + "current definition", name, charsetMismatch < 0 ? "" : " (column "
+                    + info.column(charsetMismatch).name() + " has another charset than on the source)");
             info = TableInfo.of(tracker.schema(name), router.apply(name));
+            charsetMismatch = fits(info, types) ? firstColumnInAnotherCharset(info, tm) : -1;
+        }
+        if (charsetMismatch >= 0) {
+            Column c = info.column(charsetMismatch);
+            throw new FatalException("sync: column " + c.name() + " of " + name + " is " + c.columnType() + " "
+                    + c.charset() + " in the known definition, but its binlog rows are in another charset at this "
+                    + "position; make the target table match the source or restart the task from a fresh dump");
         }
         if (!fits(info, types)) {
             int i = BinlogTypes.firstMismatch(info, types);
@@ -74,6 +93,113 @@ final class TableCache implements AutoCloseable {
         d = build(info, types);
         decoders.put(name, d);
         return d;
+    }
+
+    /**
+     * The first CHAR/VARCHAR column whose byte length in the TABLE_MAP is not its length in
+     * characters times its charset's bytes per character, or -1.
+     */
+    private int firstColumnInAnotherCharset(TableInfo info, TableMapEventData tm) {
+        int[] logged = loggedCollations(tm);
+        if (logged != null) {
+            return firstCharsetMismatch(info, logged);
+        }
+        for (int i = 0; i < info.columnCount(); i++) {
+            Column c = info.column(i);
+            int max = c.charset() == null ? 0 : catalog.maxBytes(c.charset());
+            int bytes = byteLength(tm, i);
+            if (max == 0 || bytes < 0 || !(c.dataType().equals("char") || c.dataType().equals("varchar"))) {
+                continue;
+            }
+            if ((long) characters(c.columnType()) * max != bytes) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The first text column whose charset is not the one its TABLE_MAP collation belongs to, or -1. */
+    private int firstCharsetMismatch(TableInfo info, int[] logged) {
+        for (int i = 0; i < logged.length && i < info.columnCount(); i++) {
+            SourceCatalog.Collation source = logged[i] < 0 ? null : catalog.collation(logged[i]);
+            if (source == null) {
+                continue;
+            }
+            Column c = info.column(i);
+            String known = c.charset() == null ? "binary" : c.charset();
+            if (!known.equals(source.charset())) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The collation id of every column as the TABLE_MAP's optional metadata gives it (-1 for a
+     * column that is not text), or null when it carries none. Text columns are the CHAR, VARCHAR and
+     * BLOB/TEXT types, ENUM and SET apart, in column order; their collations come as one default
+     * with exceptions, or as one list.
+     */
+    static int[] loggedCollations(TableMapEventData tm) {
+        TableMapEventMetadata md = tm.getEventMetadata();
+        if (md == null || (md.getDefaultCharset() == null && md.getColumnCharsets() == null)) {
+            return null;
+        }
+        byte[] types = tm.getColumnTypes();
+        int[] out = new int[types.length];
+        int text = 0;
+        for (int i = 0; i < types.length; i++) {
+            out[i] = -1;
+            if (!isText(types[i] & 0xFF, tm.getColumnMetadata()[i])) {
+                continue;
+            }
+            if (md.getColumnCharsets() != null) {
+                if (text >= md.getColumnCharsets().size()) {
+                    return null;
+                }
+                out[i] = md.getColumnCharsets().get(text);
+            } else {
+                Integer exception = md.getDefaultCharset().getCharsetCollations() == null ? null
+                        : md.getDefaultCharset().getCharsetCollations().get(text);
+                out[i] = exception != null ? exception : md.getDefaultCharset().getDefaultCharsetCollation();
+            }
+            text++;
+        }
+        return out;
+    }
+
+    private static boolean isText(int type, int meta) {
+        if (type == ColumnType.STRING.getCode()) {
+            int real = meta >> 8;
+            return real != ColumnType.ENUM.getCode() && real != ColumnType.SET.getCode();
+        }
+        return type == ColumnType.VARCHAR.getCode() || type == ColumnType.VAR_STRING.getCode()
+                || type == ColumnType.BLOB.getCode() || type == ColumnType.TINY_BLOB.getCode()
+                || type == ColumnType.MEDIUM_BLOB.getCode() || type == ColumnType.LONG_BLOB.getCode();
+    }
+
+    /** A CHAR/VARCHAR column's byte length from its TABLE_MAP metadata, or -1 for other types. */
+    private static int byteLength(TableMapEventData tm, int i) {
+        int type = tm.getColumnTypes()[i] & 0xFF;
+        int meta = tm.getColumnMetadata()[i];
+        if (type == ColumnType.VARCHAR.getCode() || type == ColumnType.VAR_STRING.getCode()) {
+            return meta;
+        }
+        if (type == ColumnType.STRING.getCode()) {
+            int real = meta >> 8;
+            if (real == ColumnType.ENUM.getCode() || real == ColumnType.SET.getCode()) {
+                return -1;
+            }
+            // lengths above 255 keep their two high bits, inverted, in the real-type byte
+            return (((meta >> 4) & 0x300) ^ 0x300) + (meta & 0xFF);
+        }
+        return -1;
+    }
+
+    private static int characters(String columnType) {
+        int open = columnType.indexOf('(');
+        int close = columnType.indexOf(')', open + 1);
+        return open < 0 || close < 0 ? 1 : Integer.parseInt(columnType.substring(open + 1, close).trim());
     }
 
     private static boolean fits(TableInfo info, byte[] types) {

@@ -5,24 +5,50 @@
  *
  * <h2>DDL and the schema at each position</h2>
  * <pre>
- *  QUERY ─► DdlParser (names located) ─► split per table ─► OnlineDdl (gh-ost / pt-osc shadows)
- *        ─► SchemaTracker.apply (scratch copies on the target) ─► EventDecider (filters)
- *        ─► DdlRoutes (rewritten names, merged shards kept) ─► DdlChange into the ring
- *  TABLE_MAP ─► TableCache ─► SchemaTracker.schema (the copy) ─► checked against the binlog types
+ *  QUERY ─► status variables ─► SourceSession (sql_mode, charsets, time zone, timestamp, …)
+ *        ─► statement decoded from its client's charset
+ *        ─► DdlParser (names located) ─► split per table ─► OnlineDdl (gh-ost / pt-osc shadows)
+ *        ─► SchemaTracker.apply (scratch copies on the target, in the source session)
+ *        ─► EventDecider (filters) ─► DdlRoutes (rewritten names, merged shards kept)
+ *        ─► DdlChange (with its SourceSession) into the ring
+ *  TABLE_MAP ─► TableCache ─► SchemaTracker.schema (the copy)
+ *            ─► checked against the binlog types and CHAR/VARCHAR byte lengths (charsets)
  * </pre>
- * A rows event must be decoded with its table's columns as they were when it was written. The
- * simplest way to have that: the tracker keeps an empty copy of every selected table in a private
- * scratch schema on the target and replays each DDL on it as the reader meets it, in stream order,
- * before any later event is decoded. Each {@link io.jdm.sync.ring.RowChange} carries the table
- * version it was decoded with, so writers behind the barrier never need a model of their own. A
- * copy starts as {@code CREATE TABLE … LIKE} the routed target table, which is at the reader's
- * start position: the load left it at the dump's position, and afterwards only sync alters it,
- * behind a barrier that moves every writer's checkpoint to the DDL. Replaying on a real server
- * instead of parsing ALTER in Java means every clause the target understands is modelled right.
+ * A rows event must be decoded with its table's columns as they were when it was written,
+ * charsets included. The simplest way to have that: the tracker keeps an empty copy of every
+ * selected table on the target, in a private scratch schema per source database, and replays
+ * each DDL on it as the reader meets it, in stream order and in the session the statement ran in
+ * on the source, before any later event is decoded. Each {@link io.jdm.sync.ring.RowChange}
+ * carries the table version it was decoded with, so writers behind the barrier never need a model
+ * of their own. Replaying on a real server instead of parsing ALTER in Java means every clause the
+ * target understands is modelled right.
+ *
+ * <p>Why the copies are right at the reader's position:
+ * <ul>
+ * <li>A copy starts as {@code CREATE TABLE … LIKE} the routed target table, which is at the
+ * reader's start position: the load left it at the dump's position, and afterwards only sync
+ * alters it, behind a barrier that moves every writer's checkpoint to the DDL. {@code LIKE} keeps
+ * every column's charset and the table's default.
+ * <li>Where the target table is not the source table's twin (shards of other charsets merged
+ * into one table, a target table made by hand), the first TABLE_MAP says so: a CHAR/VARCHAR
+ * column's byte length there is its length times its charset's bytes per character on the
+ * source, and with binlog_row_metadata MINIMAL or FULL every text column's collation is there,
+ * TEXT included (without it a TEXT column's charset is not checked). A copy that disagrees is replaced by the source's current definition, which is right
+ * unless the table changed after the reader's position (then the check fails again and the unit
+ * stops rather than misdecode).
+ * <li>A table or column declared without a charset takes its database's default. Each scratch
+ * schema is created with its source database's default charset and collation: from the source's
+ * SCHEMATA at start, or from the stream's CREATE DATABASE replayed in the source session (a bare
+ * one takes the session's collation_server), and follows the stream's ALTER DATABASE. Replaying
+ * with the source's sql_mode and charsets reads quotes, backslashes and accents as the source did.
+ * </ul>
  * Known limits: a DDL skipped by a filter rule is still replayed on the copy (the source ran it),
  * so skipping one that changes columns leaves the target behind until it is altered by hand; a
  * crash between a DDL and the checkpoint move after it leaves the copy made from the target one
  * DDL ahead of rows read again before it (the TABLE_MAP check then stops the unit, it never
- * misaligns values).
+ * misaligns values); a database's defaults at start come from the source as it is now, so an
+ * ALTER DATABASE … CHARACTER SET between the start position and now gives tables created in that
+ * window the newer default; ALTER DATABASE in the stream is replayed on the scratch schemas but
+ * not on the target, whose databases keep their own defaults.
  */
 package io.jdm.sync.reader;

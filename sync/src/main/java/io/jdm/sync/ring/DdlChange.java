@@ -12,7 +12,11 @@ import java.util.List;
  * @param tables the source tables it touches
  * @param targetSchema the database it runs in on the target (the route of its table); null for
  *        CREATE/DROP DATABASE
+ * @param targetSchemaOptions the charset and collation of the source database the statement ran
+ *        against ({@code CHARACTER SET x COLLATE y}), for a target database that does not exist yet;
+ *        empty for CREATE/DROP DATABASE
+ * @param session the session the statement ran in on the source, set on the target around it
  */
 public record DdlChange(String schema, String sql, String sourceSql, List<TableName> tables, String targetSchema,
-                        ChangePos pos, long eventMillis) {
+                        String targetSchemaOptions, ChangePos pos, long eventMillis, SourceSession session) {
 }

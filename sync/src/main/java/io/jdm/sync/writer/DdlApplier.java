@@ -3,6 +3,7 @@ package io.jdm.sync.writer;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.sync.checkpoint.CheckpointStore;
 import io.jdm.sync.ring.DdlChange;
+import io.jdm.sync.ring.SessionSwitch;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -15,6 +16,8 @@ import org.slf4j.LoggerFactory;
  * and stored its position before it), then moves every writer's checkpoint to it. DDL commits on
  * its own, so a crash between the two replays it: errors that only say "already done" are logged,
  * not fatal. The same rule makes a shard's ALTER idempotent when shards merge into one table.
+ * The statement runs in the session it ran in on the source (sql_mode, charsets, time zone,
+ * timestamp, …), and the writer's own session is back right after, whether it succeeded or not.
  */
 public final class DdlApplier {
     private static final Logger LOG = LoggerFactory.getLogger(DdlApplier.class);
@@ -37,10 +40,14 @@ public final class DdlApplier {
         try (Statement st = c.createStatement()) {
             if (d.targetSchema() != null && !d.targetSchema().isEmpty()) {
                 // the names in the statement are qualified; USE serves what a clause may leave unqualified
-                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(d.targetSchema()));
+                // a database the target lacks gets the source database's defaults, which tables and
+                // columns declared without a charset then take, as on the source
+                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(d.targetSchema()) + " "
+                        + d.targetSchemaOptions());
                 st.execute("USE " + Identifiers.quote(d.targetSchema()));
             }
-            try {
+            try (SessionSwitch ignored = SessionSwitch.enter(c, d.session(),
+                    String.valueOf(d.pos().restartPoint()))) {
                 st.execute(d.sql());
             } catch (SQLException e) {
                 if (!ALREADY_DONE.contains(e.getErrorCode())) {

@@ -1,0 +1,77 @@
+package io.jdm.sync;
+
+import static io.jdm.sync.SyncTestSupport.spec;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.error.FatalException;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import io.jdm.sync.ring.SessionSwitch;
+import io.jdm.sync.ring.SourceSession;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+
+/** A target connection in a source statement's session, and back in its own afterwards. */
+class SessionSwitchIT {
+    private static final String VARS = "SELECT CONCAT_WS('|', @@sql_mode, @@character_set_client, "
+            + "@@collation_connection, @@collation_server, @@time_zone, @@auto_increment_increment, "
+            + "@@auto_increment_offset, @@foreign_key_checks, @@unique_checks, @@lc_time_names)";
+
+    private final SqlServer tgt = ServerPair.shared().target();
+
+    private static SourceSession session(String sqlMode) {
+        return new SourceSession(sqlMode, "latin1", "latin1_swedish_ci", "latin1_german1_ci", "+05:00",
+                "1700000000.250000", 3, 2, false, false, null, "fr_FR", null, null);
+    }
+
+    private static Connection writer(SqlServer s) throws SQLException {
+        Connection c = DataSources.connect(spec(s));
+        try (Statement st = c.createStatement()) {
+            st.execute("SET SESSION sql_mode = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION', time_zone = '+00:00'");
+        }
+        return c;
+    }
+
+    private static String one(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    @Test
+    void theSourceSessionHoldsUntilCloseThenTheConnectionsOwnIsBack() throws Exception {
+        try (Connection c = writer(tgt)) {
+            String own = one(c, VARS);
+            try (SessionSwitch sw = SessionSwitch.enter(c, session("ANSI_QUOTES,NO_BACKSLASH_ESCAPES"), "here")) {
+                assertEquals("ANSI_QUOTES,NO_BACKSLASH_ESCAPES|utf8mb4|latin1_swedish_ci|latin1_german1_ci|+05:00"
+                        + "|3|2|OFF|OFF|fr_FR", one(c, VARS));
+                assertEquals("2023-11-15 03:13:20.250000", one(c, "SELECT NOW(6)"));
+            }
+            assertEquals(own, one(c, VARS));
+            long now = System.currentTimeMillis() / 1000;
+            long clock = Long.parseLong(one(c, "SELECT UNIX_TIMESTAMP()"));
+            assertTrue(Math.abs(clock - now) < 60, "the timestamp follows the clock again: " + clock);
+        }
+    }
+
+    @Test
+    void aSettingTheTargetRefusesStopsWithOneLineNamingIt() throws Exception {
+        try (Connection c = writer(tgt)) {
+            String own = one(c, VARS);
+            FatalException e = assertThrows(FatalException.class,
+                    () -> SessionSwitch.enter(c, session("TIME_TRUNCATE_FRACTIONAL"), "mysql-bin.000009:77"));
+            assertTrue(e.getMessage().contains("sql_mode = 'TIME_TRUNCATE_FRACTIONAL'")
+                    && e.getMessage().contains("mysql-bin.000009:77"), e.getMessage());
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+            assertEquals(own, one(c, VARS), "the connection's own session is back");
+        }
+    }
+}
