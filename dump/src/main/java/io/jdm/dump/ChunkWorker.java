@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
@@ -13,6 +14,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -37,9 +39,12 @@ final class ChunkWorker implements Runnable {
     private final DumpMetrics metrics;
     private final Path dir;
     private final SqlBytes buffer;
+    private final Collection<FileManifest.Entry> written;
 
+    /** @param written collects the files of every finished chunk, for {@code jdm-files} */
     ChunkWorker(BlockingQueue<Chunk> queue, SnapshotPool pool, DumpState state, DumpConfig config,
-                DumpMetrics metrics, Path dir) {
+                DumpMetrics metrics, Path dir, Collection<FileManifest.Entry> written) {
+        this.written = written;
         this.queue = queue;
         this.pool = pool;
         this.state = state;
@@ -89,6 +94,7 @@ final class ChunkWorker implements Runnable {
                     return; // halted: the first failure or the stop request speaks for the dump
                 }
                 writer.finish();
+                written.addAll(writer.written());
                 pool.give(conn);
                 writer.recordWriteLatency(metrics.chunkWriteLatency());
                 metrics.chunkDone();

@@ -1,6 +1,7 @@
 package io.jdm.dump;
 
 import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.metrics.Throughput;
 import io.jdm.common.sql.SqlBytes;
@@ -12,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 
 /**
  * Writes one chunk's rows as multi-row INSERT statements into {@code db.tbl.NNNNNNNNN.sql[.gz|.zst]}
@@ -31,8 +34,12 @@ final class DataFileWriter implements AutoCloseable {
     private final Throughput bytesCounter;
     private final SqlBytes statement;
     private final List<Path> files = new ArrayList<>();
+    private final List<FileManifest.Entry> written = new ArrayList<>();
     private OutputStream out;
+    private CRC32C checksum;
     private long fileBytes;
+    private long fileRows;
+    private long statementRows;
     private long totalBytes;
     private long writeNanos;
     private boolean rowsInStatement;
@@ -52,6 +59,7 @@ final class DataFileWriter implements AutoCloseable {
 
     /** Starts a row and returns the buffer to append its comma-separated values to. */
     SqlBytes startRow() {
+        statementRows++;
         if (rowsInStatement) {
             statement.append(',').append('\n').append('(');
         } else {
@@ -86,6 +94,8 @@ final class DataFileWriter implements AutoCloseable {
         write(statement);
         statement.clear();
         rowsInStatement = false;
+        fileRows += statementRows;
+        statementRows = 0;
         if (fileBytes >= fileSizeLimit) {
             closeFile();
         }
@@ -96,8 +106,11 @@ final class DataFileWriter implements AutoCloseable {
                 compression.suffix());
         Path file = dir.resolve(name);
         files.add(file);
-        out = compression.wrap(new BufferedOutputStream(Files.newOutputStream(file), 256 * 1024));
+        checksum = new CRC32C(); // of the bytes as stored: a compressed file is checked without decompressing
+        out = compression.wrap(new BufferedOutputStream(new CheckedOutputStream(Files.newOutputStream(file), checksum),
+                256 * 1024));
         fileBytes = 0;
+        fileRows = 0;
         write(HEADER_BYTES);
     }
 
@@ -128,6 +141,9 @@ final class DataFileWriter implements AutoCloseable {
             out = null;
             o.close();
             writeNanos += System.nanoTime() - t0;
+            Path file = files.get(files.size() - 1);
+            written.add(new FileManifest.Entry(file.getFileName().toString(), checksum.getValue(), Files.size(file),
+                    fileRows));
         }
     }
 
@@ -137,6 +153,11 @@ final class DataFileWriter implements AutoCloseable {
 
     List<Path> files() {
         return files;
+    }
+
+    /** The files closed so far, for {@code jdm-files}. */
+    List<FileManifest.Entry> written() {
+        return written;
     }
 
     void recordWriteLatency(Latency latency) {

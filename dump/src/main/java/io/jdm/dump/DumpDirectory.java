@@ -1,6 +1,7 @@
 package io.jdm.dump;
 
 import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.FileManifest;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,8 @@ final class DumpDirectory {
             for (Path f : files) {
                 String name = f.getFileName().toString();
                 if (Files.isRegularFile(f) && (DumpFileNames.parse(name).isPresent()
-                        || name.equals(DumpFileNames.METADATA + ".tmp"))) {
+                        || name.equals(DumpFileNames.METADATA + ".tmp") || name.equals(FileManifest.NAME)
+                        || name.equals(FileManifest.NAME + ".tmp"))) {
                     Files.delete(f);
                     removed++;
                 }

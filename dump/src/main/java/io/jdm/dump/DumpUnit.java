@@ -2,10 +2,10 @@ package io.jdm.dump;
 
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
+import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
-import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -37,6 +39,7 @@ public final class DumpUnit {
     private final DumpConfig config;
     private final DumpMetrics metrics;
     private final DumpState state = new DumpState();
+    private final Queue<FileManifest.Entry> written = new ConcurrentLinkedQueue<>();
     /** Runs after the snapshot opened and before anything is read from it: lets tests change the source there. */
     Runnable afterSnapshot = () -> { };
 
@@ -103,11 +106,12 @@ public final class DumpUnit {
         }
         metrics.finished();
         try {
+            FileManifest.of(written).writeTo(config.outputDir());
             new DumpMetadata(started, LocalDateTime.now(), opened.position(), opened.used().label())
                     .writeTo(config.outputDir());
         } catch (IOException e) {
             throw new FatalException(prefix() + "cannot write " + config.outputDir().resolve(DumpFileNames.METADATA)
-                    + ": " + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e);
+                    + " or " + FileManifest.NAME + ": " + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e);
         }
         LOG.info("[dump] {}", metrics.summaryLine());
         return new DumpResult(opened.position(), opened.tables().size(), metrics.rows(), metrics.bytes(),
@@ -115,7 +119,7 @@ public final class DumpUnit {
     }
 
     private Connection connect() throws SQLException {
-        return DataSources.connect(config.source());
+        return SnapshotOpener.connect(config);
     }
 
     /** Plans each table in the snapshot and feeds the chunks to the workers; returns when all are done. */
@@ -126,7 +130,7 @@ public final class DumpUnit {
                 new NamedThreadFactory(config.task(), "dump", "worker"));
         List<ChunkWorker> started = new ArrayList<>();
         for (int i = 0; i < config.threads(); i++) {
-            ChunkWorker w = new ChunkWorker(queue, pool, state, config, metrics, dir.path());
+            ChunkWorker w = new ChunkWorker(queue, pool, state, config, metrics, dir.path(), written);
             started.add(w);
             workers.execute(w);
         }

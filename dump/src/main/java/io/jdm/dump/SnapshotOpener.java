@@ -6,6 +6,7 @@ import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import java.sql.Connection;
@@ -13,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -239,7 +241,12 @@ final class SnapshotOpener {
     }
 
     private Connection connect() throws SQLException {
-        return DataSources.connect(config.source());
+        return connect(config);
+    }
+
+    /** A source connection whose schemas and values read the same whatever the source's global sql_mode. */
+    static Connection connect(DumpConfig config) throws SQLException {
+        return DataSources.connect(config.source().withSession(Map.of("sql_mode", SqlModes.READ)));
     }
 
     static void exec(Connection c, String sql) throws SQLException {

@@ -1,8 +1,10 @@
 package io.jdm.load;
 
+import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.sql.TableName;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -39,12 +41,20 @@ final class FileLoader {
     private Session session;
     /** The file has not yet set its own character set: the default is due before its data. */
     private boolean namesPending;
+    private final EnumErrorValues enumErrorValues;
+    /** What the dump recorded for this file; null for a dump without {@code jdm-files}. */
+    private final FileManifest.Entry recorded;
+    private boolean verified;
+    /** Rows of the statements before {@link #committed}; -1 when a checkpoint row older than the count has none. */
+    private long committedRows;
 
     FileLoader(LoadJob job, DumpDirectory.DataFile file, TableName target, LoaderCheckpoint.Row known) {
         this.job = job;
         this.file = file;
         this.target = target;
         this.known = known;
+        this.enumErrorValues = new EnumErrorValues(target);
+        this.recorded = job.manifest == null ? null : job.manifest.entry(file.name()).orElse(null);
     }
 
     /** The offset the target has committed, as last read or written by this loader. */
@@ -69,6 +79,7 @@ final class FileLoader {
             if (row.finished()) {
                 return clean = true;
             }
+            verify();
             try (InputStream in = DumpFileInput.open(file.path(), file.compression(), diskBytes)) {
                 boolean done = run(c, st, new StatementLexer(in), maxStatementBytes);
                 clean = done; // a finished file ends on a commit; a stopped one may hold uncommitted statements
@@ -103,7 +114,33 @@ final class FileLoader {
             }
         }
         committed = row.offset();
+        committedRows = row.offset() > 0 && row.rows() == 0 ? -1 : row.rows(); // every INSERT has a row
         return row;
+    }
+
+    /**
+     * Compares the file with what the dump wrote, once, before any of its statements runs: a file
+     * cut short or changed is refused before a row of it is loaded.
+     */
+    private void verify() throws LoadFailure {
+        if (recorded == null || verified) {
+            return;
+        }
+        try {
+            long size = Files.size(file.path());
+            if (size != recorded.size()) {
+                throw LoadFailure.damaged(committed, "the file is " + size + " bytes but the dump wrote "
+                        + recorded.size() + " (" + FileManifest.NAME + "): it was cut short or changed");
+            }
+            long crc = FileManifest.crc32c(file.path());
+            if (crc != recorded.crc32c()) {
+                throw LoadFailure.damaged(committed, String.format("the file's CRC32C is %08x but the dump wrote %08x"
+                        + " (%s): it was changed", crc, recorded.crc32c(), FileManifest.NAME));
+            }
+        } catch (IOException e) {
+            throw LoadFailure.badFile(committed, "cannot read the file: " + e.getMessage(), e);
+        }
+        verified = true;
     }
 
     private boolean run(Connection c, Statement st, StatementLexer lexer, long maxStatementBytes)
@@ -140,6 +177,10 @@ final class FileLoader {
             }
         }
         long end = lexer.offset();
+        if (recorded != null && committedRows >= 0 && committedRows + txn.rows != recorded.rows()) {
+            throw LoadFailure.damaged(end, "the file holds " + (committedRows + txn.rows) + " rows but the dump wrote "
+                    + recorded.rows() + " (" + FileManifest.NAME + ")");
+        }
         defaultNames(st, end);
         commit(c, txn, end, end, LoaderCheckpoint.FINISHED);
         job.metrics.fileDone();
@@ -192,6 +233,7 @@ final class FileLoader {
         List<String> pieces;
         try {
             ins = InsertRewriter.rewrite(sql, target, job.config.onDuplicate());
+            checkTable(ins, s.start());
             pieces = InsertRewriter.split(ins.sql(), maxStatementBytes);
         } catch (IllegalArgumentException e) {
             throw LoadFailure.badFile(s.start(), "the statement " + SqlText.head(sql) + " cannot be loaded: "
@@ -201,26 +243,59 @@ final class FileLoader {
             txn.startNanos = System.nanoTime();
         }
         for (String piece : pieces) {
-            execute(st, piece, s.start(), sql);
+            executeData(st, piece, s.start(), sql);
         }
         txn.bytes += s.text().length;
         txn.rows += Math.max(0, s.topLevelGroups() - (ins.columnList() ? 1 : 0));
         txn.statements += pieces.size();
     }
 
+    /** A statement must write the file's table (or one routed to the same target): never another one. */
+    private void checkTable(InsertRewriter.Insert ins, long offset) throws LoadFailure {
+        TableName source = file.source();
+        if (ins.table().equals(source.table()) && (ins.schema() == null || ins.schema().equals(source.schema()))) {
+            return;
+        }
+        TableName named = new TableName(ins.schema() == null ? source.schema() : ins.schema(), ins.table());
+        if (!job.config.router().apply(named).equals(target)) {
+            throw LoadFailure.damaged(offset, "the statement at byte offset " + offset + " inserts into "
+                    + named.quoted() + ", not into the file's table " + source.quoted());
+        }
+    }
+
     private void commit(Connection c, Txn txn, long offset, long endOffset, String status) throws LoadFailure {
         long start = txn.bytes == 0 ? System.nanoTime() : txn.startNanos;
+        long rows = committedRows < 0 ? 0 : committedRows + txn.rows;
         try {
-            job.checkpoint.advance(c, file.name(), offset, endOffset, status);
+            job.checkpoint.advance(c, file.name(), offset, endOffset, status, rows);
             c.commit();
         } catch (SQLException e) {
             throw LoadFailure.sql(committed, "committing up to byte offset " + offset, e);
         }
         committed = offset;
+        if (committedRows >= 0) {
+            committedRows = rows;
+        }
         job.metrics.recordTransaction(start);
         job.metrics.addRows(txn.rows);
         job.metrics.addStatements(txn.statements);
         txn.reset();
+    }
+
+    /** {@link #execute}, writing back an ENUM's index 0 that the strict session refused. */
+    private void executeData(Statement st, String sql, long offset, String original) throws LoadFailure {
+        try {
+            st.execute(sql);
+        } catch (SQLException e) {
+            try {
+                if (!enumErrorValues.refusedEnum(st.getConnection(), e)) {
+                    throw e;
+                }
+                enumErrorValues.executeNonStrict(st, sql);
+            } catch (SQLException again) {
+                throw LoadFailure.sql(offset, "the statement " + SqlText.head(original), again);
+            }
+        }
     }
 
     /** Runs {@code sql}; a failure names {@code original}, the statement as the file has it. */

@@ -13,8 +13,11 @@ final class InsertRewriter {
     private InsertRewriter() {
     }
 
-    /** A rewritten INSERT; {@code columnList} tells whether the first parenthesised group names columns. */
-    record Insert(String sql, boolean columnList) {
+    /**
+     * A rewritten INSERT; {@code columnList} tells whether the first parenthesised group names
+     * columns; {@code schema} (null when unqualified) and {@code table} are the names the file wrote.
+     */
+    record Insert(String sql, boolean columnList, String schema, String table) {
     }
 
     /** {@code INSERT [IGNORE] INTO `t` (..) VALUES ..} becomes {@code <verb> `db`.`t` (..) VALUES ..}. */
@@ -28,7 +31,7 @@ final class InsertRewriter {
             // modifiers of the dump are replaced by the configured duplicate handling
         }
         c.keyword("INTO");
-        c.qualifiedName();
+        String[] named = c.qualifiedName();
         String verb = switch (onDuplicate) {
             case ERROR -> "INSERT INTO ";
             case IGNORE -> "INSERT IGNORE INTO ";
@@ -41,7 +44,7 @@ final class InsertRewriter {
         while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
             i++;
         }
-        return new Insert(out.toString(), i < sql.length() && sql.charAt(i) == '(');
+        return new Insert(out.toString(), i < sql.length() && sql.charAt(i) == '(', named[0], named[1]);
     }
 
     /**

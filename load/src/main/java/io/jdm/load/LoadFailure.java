@@ -11,11 +11,13 @@ final class LoadFailure extends Exception {
     private static final long serialVersionUID = 1L;
     private final long offset;
     private final boolean retriable;
+    private final boolean damaged;
 
-    private LoadFailure(String message, long offset, boolean retriable, Throwable cause) {
+    private LoadFailure(String message, long offset, boolean retriable, boolean damaged, Throwable cause) {
         super(message, cause);
         this.offset = offset;
         this.retriable = retriable;
+        this.damaged = damaged;
     }
 
     /** The target refused or lost a statement (or the commit) at {@code offset}. */
@@ -27,12 +29,17 @@ final class LoadFailure extends Exception {
         } else {
             msg = what + " failed: " + ErrorClassifier.oneLine(e) + " (error " + e.getErrorCode() + ")";
         }
-        return new LoadFailure(msg, offset, ErrorClassifier.isRetriable(e), e);
+        return new LoadFailure(msg, offset, ErrorClassifier.isRetriable(e), false, e);
     }
 
     /** The file itself is wrong (truncated, corrupt, unexpected content): retrying cannot help. */
     static LoadFailure badFile(long offset, String message, Throwable cause) {
-        return new LoadFailure(message, offset, false, cause);
+        return new LoadFailure(message, offset, false, false, cause);
+    }
+
+    /** The file is not what the dump wrote, or holds what its table's file must not: only a new dump helps. */
+    static LoadFailure damaged(long offset, String message) {
+        return new LoadFailure(message, offset, false, true, null);
     }
 
     long offset() {
@@ -41,5 +48,9 @@ final class LoadFailure extends Exception {
 
     boolean retriable() {
         return retriable;
+    }
+
+    boolean damaged() {
+        return damaged;
     }
 }

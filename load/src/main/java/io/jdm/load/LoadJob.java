@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
@@ -28,6 +29,8 @@ final class LoadJob {
     final LoadConfig config;
     final LoaderCheckpoint checkpoint;
     final LoadMetrics metrics;
+    /** What the dump recorded of its data files; null for a dump without {@code jdm-files}. Set before the workers start. */
+    volatile FileManifest manifest;
     private volatile ConnectionSpec workerSpec;
     /** Used only by the coordinating thread, through {@link #withRetry}. */
     private Connection admin;

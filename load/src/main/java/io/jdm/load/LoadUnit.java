@@ -1,11 +1,14 @@
 package io.jdm.load;
 
+import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
+import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import java.io.IOException;
@@ -15,9 +18,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
@@ -69,6 +74,7 @@ public final class LoadUnit {
         long t0 = System.nanoTime();
         BinlogPosition position = readMetadata();
         DumpDirectory dump = scan();
+        job.manifest = readManifest(dump);
         ProgressLogger progress = new ProgressLogger(config.task(), "load", metrics, PROGRESS_SECONDS);
         try {
             job.useSession(sessionVariables());
@@ -140,6 +146,41 @@ public final class LoadUnit {
         }
     }
 
+    /**
+     * The dump's record of its data files, checked against the directory: a listed file that is
+     * missing or a data file that is not listed stops the load before anything is loaded.
+     */
+    private FileManifest readManifest(DumpDirectory dump) {
+        FileManifest manifest;
+        try {
+            manifest = FileManifest.readFrom(config.dir()).orElse(null);
+        } catch (IOException e) {
+            throw new FatalException(job.who() + ": cannot read " + config.dir().resolve(FileManifest.NAME) + ": "
+                    + e.getMessage() + "; run the dump again", e);
+        }
+        if (manifest == null) {
+            LOG.warn("{}: {} has no {} file (not written by jdm): the integrity of its data files cannot be checked",
+                    job.who(), config.dir(), FileManifest.NAME);
+            return null;
+        }
+        Set<String> present = new HashSet<>();
+        for (DumpDirectory.DataFile f : dump.data()) {
+            present.add(f.name());
+            if (manifest.entry(f.name()).isEmpty()) {
+                throw new FatalException(job.who() + ": data file " + f.name() + " is not listed in "
+                        + FileManifest.NAME + ", so it is not part of this dump; remove it or run the dump again");
+            }
+        }
+        for (String name : manifest.entries().keySet()) {
+            DumpFileNames.Parsed p = DumpDirectory.parse(name);
+            if (p != null && config.tableFilter().test(p.schema(), p.table()) && !present.contains(name)) {
+                throw new FatalException(job.who() + ": data file " + name + " is listed in " + FileManifest.NAME
+                        + " but missing from " + config.dir() + "; run the dump again");
+            }
+        }
+        return manifest;
+    }
+
     private DumpDirectory scan() {
         try {
             return DumpDirectory.scan(config.dir(), config.tableFilter());
@@ -148,9 +189,13 @@ public final class LoadUnit {
         }
     }
 
-    /** The fast-path switches, minus {@code sql_log_bin} when the user may not set it. */
+    /**
+     * The replay sql_mode (strict, explicit 0 kept in AUTO_INCREMENT columns) and the fast-path
+     * switches, minus {@code sql_log_bin} when the user may not set it.
+     */
     private Map<String, String> sessionVariables() {
         Map<String, String> vars = new LinkedHashMap<>();
+        vars.put("sql_mode", SqlModes.REPLAY);
         if (config.disableForeignKeyChecks()) {
             vars.put("foreign_key_checks", "0");
         }

@@ -70,6 +70,10 @@ final class LoadWorker implements Runnable {
             } catch (LoadFailure e) {
                 LoadJob.closeQuietly(conn);
                 conn = null;
+                if (e.damaged()) {
+                    throw new FatalException(where(f, target, e.offset()) + ": " + e.getMessage()
+                            + "; nothing of this file was committed, run the dump again", e);
+                }
                 if (!e.retriable()) {
                     throw new FatalException(where(f, target, e.offset()) + ": " + e.getMessage()
                             + "; the checkpoint is intact, rerun to resume", e);

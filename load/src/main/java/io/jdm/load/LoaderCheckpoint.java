@@ -15,7 +15,9 @@ import java.util.Map;
  * {@code {meta-schema}.{task}_loader_checkpoint} in the target: one row per data file (and one per
  * target table whose indexes were deferred). A file's row is updated in the same transaction as
  * the statements it covers, so after a crash at any instant the row says exactly how far the data
- * got: {@code offset} is the end of the last committed statement in the uncompressed stream.
+ * got: {@code offset} is the end of the last committed statement in the uncompressed stream, and
+ * {@code rows_loaded} the rows of the statements before it, so a resumed file's row count can be
+ * checked against the dump's record at its end.
  */
 final class LoaderCheckpoint {
     static final String PENDING = "pending";
@@ -23,7 +25,11 @@ final class LoaderCheckpoint {
     static final String FINISHED = "finished";
 
     /** One row. {@code endOffset} is the file's size, or 0 while a compressed file's is unknown. */
-    record Row(String file, long offset, long endOffset, String status) {
+    record Row(String file, long offset, long endOffset, String status, long rows) {
+        Row(String file, long offset, long endOffset, String status) {
+            this(file, offset, endOffset, status, 0);
+        }
+
         boolean finished() {
             return FINISHED.equals(status);
         }
@@ -31,11 +37,13 @@ final class LoaderCheckpoint {
 
     private final String metaSchema;
     private final String table;
+    private final String tableName;
     private final String sourceId;
 
     LoaderCheckpoint(String metaSchema, String task, String sourceId) {
         this.metaSchema = metaSchema;
-        this.table = Identifiers.quote(metaSchema) + "." + Identifiers.quote(task + "_loader_checkpoint");
+        this.tableName = task + "_loader_checkpoint";
+        this.table = Identifiers.quote(metaSchema) + "." + Identifiers.quote(tableName);
         this.sourceId = sourceId;
     }
 
@@ -57,21 +65,41 @@ final class LoaderCheckpoint {
                     + "`offset` BIGINT NOT NULL DEFAULT 0, "
                     + "`end_offset` BIGINT NOT NULL DEFAULT 0, "
                     + "`status` VARCHAR(16) NOT NULL, "
+                    + "`rows_loaded` BIGINT NOT NULL DEFAULT 0, "
                     + "`updated_at` TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) "
                     + "ON UPDATE CURRENT_TIMESTAMP(3), "
                     + "PRIMARY KEY (`source_id`, `file`)"
                     + ") DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin");
         }
+        addRowsColumn(c);
+    }
+
+    /** A checkpoint table created before rows were counted gets the column; its rows count from 0. */
+    private void addRowsColumn(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.COLUMNS "
+                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'rows_loaded'")) {
+            ps.setString(1, metaSchema);
+            ps.setString(2, tableName);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE " + table + " ADD COLUMN `rows_loaded` BIGINT NOT NULL DEFAULT 0 AFTER `status`");
+        }
     }
 
     Map<String, Row> readAll(Connection c) throws SQLException {
         Map<String, Row> rows = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT `file`, `offset`, `end_offset`, `status` FROM "
-                + table + " WHERE `source_id` = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT `file`, `offset`, `end_offset`, `status`, "
+                + "`rows_loaded` FROM " + table + " WHERE `source_id` = ?")) {
             ps.setString(1, sourceId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    rows.put(rs.getString(1), new Row(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4)));
+                    rows.put(rs.getString(1), new Row(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getString(4),
+                            rs.getLong(5)));
                 }
             }
         }
@@ -80,12 +108,12 @@ final class LoaderCheckpoint {
 
     /** The row of one key; a missing row reads as pending at offset 0. */
     Row read(Connection c, String file) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT `offset`, `end_offset`, `status` FROM " + table
-                + " WHERE `source_id` = ? AND `file` = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT `offset`, `end_offset`, `status`, `rows_loaded` FROM "
+                + table + " WHERE `source_id` = ? AND `file` = ?")) {
             ps.setString(1, sourceId);
             ps.setString(2, file);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new Row(file, rs.getLong(1), rs.getLong(2), rs.getString(3))
+                return rs.next() ? new Row(file, rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getLong(4))
                         : new Row(file, 0, 0, PENDING);
             }
         }
@@ -117,16 +145,18 @@ final class LoaderCheckpoint {
      * Moves a row forward inside the caller's transaction; the caller commits it together with
      * the data it describes.
      */
-    void advance(Connection c, String file, long offset, long endOffset, String status) throws SQLException {
+    void advance(Connection c, String file, long offset, long endOffset, String status, long rows)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
-                + " (`source_id`, `file`, `offset`, `end_offset`, `status`) VALUES (?, ?, ?, ?, ?) "
+                + " (`source_id`, `file`, `offset`, `end_offset`, `status`, `rows_loaded`) VALUES (?, ?, ?, ?, ?, ?) "
                 + "ON DUPLICATE KEY UPDATE `offset` = VALUES(`offset`), `end_offset` = VALUES(`end_offset`), "
-                + "`status` = VALUES(`status`)")) {
+                + "`status` = VALUES(`status`), `rows_loaded` = VALUES(`rows_loaded`)")) {
             ps.setString(1, sourceId);
             ps.setString(2, file);
             ps.setLong(3, offset);
             ps.setLong(4, endOffset);
             ps.setString(5, status);
+            ps.setLong(6, rows);
             ps.executeUpdate();
         }
     }

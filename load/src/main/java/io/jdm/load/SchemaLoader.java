@@ -111,7 +111,7 @@ final class SchemaLoader {
                         + ErrorClassifier.oneLine(e) + "; add them by hand or rerun without defer-indexes", e);
             }
         }
-        job.checkpoint.advance(c, LoaderCheckpoint.indexKey(table), 0, 0, LoaderCheckpoint.FINISHED);
+        job.checkpoint.advance(c, LoaderCheckpoint.indexKey(table), 0, 0, LoaderCheckpoint.FINISHED, 0);
     }
 
     /** Creates the views, in the routed schema of each, without the source's DEFINER. */

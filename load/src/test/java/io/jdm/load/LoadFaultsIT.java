@@ -147,4 +147,24 @@ class LoadFaultsIT {
             assertEquals(third, TestData.count(t, "SELECT `offset` FROM jdm_meta.faults_row_loader_checkpoint"));
         }
     }
+
+    @Test
+    void aStatementNamingAnotherTableIsRefusedAndThatTableIsUnchanged() throws Exception {
+        Path dir = copyOfDump("othertable");
+        byte[] original = Files.readAllBytes(dir.resolve(FILE));
+        int third = insertStart(original, 2);
+        String text = new String(original, StandardCharsets.UTF_8);
+        Files.writeString(dir.resolve(FILE), text.substring(0, third)
+                + "\nINSERT INTO `LoadFaultsIT_x`.`u` VALUES (1,'stray');\n" + text.substring(third));
+        LoadConfig cfg = config("faults_other", dir);
+        target.execute("CREATE DATABASE LoadFaultsIT_x", "CREATE TABLE LoadFaultsIT_x.u (id INT PRIMARY KEY, v TEXT)");
+        FatalException e = assertThrows(FatalException.class, () -> new LoadUnit(cfg).run());
+        assertTrue(e.getMessage().contains("file " + FILE + " at byte offset " + third + ": "), e.getMessage());
+        assertTrue(e.getMessage().contains("inserts into `LoadFaultsIT_x`.`u`, not into the file's table `"
+                + DB + "`.`t`"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        try (Connection t = target.connect()) {
+            assertEquals(0, TestData.count(t, "SELECT COUNT(*) FROM LoadFaultsIT_x.u"));
+        }
+    }
 }

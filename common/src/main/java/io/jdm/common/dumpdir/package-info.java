@@ -4,6 +4,7 @@
  *
  * <pre>
  *   metadata                         written last, atomically: the snapshot's binlog position
+ *   jdm-files                        written just before it by jdm: crc32c, size and rows of each data file
  *   {db}-schema-create.sql           CREATE DATABASE
  *   {db}.{tbl}-schema.sql            CREATE TABLE
  *   {db}.{tbl}-schema-view.sql       CREATE VIEW

@@ -2,6 +2,7 @@ package io.jdm.sync.writer;
 
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.ValueEncoder;
 import io.jdm.sync.ring.RowChange.Kind;
 import io.jdm.sync.ring.TableInfo;
@@ -12,7 +13,8 @@ import java.util.List;
  * one table and kind become one statement: multi-row INSERT/REPLACE, {@code INSERT … ON DUPLICATE
  * KEY UPDATE} for updates that keep their key, {@code DELETE … WHERE (key) IN (…)}. Safe mode
  * writes INSERT as REPLACE and UPDATE as DELETE + REPLACE. Keyless tables: one row per statement,
- * every column in the WHERE clause, {@code LIMIT 1}.
+ * every column in the WHERE clause, {@code LIMIT 1}. A statement that writes an ENUM's index 0
+ * runs between {@code SET SESSION sql_mode} to {@link SqlModes#REPLAY_NON_STRICT} and back.
  */
 final class SqlBuilder {
     private final boolean multipleRows;
@@ -33,13 +35,39 @@ final class SqlBuilder {
                 }
             }
             List<Pending> group = batch.subList(i, end);
+            boolean nonStrict = first.kind() != Kind.DELETE && writesEnumErrorValue(group);
+            if (nonStrict) {
+                sb.append("SET SESSION sql_mode='").append(SqlModes.REPLAY_NON_STRICT).append("';\n");
+            }
             switch (first.kind()) {
                 case INSERT -> insert(sb, group, safe ? "REPLACE" : "INSERT");
                 case DELETE -> delete(sb, group);
                 case UPDATE -> update(sb, group, safe);
             }
+            if (nonStrict) {
+                // A failure before this point leaves the session non-strict, but every failure
+                // closes the writer's connection (or stops the task): the next batch runs on a new one.
+                sb.append("SET SESSION sql_mode='").append(TargetSession.SQL_MODE).append("';\n");
+            }
             i = end;
         }
+    }
+
+    /**
+     * True when a row image written by {@code group} holds an ENUM's index 0, which only a
+     * non-strict session can write back; just that statement runs non-strict.
+     */
+    private static boolean writesEnumErrorValue(List<Pending> group) {
+        TableInfo t = group.get(0).table();
+        for (Pending p : group) {
+            Object[] row = p.after();
+            for (int c : t.writable()) {
+                if (row[c] instanceof String s && s.isEmpty() && SqlModes.isEnumErrorValue(t.column(c), s)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean groupable(Pending p, boolean safe) {

@@ -1,0 +1,161 @@
+package io.jdm.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.cli.TestTasks;
+import io.jdm.common.config.TaskConfigLoader;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.position.Flavor;
+import io.jdm.dump.DumpConfig;
+import io.jdm.dump.DumpUnit;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import io.jdm.load.LoadConfig;
+import io.jdm.load.LoadUnit;
+import io.jdm.sync.SyncUnit;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Values and schemas a source's sql_mode lets it hold come through dump, load and sync unchanged. */
+class ReplayValuesIT {
+    private static SqlServer source;
+    private static SqlServer target;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void servers() {
+        ServerPair p = ServerPair.shared();
+        source = p.source();
+        target = p.target();
+    }
+
+    private static ConnectionSpec spec(SqlServer s) {
+        return ConnectionSpec.of(s.host(), s.port(), "root", "");
+    }
+
+    @Test
+    void aSourceAtAnsiQuotesDumpsSchemasTheLoadCreatesAsTheSourceHasThem() throws Exception {
+        String db = "replay_ansi";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE IF NOT EXISTS jdm_meta",
+                "DROP TABLE IF EXISTS jdm_meta.replay_ansi_loader_checkpoint");
+        source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, `a b` VARCHAR(10) DEFAULT 'it''s',"
+                        + " `q\"` INT, KEY k (`a b`)) DEFAULT CHARSET = utf8mb4",
+                "INSERT INTO " + db + ".t VALUES (1, 'x\"y', 2)");
+        String original = globalSqlMode();
+        try {
+            source.execute("SET GLOBAL sql_mode = 'ANSI_QUOTES,STRICT_TRANS_TABLES'");
+            new DumpUnit(DumpConfig.defaults("replay_ansi", spec(source), dir.resolve("dump"))
+                    .withTableFilter((s, t) -> s.equals(db))).run();
+        } finally {
+            source.execute("SET GLOBAL sql_mode = '" + original + "'");
+        }
+        new LoadUnit(LoadConfig.of("replay_ansi", "s1", spec(target), dir.resolve("dump"))).run();
+        assertEquals(showCreate(source, db + ".t"), showCreate(target, db + ".t"));
+        assertEquals(rows(source, "SELECT id, HEX(`a b`), `q\"` FROM " + db + ".t ORDER BY id"),
+                rows(target, "SELECT id, HEX(`a b`), `q\"` FROM " + db + ".t ORDER BY id"));
+    }
+
+    @Test
+    void autoIncrementKeyZeroAndEnumIndexZeroLoadAndSyncAsTheSourceHasThem() throws Exception {
+        String db = "replay_values";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_replay");
+        source.execute("CREATE TABLE " + db + ".ai (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10))",
+                "CREATE TABLE " + db + ".en (id INT PRIMARY KEY, e ENUM('a','b') NOT NULL, s VARCHAR(4))");
+        sourceSession("NO_AUTO_VALUE_ON_ZERO", "INSERT INTO " + db + ".ai VALUES (0, 'zero')");
+        sourceSession("", "INSERT INTO " + db + ".en VALUES (1, 'a', 'x'), (2, 'no such label', 'y')");
+        assertEquals(List.of("1|61|1", "2||0"), rows(source, enumRows(db)), "the source holds index 0");
+
+        TaskRunner runner = new TaskRunner(new TaskConfigLoader().load(
+                TestTasks.allMode(dir, "replay-values", "jdm_replay", source, target, db)),
+                TaskRunner.Stages.FROM_TASK_MODE);
+        BackgroundTask run = BackgroundTask.start(runner, "replay-values");
+        try {
+            SyncUnit sync = run.awaitSync(Duration.ofMinutes(2));
+            assertTrue(sync != null, "sync never started: " + run.failure());
+            assertEquals(rows(source, aiRows(db)), rows(target, aiRows(db)), "loaded");
+            assertEquals(rows(source, enumRows(db)), rows(target, enumRows(db)), "loaded");
+
+            source.execute("INSERT INTO " + db + ".ai (v) VALUES ('one'), ('two')");
+            sourceSession("", "INSERT INTO " + db + ".en VALUES (3, 'nope', 'z'), (4, 'b', 'w')",
+                    "UPDATE " + db + ".en SET e = 'bad' WHERE id = 1");
+            BinlogPosition end;
+            try (Connection c = DataSources.connect(spec(source))) {
+                end = Flavor.MARIADB.currentPosition(c);
+            }
+            assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
+            assertEquals(List.of("0|7A65726F", "1|6F6E65", "2|74776F"), rows(target, aiRows(db)));
+            assertEquals(rows(source, aiRows(db)), rows(target, aiRows(db)));
+            assertEquals(List.of("1||0", "2||0", "3||0", "4|62|2"), rows(target, enumRows(db)));
+            assertEquals(rows(source, enumRows(db)), rows(target, enumRows(db)));
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertTrue(run.failure() == null, "runner failed: " + run.failure());
+    }
+
+    private static String aiRows(String db) {
+        return "SELECT id, HEX(v) FROM " + db + ".ai ORDER BY id";
+    }
+
+    private static String enumRows(String db) {
+        return "SELECT id, HEX(e), e+0 FROM " + db + ".en ORDER BY id";
+    }
+
+    private static void sourceSession(String sqlMode, String... sql) throws SQLException {
+        try (Connection c = source.connect(); Statement st = c.createStatement()) {
+            st.execute("SET SESSION sql_mode = '" + sqlMode + "'");
+            for (String s : sql) {
+                st.execute(s);
+            }
+        }
+    }
+
+    private static String globalSqlMode() throws SQLException {
+        try (Connection c = source.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT @@GLOBAL.sql_mode")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
+    private static String showCreate(SqlServer server, String table) throws SQLException {
+        try (Connection c = server.connect(); Statement st = c.createStatement()) {
+            st.execute("SET SESSION sql_mode = ''");
+            try (ResultSet rs = st.executeQuery("SHOW CREATE TABLE " + table)) {
+                rs.next();
+                return rs.getString(2);
+            }
+        }
+    }
+
+    private static List<String> rows(SqlServer server, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = server.connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder sb = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    sb.append(i > 1 ? "|" : "").append(rs.getString(i) == null ? "" : rs.getString(i));
+                }
+                out.add(sb.toString());
+            }
+        }
+        return out;
+    }
+}
