@@ -20,7 +20,9 @@ import io.jdm.sync.EventDecider;
 import java.io.IOException;
 import java.net.Socket;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -53,11 +55,14 @@ public final class BinlogReader {
      * @param scratchSchema the tracker's private schema on the target, dropped at every start
      * @param decider the event filter
      * @param onlineDdl handle gh-ost / pt-online-schema-change shadow tables as DM does
+     * @param startOver what removes the task's progress for this source on the target, said when
+     *        the source has purged the binlogs the checkpoint needs
      */
     public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
                            Duration heartbeat, Duration retryBudget, Duration maxBackoff,
                            BiPredicate<String, String> selected, UnaryOperator<TableName> router,
-                           ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl) {
+                           ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl,
+                           String startOver) {
     }
 
     /** The tracker's scratch schema for one task's source on the target. */
@@ -158,9 +163,7 @@ public final class BinlogReader {
                     continue;
                 }
                 if (failure instanceof ServerException se && se.getErrorCode() == 1236) {
-                    throw new FatalException("sync: the source no longer has binlog position " + from
-                            + " (" + se.getMessage() + "); re-run a full dump (task-mode all) or set meta to a "
-                            + "position the source still has (SHOW BINARY LOGS)", se);
+                    throw purged(from, se);
                 }
                 if (failure instanceof ServerException se && se.getErrorCode() != 1236 && isFatalServerError(se)) {
                     throw new FatalException("sync: the source refused the binlog stream at " + from + ": "
@@ -194,6 +197,27 @@ public final class BinlogReader {
         } finally {
             firstConnect.countDown();
             ctx.tables.close();
+        }
+    }
+
+    /**
+     * The source has purged the binlog a resume needs. A checkpoint exists, so meta is not read
+     * again: only the binlogs back, or starting over from a fresh dump, can go on without a gap.
+     */
+    private FatalException purged(BinlogPosition from, ServerException e) {
+        return new FatalException("sync: task " + settings.task() + " needs binlog " + from.file() + " (from "
+                + from + ") but the source " + settings.source().address() + " no longer has it (its oldest binlog "
+                + "is " + oldestBinlog() + "; " + e.getMessage() + "); to go on without losing rows either restore "
+                + "the purged binlogs on the source and restart, or start over from a fresh dump: "
+                + settings.startOver() + ", then run the task with task-mode all", e);
+    }
+
+    private String oldestBinlog() {
+        try (Connection c = DataSources.connect(settings.source()); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
+            return rs.next() ? rs.getString(1) : "none";
+        } catch (SQLException e) {
+            return "unknown: " + ErrorClassifier.oneLine(e);
         }
     }
 
