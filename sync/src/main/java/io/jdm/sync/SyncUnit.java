@@ -275,6 +275,14 @@ public final class SyncUnit {
         }
     }
 
+    /**
+     * Stops the unit at once as failed with {@code reason}: the writers halt without committing what
+     * they hold (it replays on the next start), for when this process may no longer write the task.
+     */
+    public void abort(JdmException reason) {
+        fail(reason);
+    }
+
     private void fail(JdmException e) {
         if (failure.compareAndSet(null, e)) {
             LOG.error("{}", e.getMessage());
