@@ -138,8 +138,8 @@ public final class SyncUnit {
             awaitTermination();
             throw f;
         }
-        LOG.info("sync: task {} started from {} with {} writers (generation {})", cfg.task(), startPosition,
-                cfg.workerCount(), generation);
+        LOG.info("sync: task {} started from {} with {} writers (generation {}, server id {})", cfg.task(),
+                startPosition, cfg.workerCount(), generation, cfg.serverId());
     }
 
     /** Reads the checkpoint table: decides where to read from and what counts as applied. */
