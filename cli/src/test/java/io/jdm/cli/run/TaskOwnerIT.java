@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.TaskConfig;
+import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.sync.SyncUnit;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -82,6 +85,7 @@ class TaskOwnerIT {
             awaitLeaseExpired(meta, "owner-one");
             successor = start("successor", second);
             awaitSync(successor, second, "successor");
+            assertNotEquals(serverId("owner"), serverId("successor"), "one task's processes share a server id");
             awaitSameRows(db);
             successor.destroy();
             assertTrue(successor.waitFor(90, TimeUnit.SECONDS), "no exit after SIGTERM");
@@ -95,6 +99,47 @@ class TaskOwnerIT {
             if (successor != null) {
                 successor.destroyForcibly();
             }
+        }
+    }
+
+    @Test
+    void anOwnerWhoseLeaseIsTakenStopsWithOneLineBeforeApplyingMore() throws Exception {
+        String db = "owner_lost";
+        String meta = "jdm_meta_owner_lost";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS " + meta);
+        source.execute("CREATE TABLE " + db + ".t (a INT, b VARCHAR(20))");
+        insertRows(db, 0, 10);
+        TaskConfig task = new TaskConfigLoader().load(taskFile("lost", "owner-lost", meta, db, 2));
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE), "lost");
+        try {
+            SyncUnit sync = run.awaitSync(Duration.ofMinutes(2));
+            assertTrue(sync != null, "sync never started: " + run.failure());
+            awaitSameRows(db);
+            // another process takes the row over (as after an expiry this one did not notice)
+            target.execute("UPDATE " + meta + ".`owner-lost_owner` SET token = 'other', owner_host = 'elsewhere'");
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (sync.failure().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            String said = sync.failure().map(Throwable::getMessage).orElse("still running");
+            assertTrue(said.contains("another process took over the lease") && !said.contains("\n"), said);
+            int before = count(db + ".t");
+            insertRows(db, 10, 20);
+            assertTrue(run.stop(Duration.ofSeconds(60)), "the runner did not end");
+            assertTrue(run.failure() != null && run.failure().getMessage().contains("took over the lease"),
+                    "runner ended with " + run.failure());
+            assertEquals(before, count(db + ".t"), "rows applied after the lease was lost");
+            assertEquals("other", tokenOf(meta + ".`owner-lost_owner`"), "the new owner's row was touched");
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+    }
+
+    private String tokenOf(String table) throws Exception {
+        try (Connection c = target.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT token FROM " + table)) {
+            return rs.next() ? rs.getString(1) : null;
         }
     }
 
