@@ -241,6 +241,13 @@ public final class SyncUnit {
             ring.publish(seq);
         }
 
+        @Override
+        public void progress(ChangePos boundary) {
+            long seq = claim();
+            ring.get(seq).set(boundary);
+            ring.publish(seq);
+        }
+
         private long claim() {
             while (true) {
                 try {

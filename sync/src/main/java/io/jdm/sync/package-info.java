@@ -44,8 +44,13 @@
  * slot's position alone, in a transaction of its own, keeps the rule above true. It does so once per
  * checkpoint interval: at a batch end, or when the ring has been quiet that long (the wait strategy
  * times out and the Disruptor calls {@code onTimeout}), and once more on a clean stop after the last
- * slot. A DDL moves every writer's row to it. So the lowest stored position, where a restart reads
- * from, trails the oldest change not yet applied by at most one interval, and the source may purge
+ * slot. A DDL moves every writer's row to it. When no selected table changes at all, the reader
+ * still puts a transaction boundary into the ring now and then (after a commit or a binlog rotation,
+ * at most once a second): a slot with no change, position (file, next transaction, -1, -1, GTID set
+ * after), meaning "everything before this was handed on, nothing after it". No change is routed to
+ * it, so every writer may take it as its seen position under the same rule, and a restart from it
+ * reads the next transaction whole. So the lowest stored position, where a restart reads from,
+ * trails the oldest change not yet applied by at most about one interval, and the source may purge
  * older binlogs as it would for DM's global checkpoint. After a failure a writer stores nothing more.
  * After a lost connection the reader reopens at the current transaction's start and drops what it
  * had already handed on; a writer that lost its connection reads its own row to learn whether the

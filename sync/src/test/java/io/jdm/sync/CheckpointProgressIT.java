@@ -131,12 +131,62 @@ class CheckpointProgressIT {
         String said = message;
         assertTrue(!said.contains("\n"), said);
         for (String words : List.of("needs binlog " + needed, "no longer has it", "oldest binlog is " + oldest,
-                "restore the purged binlogs on the source", "start over from a fresh dump",
+                "restore the purged binlogs on the source", "start over from a new full dump",
                 "DELETE FROM `jdm_meta_" + task + "`.`" + task + "_syncer_checkpoint` WHERE source_id = 'source'",
                 "`" + task + "_stage`", "task-mode all")) {
             assertTrue(said.contains(words), () -> "missing '" + words + "' in: " + said);
         }
         assertEquals(before, writerPositions(task), "the checkpoint must stay as it was");
+    }
+
+    @Test
+    void positionsFollowAStreamOfUnselectedTablesIntoANewBinlog() throws Exception {
+        String db = "ckptprogressit_quiet";
+        String busy = "ckptprogressit_other";
+        String task = "ckptquiet";
+        src.freshDatabase(db);
+        src.freshDatabase(busy);
+        tgt.freshDatabase(db);
+        tgt.execute("DROP DATABASE IF EXISTS jdm_meta_" + task);
+        String create = "CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v INT NOT NULL)";
+        src.execute(create);
+        tgt.execute(create);
+        src.execute("CREATE TABLE `" + busy + "`.t (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
+        SyncUnit unit = new SyncUnit(config(task, 7313).start(sourcePosition(src))
+                .tableFilter((d, t) -> d.equals(db)).build());
+        unit.start();
+        String newFile;
+        try {
+            src.execute("INSERT INTO `" + db + "`.t VALUES (1, 1), (2, 2)");
+            assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(60)), "not caught up");
+            src.execute("FLUSH BINARY LOGS");
+            newFile = sourcePosition(src).file();
+            // only tables the task does not select change from here on
+            long deadline = System.nanoTime() + FLUSH.multipliedBy(3).toNanos();
+            List<BinlogPosition> stored = writerPositions(task);
+            while (!allAtOrAfter(stored, BinlogPosition.of(newFile, 4)) && System.nanoTime() < deadline) {
+                src.execute("INSERT INTO `" + busy + "`.t (v) VALUES (1)");
+                Thread.sleep(100);
+                stored = writerPositions(task);
+            }
+            assertTrue(allAtOrAfter(stored, BinlogPosition.of(newFile, 4)), "stored writer positions " + stored
+                    + " should have followed the stream into " + newFile);
+        } finally {
+            unit.stop();
+        }
+        assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+        purgeTo(newFile);
+        src.execute("UPDATE `" + db + "`.t SET v = 20 WHERE id = 2", "INSERT INTO `" + db + "`.t VALUES (3, 3)");
+        SyncUnit again = new SyncUnit(config(task, 7313).tableFilter((d, t) -> d.equals(db)).build());
+        try {
+            again.start();
+            assertTrue(again.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(60)),
+                    () -> "not caught up: " + again.failure().map(JdmException::getMessage).orElse(""));
+            assertSameRows(src, tgt, new TableName(db, "t"));
+        } finally {
+            again.stop();
+        }
+        assertTrue(again.failure().isEmpty(), () -> again.failure().get().getMessage());
     }
 
     /** Purges every binlog before {@code file}; a dump thread still closing keeps its file until it is gone. */

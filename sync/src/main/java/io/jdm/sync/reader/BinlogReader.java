@@ -17,6 +17,7 @@ import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.EventDecider;
+import io.jdm.sync.ring.ChangePos;
 import java.io.IOException;
 import java.net.Socket;
 import java.sql.Connection;
@@ -46,6 +47,12 @@ public final class BinlogReader {
      * write to after net_write_timeout (60 s by default), and one seen here (1 s) then stalled.
      */
     static final Duration HOLD_CONNECTED = Duration.ofSeconds(5);
+    /**
+     * How often, at most, a transaction boundary goes into the ring while the stream runs: often
+     * enough that writers' positions follow a stream of unselected tables within a checkpoint
+     * interval (1 s is the shortest one tests use), one ring slot a second costs nothing.
+     */
+    static final long PROGRESS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** How to connect and what to read. */
     /**
@@ -201,6 +208,24 @@ public final class BinlogReader {
     }
 
     /**
+     * Between transactions, now and then hands on the boundary the stream has reached, so idle
+     * writers' positions (and the restart point) move with the stream even when no selected table
+     * changes. Never one at or before what was handed on already (events read again after a reconnect).
+     */
+    private void boundary() {
+        long now = System.nanoTime();
+        if (ctx.inTxn || now - ctx.lastBoundaryNanos < PROGRESS_EVERY_NANOS) {
+            return;
+        }
+        ChangePos b = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.current());
+        if (b.isAfter(ctx.lastBoundary) && b.isAfter(ctx.lastPublished)) {
+            ctx.sink.progress(b);
+            ctx.lastBoundary = b;
+            ctx.lastBoundaryNanos = now;
+        }
+    }
+
+    /**
      * The source has purged the binlog a resume needs. A checkpoint exists, so meta is not read
      * again: only the binlogs back, or starting over from a fresh dump, can go on without a gap.
      */
@@ -208,7 +233,7 @@ public final class BinlogReader {
         return new FatalException("sync: task " + settings.task() + " needs binlog " + from.file() + " (from "
                 + from + ") but the source " + settings.source().address() + " no longer has it (its oldest binlog "
                 + "is " + oldestBinlog() + "; " + e.getMessage() + "); to go on without losing rows either restore "
-                + "the purged binlogs on the source and restart, or start over from a fresh dump: "
+                + "the purged binlogs on the source and restart, or start over from a new full dump: "
                 + settings.startOver() + ", then run the task with task-mode all", e);
     }
 
@@ -320,6 +345,9 @@ public final class BinlogReader {
                 // MariaDB leaves end positions inside a transaction at 0: count them from lengths
                 ctx.cursor = h.getNextPosition() > 0 ? h.getNextPosition() : ctx.cursor + h.getEventLength();
                 ctx.lastEventEnd = new BinlogPosition(ctx.file, ctx.cursor, "");
+            }
+            if (type == EventType.XID || type == EventType.ROTATE || type == EventType.QUERY) {
+                boundary();
             }
         } catch (JdmException e) {
             fail(e);
