@@ -1,12 +1,16 @@
 package io.jdm.cli;
 
+import io.jdm.cli.run.TaskRunner;
 import io.jdm.cli.run.UnitConfigs;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.lease.TaskLease;
 import io.jdm.load.LoadResult;
 import io.jdm.load.LoadUnit;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -27,9 +31,20 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     static LoadResult load(TaskConfig task, MySqlInstance instance) {
-        LoadUnit unit = new LoadUnit(UnitConfigs.load(task, instance));
-        try (Interrupts ignored = Interrupts.onSignal(unit::stop)) {
-            LoadResult r = unit.run();
+        try (TaskLease lease = TaskRunner.acquireLease(task, instance)) {
+            LoadUnit unit = new LoadUnit(UnitConfigs.load(task, instance));
+            AtomicReference<String> lost = new AtomicReference<>();
+            lease.keepRenewing(message -> {
+                lost.set(message);
+                unit.stop();
+            });
+            LoadResult r;
+            try (Interrupts ignored = Interrupts.onSignal(unit::stop)) {
+                r = unit.run();
+            }
+            if (lost.get() != null) {
+                throw new FatalException(lost.get());
+            }
             return r;
         }
     }

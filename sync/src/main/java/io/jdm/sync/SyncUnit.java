@@ -14,6 +14,7 @@ import io.jdm.common.hold.SyncHoldTable;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.Identifiers;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.causality.Causality;
 import io.jdm.sync.checkpoint.AppliedFilter;
@@ -64,6 +65,7 @@ public final class SyncUnit {
     private final WriterProgress progress;
     private final AtomicReference<JdmException> failure = new AtomicReference<>();
     private final CountDownLatch terminated = new CountDownLatch(1);
+    private final CountDownLatch writersStopped;
     private final CheckpointStore store;
     private final SyncMetrics metrics;
     private volatile boolean stopping;
@@ -86,6 +88,7 @@ public final class SyncUnit {
     public SyncUnit(SyncConfig cfg) {
         this.cfg = cfg;
         this.progress = new WriterProgress(cfg.workerCount());
+        this.writersStopped = new CountDownLatch(cfg.workerCount());
         this.store = new CheckpointStore(cfg.checkpointTable(), cfg.sourceId());
         this.metrics = new SyncMetrics(cfg.task(), counters, progress, () -> ring == null ? -1 : ring.getCursor(),
                 this::checkpoint, () -> reader == null ? null : reader.lastEventEnd(),
@@ -105,7 +108,7 @@ public final class SyncUnit {
                     cfg.enableGtid(), cfg.heartbeatInterval(), cfg.retryBudget(), cfg.retryMaxBackoff(),
                     cfg.tableFilter(), cfg.router(), cfg.target(),
                     BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
-                    cfg.onlineDdl()), startPosition, new RingSink(), this::fail, gate);
+                    cfg.onlineDdl(), startOver()), startPosition, new RingSink(), this::fail, gate);
             holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
                     cfg.sourceId(), gate, reader::lastEventEnd, () -> ring.getCursor(), progress::minSequence);
             holdWatcher.ensureTable();
@@ -136,8 +139,8 @@ public final class SyncUnit {
             awaitTermination();
             throw f;
         }
-        LOG.info("sync: task {} started from {} with {} writers (generation {})", cfg.task(), startPosition,
-                cfg.workerCount(), generation);
+        LOG.info("sync: task {} started from {} with {} writers (generation {}, server id {})", cfg.task(),
+                startPosition, cfg.workerCount(), generation, cfg.serverId());
     }
 
     /** Reads the checkpoint table: decides where to read from and what counts as applied. */
@@ -184,6 +187,19 @@ public final class SyncUnit {
         }
     }
 
+    /**
+     * What removes this source's progress of the task on the target, so that task-mode all dumps
+     * afresh: the sync checkpoint, the load checkpoint and the task's stage row (names as the load
+     * unit and the task runner keep them, beside this unit's table in the meta schema).
+     */
+    private String startOver() {
+        String where = " WHERE source_id = " + Identifiers.literal(cfg.sourceId());
+        String meta = Identifiers.quote(cfg.metaSchema()) + ".";
+        return "on the target DELETE FROM " + store.table().quoted() + where + "; DELETE FROM " + meta
+                + Identifiers.quote(cfg.task() + "_loader_checkpoint") + where + "; DELETE FROM " + meta
+                + Identifiers.quote(cfg.task() + "_stage") + where + "; remove the task's dump directory";
+    }
+
     /** A writer position meaning "nothing at or after {@code p} applied". */
     private static ChangePos marker(BinlogPosition p) {
         return new ChangePos(p.file(), p.pos(), -1, -1, p.gtidSet());
@@ -198,7 +214,7 @@ public final class SyncUnit {
             return t;
         };
         disruptor = new Disruptor<>(RingSlot::new, cfg.queueSize(), quietOnHalt, ProducerType.SINGLE,
-                new ParkingWaitStrategy());
+                new ParkingWaitStrategy(cfg.checkpointFlushInterval()));
         disruptor.setDefaultExceptionHandler(new Halting());
         ring = disruptor.getRingBuffer();
         WriterSettings ws = new WriterSettings(cfg.task(), cfg.target(), cfg.workerCount(), cfg.batch(),
@@ -210,7 +226,7 @@ public final class SyncUnit {
         @SuppressWarnings("unchecked")
         EventHandler<RingSlot>[] writers = new EventHandler[cfg.workerCount()];
         for (int i = 0; i < writers.length; i++) {
-            writers[i] = new Writer(i, ws, store, barrier, progress, counters, ddl);
+            writers[i] = new Writer(i, ws, store, barrier, progress, counters, ddl, writersStopped);
         }
         disruptor.handleEventsWith(new Causality(cfg.workerCount(), progress, applied, counters)).then(writers);
     }
@@ -229,6 +245,13 @@ public final class SyncUnit {
         public void ddl(DdlChange ddl) {
             long seq = claim();
             ring.get(seq).set(ddl);
+            ring.publish(seq);
+        }
+
+        @Override
+        public void progress(ChangePos boundary) {
+            long seq = claim();
+            ring.get(seq).set(boundary);
             ring.publish(seq);
         }
 
@@ -264,6 +287,14 @@ public final class SyncUnit {
         public void handleOnShutdownException(Throwable ex) {
             LOG.warn("sync: a stage did not shut down cleanly: {}", ErrorClassifier.oneLine(ex));
         }
+    }
+
+    /**
+     * Stops the unit at once as failed with {@code reason}: the writers halt without committing what
+     * they hold (it replays on the next start), for when this process may no longer write the task.
+     */
+    public void abort(JdmException reason) {
+        fail(reason);
     }
 
     private void fail(JdmException e) {
@@ -312,6 +343,10 @@ public final class SyncUnit {
                 LOG.warn("sync: writers did not drain within {}s; halting them (uncommitted batches replay on "
                         + "the next start)", STOP_TIMEOUT.toSeconds());
                 disruptor.halt();
+            }
+            if (!writersStopped.await(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.warn("sync: writers did not store their positions within {}s; the next start reads from "
+                        + "further back and skips what is applied", STOP_TIMEOUT.toSeconds());
             }
             if (failure.get() == null) {
                 flushGlobalQuietly();

@@ -36,6 +36,22 @@
  * sharing one of its keys on another writer is committed, so a committed change never depends on
  * one that was not. A different worker-count starts a new generation of rows; the old generation
  * still answers "already applied?" (with the old count) until every new writer is past it.
+ *
+ * <h2>Idle writers move forward</h2>
+ * Rows are routed by key, so with a few hot keys most writers receive nothing for a long time. A
+ * writer whose batch is empty has committed every change routed to it up to the last slot it has
+ * seen (slots arrive in binlog order and it commits before it passes a batch end), so storing that
+ * slot's position alone, in a transaction of its own, keeps the rule above true. It does so once per
+ * checkpoint interval: at a batch end, or when the ring has been quiet that long (the wait strategy
+ * times out and the Disruptor calls {@code onTimeout}), and once more on a clean stop after the last
+ * slot. A DDL moves every writer's row to it. When no selected table changes at all, the reader
+ * still puts a transaction boundary into the ring now and then (after a commit or a binlog rotation,
+ * at most once a second): a slot with no change, position (file, next transaction, -1, -1, GTID set
+ * after), meaning "everything before this was handed on, nothing after it". No change is routed to
+ * it, so every writer may take it as its seen position under the same rule, and a restart from it
+ * reads the next transaction whole. So the lowest stored position, where a restart reads from,
+ * trails the oldest change not yet applied by at most about one interval, and the source may purge
+ * older binlogs as it would for DM's global checkpoint. After a failure a writer stores nothing more.
  * After a lost connection the reader reopens at the current transaction's start and drops what it
  * had already handed on; a writer that lost its connection reads its own row to learn whether the
  * last commit went through.

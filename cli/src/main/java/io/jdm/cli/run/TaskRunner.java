@@ -9,6 +9,7 @@ import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.lease.TaskLease;
 import io.jdm.common.metrics.MetricSource;
 import io.jdm.common.metrics.PrometheusWriter;
 import io.jdm.common.position.BinlogPosition;
@@ -49,6 +50,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private volatile boolean stopping;
     private volatile DumpUnit currentDump;
     private volatile LoadUnit currentLoad;
+    private volatile FatalException leaseLost;
+    private final List<TaskLease> leases = new ArrayList<>();
 
     /** What {@code /status} shows for one source. */
     private static final class SourceState {
@@ -87,8 +90,16 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     /** Runs a task as a command does: with the daemon endpoint and signal handling. Returns the exit code. */
     public static int runStages(TaskConfig task, Stages stages, BiConsumer<String, Runnable> onSignal)
             throws IOException {
-        try (TaskRunner runner = new TaskRunner(task, stages);
-             StatusServer server = StatusServer.start(task.name(), task.statusAddr(), runner)) {
+        TaskRunner runner = new TaskRunner(task, stages);
+        runner.takeLeases(); // a second process on the task says who owns it, before anything else
+        try (runner) {
+            return serve(runner, onSignal);
+        }
+    }
+
+    private static int serve(TaskRunner runner, BiConsumer<String, Runnable> onSignal) throws IOException {
+        TaskConfig task = runner.task;
+        try (StatusServer server = StatusServer.start(task.name(), task.statusAddr(), runner)) {
             onSignal.accept(task.name(), runner::requestStop);
             runner.run();
             return 0;
@@ -97,6 +108,77 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     /** Runs every stage; returns when the task is done, or when stopped; throws the first failure. */
     public void run() {
+        try {
+            takeLeases();
+            runStages();
+        } finally {
+            releaseLeases(); // given back before a waiting stop() lets the process exit
+            stopped.countDown();
+        }
+        if (leaseLost != null) {
+            throw leaseLost;
+        }
+    }
+
+    /**
+     * Takes the lease of every source of the task (once), or throws the one line naming the process
+     * that runs it. {@link #run()} does it first; a command calls it before anything else starts.
+     */
+    public void takeLeases() {
+        synchronized (leases) {
+            if (!leases.isEmpty()) {
+                return;
+            }
+            try {
+                for (MySqlInstance i : task.mysqlInstances()) {
+                    leases.add(acquireLease(task, i));
+                }
+            } catch (RuntimeException e) {
+                releaseLeases();
+                throw e;
+            }
+            leases.forEach(l -> l.keepRenewing(this::leaseLost));
+        }
+    }
+
+    /** Takes the lease of one source of the task, before anything of it is read or written. */
+    public static TaskLease acquireLease(TaskConfig task, MySqlInstance i) {
+        return TaskLease.acquire(task.targetDatabase().toConnectionSpec(), task.metaSchema(), task.name(),
+                i.sourceId(), TaskLease.Timing.fromSystemProperties());
+    }
+
+    private void releaseLeases() {
+        synchronized (leases) {
+            leases.forEach(TaskLease::close);
+            leases.clear();
+        }
+    }
+
+    /** Another process may own the task now: stop every unit without applying more. */
+    private void leaseLost(String message) {
+        FatalException reason = new FatalException(message);
+        synchronized (this) {
+            if (leaseLost != null) {
+                return;
+            }
+            leaseLost = reason;
+        }
+        LOG.error("{}", message);
+        stopping = true;
+        synchronized (syncs) {
+            syncs.forEach(u -> u.abort(reason));
+        }
+        DumpUnit d = currentDump;
+        if (d != null) {
+            d.stop();
+        }
+        LoadUnit l = currentLoad;
+        if (l != null) {
+            l.stop();
+        }
+    }
+
+    private void runStages() {
         try {
             store.init();
             boolean syncing = stages == Stages.SYNC_ONLY || task.taskMode() != TaskMode.FULL;
@@ -115,8 +197,6 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         } catch (SQLException e) {
             throw ErrorClassifier.wrap("task " + task.name() + ": cannot read or write the stage table in "
                     + task.metaSchema(), e);
-        } finally {
-            stopped.countDown();
         }
     }
 
@@ -327,5 +407,6 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     @Override
     public void close() {
         requestStop();
+        releaseLeases();
     }
 }

@@ -25,8 +25,6 @@ import java.util.function.UnaryOperator;
 
 /** Maps a validated task file onto each unit's own config record (the units never see TaskConfig). */
 public final class UnitConfigs {
-    /** Server ids jdm uses for its binlog readers when the task names none: 400000..499999. */
-    private static final long SERVER_ID_BASE = 400_000;
 
     private UnitConfigs() {
     }
@@ -54,14 +52,19 @@ public final class UnitConfigs {
                 .withRouter(router(task, instance));
     }
 
-    /** @param start where to start when the sync has no checkpoint yet (null: the task's meta, if any) */
+    /**
+     * The server id is the task's, or one picked for this process (see {@link ServerIds}).
+     *
+     * @param start where to start when the sync has no checkpoint yet (null: the task's meta, if any)
+     */
     public static SyncConfig sync(TaskConfig task, MySqlInstance instance, BinlogPosition start) {
         SyncerConfig s = task.syncer(instance);
         TableFilter filter = TableFilter.forInstance(task, instance);
         return SyncConfig.builder(task.name(), instance.from().toConnectionSpec(),
                         task.targetDatabase().toConnectionSpec())
                 .sourceId(instance.sourceId())
-                .serverId(instance.serverId().orElse(defaultServerId(task, instance)))
+                .serverId(instance.serverId()
+                        .orElseGet(() -> ServerIds.pick(instance.from().toConnectionSpec())))
                 .start(start != null ? start : instance.meta().map(UnitConfigs::position).orElse(null))
                 .workerCount(s.workerCount())
                 .batch(s.batch())
@@ -99,9 +102,5 @@ public final class UnitConfigs {
     public static BinlogPosition position(BinlogMeta meta) {
         return new BinlogPosition(meta.binlogName().orElse(""), meta.binlogPos().orElse(4),
                 meta.binlogGtid().orElse(""));
-    }
-
-    private static long defaultServerId(TaskConfig task, MySqlInstance instance) {
-        return SERVER_ID_BASE + Math.floorMod((task.name() + "/" + instance.sourceId()).hashCode(), 100_000);
     }
 }

@@ -11,5 +11,11 @@
  *     load  → the dump is complete: a restart loads, resuming from the loader checkpoint
  *     sync  → the load is complete: a restart syncs from the sync checkpoint, else the recorded position
  * </pre>
+ *
+ * Before any of it, the process takes the lease of every source of the task
+ * ({@code {meta-schema}.{task}_owner}, see {@link io.jdm.common.lease.TaskLease}): a second process on
+ * the same task and source refuses with the owner's name, and an owner that loses its lease aborts
+ * its units before applying more. {@code jdm load} takes the same lease; verify does not (it writes
+ * no task data and coordinates through its own hold table).
  */
 package io.jdm.cli.run;

@@ -39,6 +39,10 @@ public final class Causality implements EventHandler<RingSlot> {
 
     @Override
     public void onEvent(RingSlot slot, long seq, boolean endOfBatch) {
+        if (slot.progress != null) {
+            slot.skip = true; // a boundary only moves the writers' positions
+            return;
+        }
         counters.events.increment();
         if (slot.ddl != null) {
             slot.drainBefore = true;

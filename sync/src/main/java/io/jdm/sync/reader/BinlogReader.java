@@ -17,10 +17,13 @@ import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.EventDecider;
+import io.jdm.sync.ring.ChangePos;
 import java.io.IOException;
 import java.net.Socket;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -44,6 +47,12 @@ public final class BinlogReader {
      * write to after net_write_timeout (60 s by default), and one seen here (1 s) then stalled.
      */
     static final Duration HOLD_CONNECTED = Duration.ofSeconds(5);
+    /**
+     * How often, at most, a transaction boundary goes into the ring while the stream runs: often
+     * enough that writers' positions follow a stream of unselected tables within a checkpoint
+     * interval (1 s is the shortest one tests use), one ring slot a second costs nothing.
+     */
+    static final long PROGRESS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /** How to connect and what to read. */
     /**
@@ -53,11 +62,14 @@ public final class BinlogReader {
      * @param scratchSchema the tracker's private schema on the target, dropped at every start
      * @param decider the event filter
      * @param onlineDdl handle gh-ost / pt-online-schema-change shadow tables as DM does
+     * @param startOver what removes the task's progress for this source on the target, said when
+     *        the source has purged the binlogs the checkpoint needs
      */
     public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
                            Duration heartbeat, Duration retryBudget, Duration maxBackoff,
                            BiPredicate<String, String> selected, UnaryOperator<TableName> router,
-                           ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl) {
+                           ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl,
+                           String startOver) {
     }
 
     /** The tracker's scratch schema for one task's source on the target. */
@@ -153,9 +165,7 @@ public final class BinlogReader {
                     continue;
                 }
                 if (failure instanceof ServerException se && se.getErrorCode() == 1236) {
-                    throw new FatalException("sync: the source no longer has binlog position " + from
-                            + " (" + se.getMessage() + "); re-run a full dump (task-mode all) or set meta to a "
-                            + "position the source still has (SHOW BINARY LOGS)", se);
+                    throw purged(from, se);
                 }
                 if (failure instanceof ServerException se && se.getErrorCode() != 1236 && isFatalServerError(se)) {
                     throw new FatalException("sync: the source refused the binlog stream at " + from + ": "
@@ -189,6 +199,45 @@ public final class BinlogReader {
         } finally {
             firstConnect.countDown();
             ctx.tables.close();
+        }
+    }
+
+    /**
+     * Between transactions, now and then hands on the boundary the stream has reached, so idle
+     * writers' positions (and the restart point) move with the stream even when no selected table
+     * changes. Never one at or before what was handed on already (events read again after a reconnect).
+     */
+    private void boundary() {
+        long now = System.nanoTime();
+        if (ctx.inTxn || now - ctx.lastBoundaryNanos < PROGRESS_EVERY_NANOS) {
+            return;
+        }
+        ChangePos b = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.current());
+        if (b.isAfter(ctx.lastBoundary) && b.isAfter(ctx.lastPublished)) {
+            ctx.sink.progress(b);
+            ctx.lastBoundary = b;
+            ctx.lastBoundaryNanos = now;
+        }
+    }
+
+    /**
+     * The source has purged the binlog a resume needs. A checkpoint exists, so meta is not read
+     * again: only the binlogs back, or starting over from a fresh dump, can go on without a gap.
+     */
+    private FatalException purged(BinlogPosition from, ServerException e) {
+        return new FatalException("sync: task " + settings.task() + " needs binlog " + from.file() + " (from "
+                + from + ") but the source " + settings.source().address() + " no longer has it (its oldest binlog "
+                + "is " + oldestBinlog() + "; " + e.getMessage() + "); to go on without losing rows either restore "
+                + "the purged binlogs on the source and restart, or start over from a new full dump: "
+                + settings.startOver() + ", then run the task with task-mode all", e);
+    }
+
+    private String oldestBinlog() {
+        try (Connection c = DataSources.connect(settings.source()); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SHOW BINARY LOGS")) {
+            return rs.next() ? rs.getString(1) : "none";
+        } catch (SQLException e) {
+            return "unknown: " + ErrorClassifier.oneLine(e);
         }
     }
 
@@ -291,6 +340,9 @@ public final class BinlogReader {
                 // MariaDB leaves end positions inside a transaction at 0: count them from lengths
                 ctx.cursor = h.getNextPosition() > 0 ? h.getNextPosition() : ctx.cursor + h.getEventLength();
                 ctx.lastEventEnd = new BinlogPosition(ctx.file, ctx.cursor, "");
+            }
+            if (type == EventType.XID || type == EventType.ROTATE || type == EventType.QUERY) {
+                boundary();
             }
         } catch (JdmException e) {
             fail(e);

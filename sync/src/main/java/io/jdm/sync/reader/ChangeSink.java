@@ -1,5 +1,6 @@
 package io.jdm.sync.reader;
 
+import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.RowChange;
 
@@ -8,4 +9,10 @@ public interface ChangeSink {
     void row(RowChange change);
 
     void ddl(DdlChange ddl);
+
+    /**
+     * The stream has passed a transaction boundary: every change before {@code boundary} has been
+     * handed on and none after it. Lets positions follow the stream while no selected table changes.
+     */
+    void progress(ChangePos boundary);
 }

@@ -38,6 +38,9 @@ final class ReaderContext {
     ChangePos lastPublished;
     /** The last DDL event planned; one read again after a reconnect is not planned (or tracked) twice. */
     ChangePos lastDdl;
+    /** The last boundary handed on, and when: boundaries go out at most once per PROGRESS_EVERY. */
+    ChangePos lastBoundary;
+    long lastBoundaryNanos;
     volatile BinlogPosition lastEventEnd;
     long rowEvents;
 

@@ -8,6 +8,8 @@ package io.jdm.sync.ring;
 public final class RingSlot {
     public RowChange change;
     public DdlChange ddl;
+    /** Neither change nor DDL: the reader passed this transaction boundary (see ChangeSink.progress). */
+    public ChangePos progress;
     /** The writer that applies the change: a pure function of the change (see ChangeKeys). */
     public int route;
     /** Every writer commits and waits for the others before handling this slot. */
@@ -20,12 +22,21 @@ public final class RingSlot {
     public void set(RowChange c) {
         change = c;
         ddl = null;
+        progress = null;
         reset();
     }
 
     public void set(DdlChange d) {
         change = null;
         ddl = d;
+        progress = null;
+        reset();
+    }
+
+    public void set(ChangePos boundary) {
+        change = null;
+        ddl = null;
+        progress = boundary;
         reset();
     }
 
@@ -37,10 +48,10 @@ public final class RingSlot {
     }
 
     public ChangePos pos() {
-        return change != null ? change.pos() : ddl.pos();
+        return change != null ? change.pos() : ddl != null ? ddl.pos() : progress;
     }
 
     public long eventMillis() {
-        return change != null ? change.eventMillis() : ddl.eventMillis();
+        return change != null ? change.eventMillis() : ddl != null ? ddl.eventMillis() : 0;
     }
 }

@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +22,10 @@ import org.slf4j.LoggerFactory;
  * One of worker-count writers. Sees every slot, keeps those routed to it, and commits them in
  * batches of up to {@code batch} (fewer when the ring runs dry) in ONE target transaction together
  * with its checkpoint row: the position of the last slot it has seen. Every change routed to this
- * writer at or before that position is then in the target, and none after it.
+ * writer at or before that position is then in the target, and none after it. A writer with nothing
+ * pending stores the position of the last slot it has seen once per checkpoint interval (at a batch
+ * end, or when the ring has been quiet that long) and on a clean stop, so writers that receive no
+ * rows do not hold the restart point back.
  */
 public final class Writer implements EventHandler<RingSlot> {
     private static final Logger LOG = LoggerFactory.getLogger(Writer.class);
@@ -34,6 +38,7 @@ public final class Writer implements EventHandler<RingSlot> {
     private final PipelineCounters counters;
     private final SqlBuilder sql;
     private final DdlApplier ddl;
+    private final CountDownLatch stopped;
     private final List<Pending> batch = new ArrayList<>();
     private final StringBuilder sb = new StringBuilder(64 * 1024);
     private Connection conn;
@@ -44,7 +49,7 @@ public final class Writer implements EventHandler<RingSlot> {
     private long lastEventMillis;
 
     public Writer(int id, WriterSettings s, CheckpointStore store, DrainBarrier barrier, WriterProgress progress,
-                  PipelineCounters counters, DdlApplier ddl) {
+                  PipelineCounters counters, DdlApplier ddl, CountDownLatch stopped) {
         this.id = id;
         this.s = s;
         this.store = store;
@@ -53,6 +58,7 @@ public final class Writer implements EventHandler<RingSlot> {
         this.counters = counters;
         this.sql = new SqlBuilder(s.multipleRows());
         this.ddl = ddl;
+        this.stopped = stopped;
     }
 
     @Override
@@ -94,6 +100,14 @@ public final class Writer implements EventHandler<RingSlot> {
     private void seen(RingSlot slot, long seq) {
         seenPos = slot.pos();
         seenSeq = seq;
+    }
+
+    /** The ring has been quiet for a checkpoint interval: store how far this writer has seen. */
+    @Override
+    public void onTimeout(long sequence) throws InterruptedException {
+        if (batch.isEmpty()) {
+            idle();
+        }
     }
 
     /** Nothing of ours is pending: say so, and now and then move the stored position forward. */
@@ -253,8 +267,27 @@ public final class Writer implements EventHandler<RingSlot> {
         }
     }
 
+    /**
+     * On a clean stop every slot has been handled and the batch committed, so the last slot seen is
+     * a true position for this writer: store it once, so the next start does not read from behind.
+     * After a failure nothing is written (the task may already belong to another process).
+     */
     @Override
     public void onShutdown() {
-        closeQuietly();
+        try {
+            if (!s.aborted().getAsBoolean() && batch.isEmpty() && seenPos != null && seenPos.isAfter(savedPos)) {
+                sb.setLength(0);
+                store.appendUpsert(sb, s.generation(), id, s.writers(), seenPos);
+                execute(sb.toString());
+                savedPos = seenPos;
+            }
+        } catch (SQLException e) {
+            rollbackQuietly();
+            LOG.warn("sync: writer {} could not store its position {} at stop (the next start reads from {}): {}",
+                    id, seenPos, savedPos, ErrorClassifier.oneLine(e));
+        } finally {
+            closeQuietly();
+            stopped.countDown();
+        }
     }
 }
