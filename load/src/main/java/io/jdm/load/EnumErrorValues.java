@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * costs nothing.
  */
 final class EnumErrorValues {
-    private static final int DATA_TRUNCATED = 1265;
+    static final int DATA_TRUNCATED = 1265;
     /** Room for every warning of a statement: MariaDB's and MySQL's largest max_error_count. */
     private static final int MAX_WARNINGS = 65535;
     private static final Pattern COLUMN = Pattern.compile("for column '(.*)' at row \\d+");

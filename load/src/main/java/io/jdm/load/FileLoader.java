@@ -288,7 +288,9 @@ final class FileLoader {
             st.execute(sql);
         } catch (SQLException e) {
             try {
-                if (!enumErrorValues.refusedEnum(st.getConnection(), e)) {
+                // the error code first: after a lost connection the statement cannot even name its connection
+                if (e.getErrorCode() != EnumErrorValues.DATA_TRUNCATED
+                        || !enumErrorValues.refusedEnum(st.getConnection(), e)) {
                     throw e;
                 }
                 enumErrorValues.executeNonStrict(st, sql);
