@@ -68,6 +68,11 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         return new TableName(metaSchema, task + "_syncer_checkpoint");
     }
 
+    /** The table of the DDL in progress, {@code meta-schema.task_syncer_ddl}. */
+    public TableName ddlMarkerTable() {
+        return new TableName(metaSchema, task + "_syncer_ddl");
+    }
+
     public static Builder builder(String task, ConnectionSpec source, ConnectionSpec target) {
         return new Builder(task, source, target);
     }

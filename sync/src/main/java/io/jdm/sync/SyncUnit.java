@@ -19,6 +19,7 @@ import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.causality.Causality;
 import io.jdm.sync.checkpoint.AppliedFilter;
 import io.jdm.sync.checkpoint.CheckpointStore;
+import io.jdm.sync.checkpoint.DdlMarkers;
 import io.jdm.sync.reader.BinlogReader;
 import io.jdm.sync.reader.ChangeSink;
 import io.jdm.sync.reader.ReadGate;
@@ -67,6 +68,9 @@ public final class SyncUnit {
     private final CountDownLatch terminated = new CountDownLatch(1);
     private final CountDownLatch writersStopped;
     private final CheckpointStore store;
+    private final DdlMarkers markers;
+    /** The DDL that was running when the last run stopped, or null. */
+    private DdlMarkers.Marker pendingDdl;
     private final SyncMetrics metrics;
     private volatile boolean stopping;
     private volatile boolean started;
@@ -90,6 +94,7 @@ public final class SyncUnit {
         this.progress = new WriterProgress(cfg.workerCount());
         this.writersStopped = new CountDownLatch(cfg.workerCount());
         this.store = new CheckpointStore(cfg.checkpointTable(), cfg.sourceId());
+        this.markers = new DdlMarkers(cfg.ddlMarkerTable(), cfg.sourceId());
         this.metrics = new SyncMetrics(cfg.task(), counters, progress, () -> ring == null ? -1 : ring.getCursor(),
                 this::checkpoint, () -> reader == null ? null : reader.lastEventEnd(),
                 () -> reader == null ? 0 : reader.reconnects(), gate::isClosed);
@@ -147,8 +152,11 @@ public final class SyncUnit {
     private AppliedFilter prepareCheckpoint() {
         try (Connection c = DataSources.connect(cfg.target())) {
             store.ensureTable(c);
+            markers.ensureTable(c);
             CheckpointStore.Saved saved = store.load(c);
+            pendingDdl = saved.isEmpty() ? null : markers.load(c);
             if (saved.isEmpty()) {
+                markers.clear(c);
                 if (cfg.start() == null) {
                     throw new FatalException("sync: task " + cfg.task() + " has no checkpoint in "
                             + store.table() + " and no start position; set meta (binlog-name/binlog-pos or "
@@ -163,6 +171,13 @@ public final class SyncUnit {
             ChangePos min = saved.generations().stream().map(g -> g.min()).filter(java.util.Objects::nonNull)
                     .min(ChangePos::compareTo).orElseThrow();
             startPosition = min.restartPoint();
+            if (pendingDdl != null && pendingDdl.pos().isAfter(min)) {
+                // every writer committed everything before it: reading earlier would decode those rows
+                // with table definitions the DDL may have changed already
+                startPosition = pendingDdl.pos().restartPoint();
+                LOG.info("sync: the last run stopped while running the DDL at {}; resuming from it: {}",
+                        pendingDdl.pos(), pendingDdl.statement());
+            }
             if (cfg.start() != null) {
                 LOG.info("sync: a checkpoint exists; resuming from it ({}) instead of meta ({})", startPosition,
                         cfg.start());
@@ -195,7 +210,8 @@ public final class SyncUnit {
     private String startOver() {
         String where = " WHERE source_id = " + Identifiers.literal(cfg.sourceId());
         String meta = Identifiers.quote(cfg.metaSchema()) + ".";
-        return "on the target DELETE FROM " + store.table().quoted() + where + "; DELETE FROM " + meta
+        return "on the target DELETE FROM " + store.table().quoted() + where + "; DELETE FROM "
+                + markers.table().quoted() + where + "; DELETE FROM " + meta
                 + Identifiers.quote(cfg.task() + "_loader_checkpoint") + where + "; DELETE FROM " + meta
                 + Identifiers.quote(cfg.task() + "_stage") + where + "; remove the task's dump directory";
     }
@@ -222,7 +238,7 @@ public final class SyncUnit {
                 || System.nanoTime() < safeUntilNanos, cfg.retryBudget(), cfg.retryMaxBackoff(),
                 cfg.checkpointFlushInterval(), () -> failure.get() != null);
         DrainBarrier barrier = new DrainBarrier(cfg.workerCount(), () -> failure.get() != null);
-        DdlApplier ddl = new DdlApplier(store, generation, cfg.workerCount(), counters.ddl::increment);
+        DdlApplier ddl = new DdlApplier(store, markers, pendingDdl, generation, cfg.workerCount(), counters.ddl::increment);
         @SuppressWarnings("unchecked")
         EventHandler<RingSlot>[] writers = new EventHandler[cfg.workerCount()];
         for (int i = 0; i < writers.length; i++) {

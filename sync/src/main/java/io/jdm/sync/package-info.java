@@ -60,7 +60,15 @@
  * DDL runs behind a barrier: every writer commits what it holds and stores its position, writer 0
  * runs the statement (rewritten through the routes) in the session it ran in on the source
  * (sql_mode, charsets, time zone, timestamp, …, from the QUERY event; its own session is back right
- * after) and moves every writer's row to the DDL's position. The target refusing it stops the
+ * after) and moves every writer's row to the DDL's position. A DDL commits on its own, so it
+ * cannot share a transaction with that move: before it runs, a marker (position, statement, the
+ * touched target tables' SHOW CREATE TABLE or absence) is committed in
+ * {meta-schema}.{task}_syncer_ddl, and the move deletes it. A start that finds a marker reads from
+ * the marked DDL (everything before it is committed, so no earlier row is decoded with a
+ * definition the DDL may already have changed) and runs it only if those tables still equal the
+ * marker; otherwise it only moves the rows. Comparing with the target's own state before the
+ * statement needs no model of the statement and no name normalising: nothing but sync changes
+ * those tables, and every writer waits at the barrier. The target refusing it stops the
  * unit with the statement and the error, and the checkpoint right before it, so a filter rule (action Ignore) can skip it on the next start. The
  * reader keeps the schema of every table at its own position (see {@code io.jdm.sync.reader}),
  * applies the {@link io.jdm.sync.EventDecider} to row events and DDL, and follows gh-ost and

@@ -95,7 +95,8 @@ final class DdlPlanner {
                 if (target != null) {
                     String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
                     String options = d.isDatabase() ? "" : tracker.databaseOptions(p.schema());
-                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(), targetSchema, options, at,
+                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(),
+                            d.touched().stream().map(router).distinct().toList(), targetSchema, options, at,
                             eventMillis, session.get()));
                 }
             }

@@ -44,9 +44,8 @@
  * </ul>
  * Known limits: a DDL skipped by a filter rule is still replayed on the copy (the source ran it),
  * so skipping one that changes columns leaves the target behind until it is altered by hand; a
- * crash between a DDL and the checkpoint move after it leaves the copy made from the target one
- * DDL ahead of rows read again before it (the TABLE_MAP check then stops the unit, it never
- * misaligns values); a database's defaults at start come from the source as it is now, so an
+ * restart after a crash between a DDL and the checkpoint move reads from that DDL (see the
+ * writers' DDL marker), so no row before it is decoded with the copy made from the target; a database's defaults at start come from the source as it is now, so an
  * ALTER DATABASE … CHARACTER SET between the start position and now gives tables created in that
  * window the newer default; ALTER DATABASE in the stream is replayed on the scratch schemas but
  * not on the target, whose databases keep their own defaults.

@@ -10,6 +10,8 @@ import java.util.List;
  * @param sql the statement for the target: names rewritten through the routes
  * @param sourceSql the statement as the source ran it (one table's part of it), for messages
  * @param tables the source tables it touches
+ * @param targetTables the target tables it touches (its tables through the routes), whose state
+ *        before it tells a restart whether it ran; empty for CREATE/DROP DATABASE
  * @param targetSchema the database it runs in on the target (the route of its table); null for
  *        CREATE/DROP DATABASE
  * @param targetSchemaOptions the charset and collation of the source database the statement ran
@@ -17,6 +19,7 @@ import java.util.List;
  *        empty for CREATE/DROP DATABASE
  * @param session the session the statement ran in on the source, set on the target around it
  */
-public record DdlChange(String schema, String sql, String sourceSql, List<TableName> tables, String targetSchema,
+public record DdlChange(String schema, String sql, String sourceSql, List<TableName> tables,
+                        List<TableName> targetTables, String targetSchema,
                         String targetSchemaOptions, ChangePos pos, long eventMillis, SourceSession session) {
 }

@@ -2,6 +2,7 @@ package io.jdm.sync.writer;
 
 import io.jdm.common.sql.Identifiers;
 import io.jdm.sync.checkpoint.CheckpointStore;
+import io.jdm.sync.checkpoint.DdlMarkers;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.SessionSwitch;
 import java.sql.Connection;
@@ -14,8 +15,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs a DDL statement on the target while every writer waits at the barrier (each has committed
  * and stored its position before it), then moves every writer's checkpoint to it. DDL commits on
- * its own, so a crash between the two replays it: errors that only say "already done" are logged,
- * not fatal. The same rule makes a shard's ALTER idempotent when shards merge into one table.
+ * its own, so the two cannot be one transaction: before the statement runs, a marker (its position,
+ * its statement, the target tables it touches as they are now) is committed, and the checkpoint
+ * move deletes it in the same transaction. A restart that finds the marker reads from the marked
+ * DDL and, on meeting it, compares those tables with the marker: changed → the statement ran, only
+ * the checkpoints move; unchanged → it runs now (a statement that ran but changed none of them runs
+ * again on the same definitions, with the same outcome). Errors that only say "already done" are
+ * still logged, not fatal: that makes a shard's ALTER idempotent when shards merge into one table.
  * The statement runs in the session it ran in on the source (sql_mode, charsets, time zone,
  * timestamp, …), and the writer's own session is back right after, whether it succeeded or not.
  */
@@ -23,14 +29,26 @@ public final class DdlApplier {
     private static final Logger LOG = LoggerFactory.getLogger(DdlApplier.class);
     /** Table exists, unknown table, duplicate column/key, cannot drop (does not exist). */
     private static final Set<Integer> ALREADY_DONE = Set.of(1050, 1051, 1060, 1061, 1091);
+    /**
+     * For the crash tests only: halt the process right after the marker is committed
+     * ({@code marked}) or right after the statement ran ({@code ran}), before the checkpoint move.
+     */
+    static final String HALT_PROPERTY = "jdm.sync.test.halt-ddl";
 
     private final CheckpointStore store;
+    private final DdlMarkers markers;
     private final int generation;
     private final int writers;
     private final Runnable onApplied;
+    private final String halt = System.getProperty(HALT_PROPERTY, "");
+    /** The marked DDL: found at start, or written by this run; it may have run, the checkpoints are before it. */
+    private DdlMarkers.Marker pending;
 
-    public DdlApplier(CheckpointStore store, int generation, int writers, Runnable onApplied) {
+    public DdlApplier(CheckpointStore store, DdlMarkers markers, DdlMarkers.Marker pending, int generation,
+                      int writers, Runnable onApplied) {
         this.store = store;
+        this.markers = markers;
+        this.pending = pending;
         this.generation = generation;
         this.writers = writers;
         this.onApplied = onApplied;
@@ -46,15 +64,33 @@ public final class DdlApplier {
                         + d.targetSchemaOptions());
                 st.execute("USE " + Identifiers.quote(d.targetSchema()));
             }
-            try (SessionSwitch ignored = SessionSwitch.enter(c, d.session(),
-                    String.valueOf(d.pos().restartPoint()))) {
-                st.execute(d.sql());
-            } catch (SQLException e) {
-                if (!ALREADY_DONE.contains(e.getErrorCode())) {
-                    throw e;
+            boolean run = true;
+            if (pending != null && pending.at(d.pos())) {
+                run = DdlMarkers.snapshot(c, d.targetTables()).equals(pending.before());
+                if (!run) {
+                    LOG.info("sync: DDL at {} had already run on the target (before a stop or a lost connection); "
+                            + "moving the checkpoint past it without running it again: {}", d.pos(), d.sql());
                 }
-                LOG.warn("sync: DDL at {} looks applied already (a replay, or a second shard's copy): {}", d.pos(),
-                        e.getMessage());
+            } else {
+                pending = new DdlMarkers.Marker(d.pos(), d.sql(), DdlMarkers.snapshot(c, d.targetTables()));
+                markers.mark(c, pending);
+                c.commit();
+            }
+            haltFor("marked");
+            if (run) {
+                try (SessionSwitch ignored = SessionSwitch.enter(c, d.session(),
+                        String.valueOf(d.pos().restartPoint()))) {
+                    st.execute(d.sql());
+                } catch (SQLException e) {
+                    if (!ALREADY_DONE.contains(e.getErrorCode())) {
+                        throw e;
+                    }
+                    LOG.warn("sync: DDL at {} looks applied already (a second shard's copy): {}", d.pos(),
+                            e.getMessage());
+                }
+            }
+            if (run) {
+                haltFor("ran");
             }
             StringBuilder sb = new StringBuilder();
             for (int w = 0; w < writers; w++) {
@@ -62,10 +98,21 @@ public final class DdlApplier {
                 store.appendUpsert(sb, generation, w, writers, d.pos());
                 st.execute(sb.toString());
             }
+            markers.clear(c);
         }
         c.commit();
+        pending = null;
         onApplied.run();
         LOG.info("sync: applied DDL at {} on {}: {}", d.pos(), d.tables(), d.sql());
+    }
+
+    /** Halts here when the crash tests ask for this point (only for a statement this call marked or ran). */
+    private void haltFor(String point) {
+        if (halt.equals(point)) {
+            System.out.println("SYNC-CHILD-HALTED " + point);
+            System.out.flush();
+            Runtime.getRuntime().halt(9);
+        }
     }
 
     /** The words of a refused DDL's error: the statement, the target's error, and how to go on. */
