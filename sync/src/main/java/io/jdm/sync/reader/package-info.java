@@ -42,12 +42,14 @@
  * one takes the session's collation_server), and follows the stream's ALTER DATABASE. Replaying
  * with the source's sql_mode and charsets reads quotes, backslashes and accents as the source did.
  * </ul>
- * Known limits: a DDL skipped by a filter rule is still replayed on the copy (the source ran it),
+ * A restart after a crash between a DDL and the checkpoint move reads from that DDL (see the
+ * writers' DDL marker), so no row before it is decoded with the copy made from the target.
+ *
+ * <p>Known limits: a DDL skipped by a filter rule is still replayed on the copy (the source ran it),
  * so skipping one that changes columns leaves the target behind until it is altered by hand; a
- * restart after a crash between a DDL and the checkpoint move reads from that DDL (see the
- * writers' DDL marker), so no row before it is decoded with the copy made from the target; a database's defaults at start come from the source as it is now, so an
- * ALTER DATABASE … CHARACTER SET between the start position and now gives tables created in that
- * window the newer default; ALTER DATABASE in the stream is replayed on the scratch schemas but
- * not on the target, whose databases keep their own defaults.
+ * database's defaults at start come from the source as it is now, so an ALTER DATABASE …
+ * CHARACTER SET between the start position and now gives tables created in that window the newer
+ * default; ALTER DATABASE in the stream is replayed on the scratch schemas but not on the target,
+ * whose databases keep their own defaults.
  */
 package io.jdm.sync.reader;
