@@ -62,7 +62,8 @@ final class DdlPlanner {
         } catch (UnreadableDdlException e) {
             return unreadable(defaultDb, sql, pos.apply(0), e);
         }
-        if (parsed == null || (parsed.kind() == EventType.OTHER_DDL && parsed.isDatabase())) {
+        // the grammar's OTHER_DDL is ALTER DATABASE: followed by the tracker, not applied on the target
+        if (parsed == null || parsed.kind() == EventType.OTHER_DDL) {
             AlterDatabase alter = AlterDatabase.parse(defaultDb, sql, () -> session.get().ansiQuotes());
             if (alter != null && selected.test(alter.db(), "")) {
                 // the target keeps its own database defaults; the copies follow the source's
