@@ -86,6 +86,13 @@ class RunSignalIT {
             rs.next();
             assertTrue(rs.getInt(1) > 0, "no checkpoint rows");
         }
+        // A stopped task leaves none of the schema tracker's scratch schemas on the target.
+        try (Connection c = target.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.SCHEMATA"
+                     + " WHERE SCHEMA_NAME LIKE 'jdm\\_meta\\_signal\\_tracker\\_%'")) {
+            rs.next();
+            assertEquals(0, rs.getInt(1), "scratch schemas left on the target");
+        }
     }
 
     private static void waitForRow(SqlServer target, int id) throws Exception {

@@ -491,8 +491,21 @@ final class SchemaTracker implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends the reader's use of the copies and drops them: the next start rebuilds them anyway
+     * (copies describe one run's position), so a stopped or failed task leaves no scratch schema
+     * on the target. A target that cannot be reached keeps them until the next start.
+     */
     @Override
     public void close() {
+        if (tconn != null) {
+            try (Statement st = tconn.createStatement()) {
+                dropScratch(st);
+            } catch (SQLException e) {
+                LOG.debug("sync: scratch schemas of {} left for the next start to drop: {}", scratch,
+                        ErrorClassifier.oneLine(e));
+            }
+        }
         closeQuietly(tconn);
         closeQuietly(sconn);
         tconn = null;
