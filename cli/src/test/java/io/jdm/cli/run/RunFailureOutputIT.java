@@ -50,7 +50,7 @@ class RunFailureOutputIT {
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", "run",
                 task.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         try {
-            waitForRow(target, 1);
+            RunSignalIT.waitForRow(target, "run_fail.t", 1);
             // every insert now fails on the target with an error no retry outlives
             target.execute("CREATE TRIGGER run_fail.refuse BEFORE INSERT ON run_fail.t FOR EACH ROW "
                     + "SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1644, MESSAGE_TEXT = 'refused by test trigger'");
@@ -75,22 +75,5 @@ class RunFailureOutputIT {
             rs.next();
             assertEquals(1, rs.getInt(1), "nothing applied past the failure");
         }
-    }
-
-    private static void waitForRow(SqlServer target, int id) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-        while (System.nanoTime() < deadline) {
-            try (Connection c = target.connect(); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM run_fail.t WHERE id = " + id)) {
-                rs.next();
-                if (rs.getInt(1) == 1) {
-                    return;
-                }
-            } catch (java.sql.SQLException e) {
-                // table not there yet
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("row " + id + " never reached the target");
     }
 }

@@ -71,7 +71,7 @@ class RunSignalIT {
             }
             assertTrue(status.contains("\"unit\" : \"sync\""), status);
             source.execute("UPDATE run_signal.t SET v = 2 WHERE id = 1", "INSERT INTO run_signal.t VALUES (2, 2)");
-            waitForRow(target, 2);
+            waitForRow(target, "run_signal.t", 2);
             p.destroy(); // SIGTERM
             assertTrue(p.waitFor(90, TimeUnit.SECONDS), "no exit within 90 s after SIGTERM");
             String log = Files.readString(dir.resolve("out.log"));
@@ -95,11 +95,12 @@ class RunSignalIT {
         }
     }
 
-    private static void waitForRow(SqlServer target, int id) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+    /** Waits until {@code table} (db.table) on the target holds the row with this id. */
+    static void waitForRow(SqlServer target, String table, int id) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (System.nanoTime() < deadline) {
             try (Connection c = target.connect(); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM run_signal.t WHERE id = " + id)) {
+                 ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE id = " + id)) {
                 rs.next();
                 if (rs.getInt(1) == 1) {
                     return;
