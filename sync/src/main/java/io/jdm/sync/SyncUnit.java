@@ -23,12 +23,14 @@ import io.jdm.sync.checkpoint.DdlMarkers;
 import io.jdm.sync.reader.BinlogReader;
 import io.jdm.sync.reader.ChangeSink;
 import io.jdm.sync.reader.ReadGate;
+import io.jdm.sync.ring.ByteBudget;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.ParkingWaitStrategy;
 import io.jdm.sync.ring.PipelineCounters;
 import io.jdm.sync.ring.RingSlot;
 import io.jdm.sync.ring.RowChange;
+import io.jdm.sync.ring.SlotCleaner;
 import io.jdm.sync.ring.WriterProgress;
 import io.jdm.sync.writer.DdlApplier;
 import io.jdm.sync.writer.DrainBarrier;
@@ -88,6 +90,9 @@ public final class SyncUnit {
     private int oldestGeneration;
     private ChangePos oldGenerationsHorizon;
     private long safeUntilNanos;
+    private final ByteBudget budget;
+    /** A writer commits once its batch holds this many bytes of row images (see prepareCheckpoint). */
+    private long batchBytes = 4L << 20;
 
     public SyncUnit(SyncConfig cfg) {
         this.cfg = cfg;
@@ -95,6 +100,8 @@ public final class SyncUnit {
         this.writersStopped = new CountDownLatch(cfg.workerCount());
         this.store = new CheckpointStore(cfg.checkpointTable(), cfg.sourceId());
         this.markers = new DdlMarkers(cfg.ddlMarkerTable(), cfg.sourceId());
+        this.budget = new ByteBudget(Long.getLong("jdm.sync.ring-bytes", ByteBudget.defaultLimit()),
+                () -> failure.get() != null);
         this.metrics = new SyncMetrics(cfg.task(), counters, progress, () -> ring == null ? -1 : ring.getCursor(),
                 this::checkpoint, () -> reader == null ? null : reader.lastEventEnd(),
                 () -> reader == null ? 0 : reader.reconnects(), gate::isClosed);
@@ -153,6 +160,7 @@ public final class SyncUnit {
         try (Connection c = DataSources.connect(cfg.target())) {
             store.ensureTable(c);
             markers.ensureTable(c);
+            batchBytes = batchBytes(c);
             CheckpointStore.Saved saved = store.load(c);
             pendingDdl = saved.isEmpty() ? null : markers.load(c);
             if (saved.isEmpty()) {
@@ -216,6 +224,16 @@ public final class SyncUnit {
                 + Identifiers.quote(cfg.task() + "_stage") + where + "; remove the task's dump directory";
     }
 
+    /**
+     * A quarter of the target's {@code max_allowed_packet}: a batch goes to the target as one packet,
+     * and its SQL text may be twice the bytes of its row images (short binary values as hex).
+     */
+    private static long batchBytes(Connection c) throws SQLException {
+        try (var st = c.createStatement(); var rs = st.executeQuery("SELECT @@max_allowed_packet")) {
+            return rs.next() ? Math.max(64L << 10, rs.getLong(1) / 4) : 4L << 20;
+        }
+    }
+
     /** A writer position meaning "nothing at or after {@code p} applied". */
     private static ChangePos marker(BinlogPosition p) {
         return new ChangePos(p.file(), p.pos(), -1, -1, p.gtidSet());
@@ -236,7 +254,7 @@ public final class SyncUnit {
         WriterSettings ws = new WriterSettings(cfg.task(), cfg.target(), cfg.workerCount(), cfg.batch(),
                 cfg.compact(), cfg.multipleRows(), generation, () -> cfg.safeMode()
                 || System.nanoTime() < safeUntilNanos, cfg.retryBudget(), cfg.retryMaxBackoff(),
-                cfg.checkpointFlushInterval(), () -> failure.get() != null);
+                cfg.checkpointFlushInterval(), () -> failure.get() != null, budget, batchBytes);
         DrainBarrier barrier = new DrainBarrier(cfg.workerCount(), () -> failure.get() != null);
         DdlApplier ddl = new DdlApplier(store, markers, pendingDdl, generation, cfg.workerCount(), counters.ddl::increment);
         @SuppressWarnings("unchecked")
@@ -244,15 +262,18 @@ public final class SyncUnit {
         for (int i = 0; i < writers.length; i++) {
             writers[i] = new Writer(i, ws, store, barrier, progress, counters, ddl, writersStopped);
         }
-        disruptor.handleEventsWith(new Causality(cfg.workerCount(), progress, applied, counters)).then(writers);
+        disruptor.handleEventsWith(new Causality(cfg.workerCount(), progress, applied, counters)).then(writers)
+                .then(new SlotCleaner());
     }
 
     /** Publishes into the ring; while it is full, waits, unless the unit is failing. */
     private final class RingSink implements ChangeSink {
         @Override
         public void row(RowChange change) {
+            long bytes = ByteBudget.sizeOf(change);
+            budget.acquire(bytes);
             long seq = claim();
-            ring.get(seq).set(change);
+            ring.get(seq).set(change, bytes);
             ring.publish(seq);
             counters.lastReadEventMillis.set(change.eventMillis());
         }

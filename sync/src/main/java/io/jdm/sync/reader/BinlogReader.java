@@ -196,6 +196,12 @@ public final class BinlogReader {
             fail(e);
         } catch (RuntimeException e) {
             fail(ErrorClassifier.wrap("sync: reader at " + ctx.resumePoint(), e));
+        } catch (OutOfMemoryError e) {
+            // thrown inside the binlog library while it reads one very large event: the unit must
+            // stop, not wait forever for a reader thread that is gone
+            fail(new FatalException("sync: the reader ran out of memory at " + ctx.resumePoint() + " (max heap "
+                    + (Runtime.getRuntime().maxMemory() >> 20) + " MiB); give the JVM more heap, e.g. "
+                    + "JDM_JAVA_OPTS=-Xmx2g, and restart the task (it resumes from its checkpoint)", e));
         } finally {
             firstConnect.countDown();
             ctx.tables.close();

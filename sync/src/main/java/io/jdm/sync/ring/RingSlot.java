@@ -18,12 +18,15 @@ public final class RingSlot {
     public boolean skip;
     /** Key strings of the change (table-qualified), for compaction. */
     public String[] keys;
+    /** The change's bytes taken from the {@link ByteBudget}; the writer it is routed to gives them back. */
+    public long bytes;
 
-    public void set(RowChange c) {
+    public void set(RowChange c, long budgetBytes) {
         change = c;
         ddl = null;
         progress = null;
         reset();
+        bytes = budgetBytes;
     }
 
     public void set(DdlChange d) {
@@ -45,6 +48,7 @@ public final class RingSlot {
         drainBefore = false;
         skip = false;
         keys = null;
+        bytes = 0;
     }
 
     public ChangePos pos() {

@@ -6,6 +6,7 @@ import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.ValueEncoder;
 import io.jdm.sync.ring.RowChange.Kind;
 import io.jdm.sync.ring.TableInfo;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,14 +18,38 @@ import java.util.List;
  * runs between {@code SET SESSION sql_mode} to {@link SqlModes#REPLAY_NON_STRICT} and back.
  */
 final class SqlBuilder {
+    /**
+     * Binary values from this size on are sent as statement parameters, escaped in place by the
+     * driver (about their own size), instead of as hex text (twice their size): a row as large as
+     * the target's {@code max_allowed_packet} still fits in one packet.
+     */
+    static final int PARAMETER_BYTES = 8 << 10;
+
     private final boolean multipleRows;
+    private final List<byte[]> parameters = new ArrayList<>();
+    private final List<Prepared> prepared = new ArrayList<>();
+    private int statementStart;
+    private int statementParameters;
+
+    /**
+     * A statement of the text that has parameters: {@code [start, end)} of the text (its {@code ;}
+     * excluded), and its values, {@code [from, to)} of {@link #parameters()}.
+     */
+    record Prepared(int start, int end, int from, int to) {
+    }
 
     SqlBuilder(boolean multipleRows) {
         this.multipleRows = multipleRows;
     }
 
-    /** Appends the statements for {@code batch}, each followed by {@code ;}. */
+    /**
+     * Appends the statements for {@code batch}, each followed by {@code ;}. Large binary values are
+     * written as {@code ?}: {@link #parameters()} lists them in order.
+     */
     void append(StringBuilder sb, List<Pending> batch, boolean safe) {
+        parameters.clear();
+        prepared.clear();
+        statementParameters = 0;
         int i = 0;
         while (i < batch.size()) {
             Pending first = batch.get(i);
@@ -39,6 +64,7 @@ final class SqlBuilder {
             if (nonStrict) {
                 sb.append("SET SESSION sql_mode='").append(SqlModes.REPLAY_NON_STRICT).append("';\n");
             }
+            statementStart = sb.length();
             switch (first.kind()) {
                 case INSERT -> insert(sb, group, safe ? "REPLACE" : "INSERT");
                 case DELETE -> delete(sb, group);
@@ -50,6 +76,36 @@ final class SqlBuilder {
                 sb.append("SET SESSION sql_mode='").append(TargetSession.SQL_MODE).append("';\n");
             }
             i = end;
+        }
+    }
+
+    /** The values of the {@code ?} in what {@link #append} wrote last, in order. */
+    List<byte[]> parameters() {
+        return parameters;
+    }
+
+    /** The statements with parameters in what {@link #append} wrote last, in order. */
+    List<Prepared> prepared() {
+        return prepared;
+    }
+
+    /** Ends a statement; records it when it has parameters. */
+    private void end(StringBuilder sb) {
+        if (parameters.size() > statementParameters) {
+            prepared.add(new Prepared(statementStart, sb.length(), statementParameters, parameters.size()));
+            statementParameters = parameters.size();
+        }
+        sb.append(";\n");
+        statementStart = sb.length();
+    }
+
+    /** A value's literal, or {@code ?} with the value kept as a parameter when it is large binary. */
+    private void value(StringBuilder sb, Column col, Object v) {
+        if (v instanceof byte[] b && b.length >= PARAMETER_BYTES && !"bit".equals(col.dataType())) {
+            sb.append('?');
+            parameters.add(b);
+        } else {
+            ValueEncoder.append(sb, col, v);
         }
     }
 
@@ -81,13 +137,13 @@ final class SqlBuilder {
         return a.table() == b.table() && a.kind() == b.kind() && groupable(b, safe);
     }
 
-    private static void insert(StringBuilder sb, List<Pending> rows, String verb) {
+    private void insert(StringBuilder sb, List<Pending> rows, String verb) {
         multiRow(sb, rows, verb);
-        sb.append(";\n");
+        end(sb);
     }
 
     /** {@code VERB INTO t (columns) VALUES (after images...)}, without the end of the statement. */
-    private static void multiRow(StringBuilder sb, List<Pending> rows, String verb) {
+    private void multiRow(StringBuilder sb, List<Pending> rows, String verb) {
         TableInfo t = rows.get(0).table();
         sb.append(verb).append(" INTO ").append(t.target().quoted()).append(" (");
         columnList(sb, t);
@@ -100,7 +156,7 @@ final class SqlBuilder {
         }
     }
 
-    private static void update(StringBuilder sb, List<Pending> rows, boolean safe) {
+    private void update(StringBuilder sb, List<Pending> rows, boolean safe) {
         Pending p = rows.get(0);
         TableInfo t = p.table();
         if (rows.size() > 1) {
@@ -115,7 +171,7 @@ final class SqlBuilder {
                 String q = Identifiers.quote(t.column(c).name());
                 sb.append(q).append("=VALUES(").append(q).append(')');
             }
-            sb.append(";\n");
+            end(sb);
             return;
         }
         if (safe && !t.keyless()) {
@@ -133,18 +189,18 @@ final class SqlBuilder {
             Column col = t.column(c);
             Identifiers.appendQuoted(sb, col.name());
             sb.append('=');
-            ValueEncoder.append(sb, col, p.after()[c]);
+            value(sb, col, p.after()[c]);
         }
         where(sb, t, p.before());
-        sb.append(";\n");
+        end(sb);
     }
 
-    private static void delete(StringBuilder sb, List<Pending> rows) {
+    private void delete(StringBuilder sb, List<Pending> rows) {
         TableInfo t = rows.get(0).table();
         sb.append("DELETE FROM ").append(t.target().quoted());
         if (rows.size() == 1) {
             where(sb, t, rows.get(0).before());
-            sb.append(";\n");
+            end(sb);
             return;
         }
         int[] key = t.identity();
@@ -165,15 +221,16 @@ final class SqlBuilder {
                 if (k > 0) {
                     sb.append(',');
                 }
-                ValueEncoder.append(sb, t.column(key[k]), rows.get(r).before()[key[k]]);
+                value(sb, t.column(key[k]), rows.get(r).before()[key[k]]);
             }
             sb.append(')');
         }
-        sb.append(");\n");
+        sb.append(")");
+        end(sb);
     }
 
     /** {@code WHERE k1 = v AND …} on the identity key, or on every column with {@code <=>} and LIMIT 1. */
-    private static void where(StringBuilder sb, TableInfo t, Object[] row) {
+    private void where(StringBuilder sb, TableInfo t, Object[] row) {
         sb.append(" WHERE ");
         int[] cols = t.keyless() ? t.writable() : t.identity();
         for (int k = 0; k < cols.length; k++) {
@@ -183,7 +240,7 @@ final class SqlBuilder {
             Column col = t.column(cols[k]);
             Identifiers.appendQuoted(sb, col.name());
             sb.append(t.keyless() ? " <=> " : " = ");
-            ValueEncoder.append(sb, col, row[cols[k]]);
+            value(sb, col, row[cols[k]]);
         }
         sb.append(" LIMIT 1");
     }
@@ -199,7 +256,7 @@ final class SqlBuilder {
         }
     }
 
-    private static void values(StringBuilder sb, TableInfo t, Object[] row) {
+    private void values(StringBuilder sb, TableInfo t, Object[] row) {
         sb.append('(');
         boolean first = true;
         for (int c : t.writable()) {
@@ -207,7 +264,7 @@ final class SqlBuilder {
                 sb.append(',');
             }
             first = false;
-            ValueEncoder.append(sb, t.column(c), row[c]);
+            value(sb, t.column(c), row[c]);
         }
         sb.append(')');
     }

@@ -1,6 +1,7 @@
 package io.jdm.sync.writer;
 
 import com.lmax.disruptor.EventHandler;
+import com.mysql.cj.jdbc.JdbcConnection;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.RetriableException;
@@ -10,6 +11,7 @@ import io.jdm.sync.ring.PipelineCounters;
 import io.jdm.sync.ring.RingSlot;
 import io.jdm.sync.ring.WriterProgress;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -47,6 +49,8 @@ public final class Writer implements EventHandler<RingSlot> {
     private ChangePos savedPos;
     private long savedNanos = System.nanoTime();
     private long lastEventMillis;
+    /** Budget bytes of the changes in {@link #batch}, given back when it is committed. */
+    private long batchBytes;
 
     public Writer(int id, WriterSettings s, CheckpointStore store, DrainBarrier barrier, WriterProgress progress,
                   PipelineCounters counters, DdlApplier ddl, CountDownLatch stopped) {
@@ -81,12 +85,17 @@ public final class Writer implements EventHandler<RingSlot> {
             progress.committed(id, seq, seenPos);
             return;
         }
-        if (!slot.skip && slot.route == id) {
-            batch.add(Pending.of(slot.change, slot.keys));
-            lastEventMillis = slot.change.eventMillis();
+        if (slot.route == id && slot.change != null) {
+            if (slot.skip) {
+                s.budget().release(slot.bytes);
+            } else {
+                batch.add(Pending.of(slot.change, slot.keys));
+                batchBytes += slot.bytes;
+                lastEventMillis = slot.change.eventMillis();
+            }
         }
         seen(slot, seq);
-        if (batch.size() >= s.batch()) {
+        if (batch.size() >= s.batch() || batchBytes >= s.batchBytes()) {
             flush();
         } else if (endOfBatch) {
             if (!batch.isEmpty()) {
@@ -142,11 +151,13 @@ public final class Writer implements EventHandler<RingSlot> {
         sql.append(sb, work, s.safeMode().getAsBoolean());
         store.appendUpsert(sb, s.generation(), id, s.writers(), seenPos);
         String stmt = sb.toString();
+        List<SqlBuilder.Prepared> prepared = List.copyOf(sql.prepared());
+        List<byte[]> params = List.copyOf(sql.parameters());
         ChangePos pos = seenPos;
         if (LOG.isTraceEnabled()) {
             LOG.trace("writer {} at {}:\n{}", id, pos, stmt);
         }
-        withRetry(describe(), pos, () -> execute(stmt));
+        withRetry(describe(), pos, () -> execute(stmt, prepared, params));
         counters.rows.add(batch.size());
         counters.txns.increment();
         counters.batchSize.recordNanos(batch.size());
@@ -154,6 +165,8 @@ public final class Writer implements EventHandler<RingSlot> {
         counters.lastCommittedEventMillis.accumulateAndGet(lastEventMillis, Math::max);
         counters.lastCommitWallMillis.set(System.currentTimeMillis());
         batch.clear();
+        s.budget().release(batchBytes);
+        batchBytes = 0;
         savedPos = pos;
         savedNanos = System.nanoTime();
         progress.committed(id, seenSeq, pos);
@@ -164,9 +177,32 @@ public final class Writer implements EventHandler<RingSlot> {
     }
 
     private void execute(String stmt) throws SQLException {
+        execute(stmt, List.of(), List.of());
+    }
+
+    /**
+     * Runs the batch and commits. The statements in {@code prepared} carry large binary values as
+     * parameters: they run as server-side prepared statements (values sent as raw bytes, not as
+     * text), the text between them as multi-statement strings, all in the one transaction.
+     */
+    private void execute(String stmt, List<SqlBuilder.Prepared> prepared, List<byte[]> params) throws SQLException {
         Connection c = connection();
         try (Statement st = c.createStatement()) {
-            TargetSession.executeAll(st, stmt);
+            int at = 0;
+            for (SqlBuilder.Prepared p : prepared) {
+                if (!stmt.substring(at, p.start()).isBlank()) {
+                    TargetSession.executeAll(st, stmt.substring(at, p.start()));
+                }
+                try (PreparedStatement ps = c.unwrap(JdbcConnection.class)
+                        .serverPrepareStatement(stmt.substring(p.start(), p.end()))) {
+                    for (int i = p.from(); i < p.to(); i++) {
+                        ps.setBytes(i - p.from() + 1, params.get(i));
+                    }
+                    ps.execute();
+                }
+                at = p.end() + 1; // past its ';'
+            }
+            TargetSession.executeAll(st, at == 0 ? stmt : stmt.substring(at));
         }
         c.commit();
     }
