@@ -161,6 +161,53 @@ class TargetErrorsIT {
         }
     }
 
+    /**
+     * A DDL cannot fire a trigger; a lock held on the target table refuses it honestly instead: the
+     * writers' lock_wait_timeout of 1 s turns the wait into 1205, which is retried until the lock
+     * goes. The statement runs once, after the marker, and the table ends as on the source.
+     */
+    @Test
+    void aDdlRefusedByALockWaitIsRetriedUntilTheLockGoes() throws Exception {
+        String db = "targeterrorsit_ddl";
+        ServerPair pair = ServerPair.shared();
+        SqlServer src = pair.source();
+        SqlServer tgt = pair.target();
+        SyncFaultIT.prepare(src, tgt, db, META, "ddltask");
+        SyncUnit unit = new SyncUnit(SyncConfig.builder("ddltask", spec(src),
+                        spec(tgt).withSession(java.util.Map.of("lock_wait_timeout", "1")))
+                .workerCount(2).batch(20).serverId(7305).metaSchema(META).start(sourcePosition(src))
+                .retryBudget(Duration.ofSeconds(60)).retryMaxBackoff(Duration.ofMillis(500))
+                .tableFilter((d, t) -> d.equals(db)).build());
+        unit.start();
+        try (java.sql.Connection blocker = tgt.connect(); java.sql.Statement st = blocker.createStatement()) {
+            src.execute("INSERT INTO `" + db + "`.acc VALUES (1, 1, 'a', 1), (2, 2, 'b', 2)");
+            assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)));
+            blocker.setAutoCommit(false);
+            st.executeQuery("SELECT COUNT(*) FROM `" + db + "`.acc").close(); // holds the table's metadata lock
+            src.execute("ALTER TABLE `" + db + "`.acc ADD COLUMN z INT NOT NULL DEFAULT 5 AFTER uk",
+                    "INSERT INTO `" + db + "`.acc VALUES (3, 3, 7, 'c', 3)");
+            await(() -> unit.metrics().retries("1205") >= 2, Duration.ofSeconds(30),
+                    () -> "lock wait retries: " + unit.metrics().retries("1205") + "; unit failure: "
+                            + unit.failure().map(Throwable::getMessage).orElse("none"));
+            blocker.commit();
+            assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)),
+                    () -> "not caught up: " + unit.failure().map(Throwable::getMessage).orElse(""));
+            assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+            assertEquals(showCreate(src, db, "acc"), showCreate(tgt, db, "acc"));
+            assertSameRows(src, tgt, new TableName(db, "acc"));
+        } finally {
+            unit.stop();
+        }
+    }
+
+    private static String showCreate(SqlServer server, String db, String table) throws SQLException {
+        try (java.sql.Connection c = server.connect(); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SHOW CREATE TABLE `" + db + "`.`" + table + "`")) {
+            rs.next();
+            return rs.getString(2);
+        }
+    }
+
     private static SyncConfig config(SqlServer src, SqlServer tgt, String task, int workers, int batch, String db,
                                      long serverId) throws SQLException {
         return SyncConfig.builder(task, spec(src), spec(tgt)).workerCount(workers).batch(batch).serverId(serverId)
