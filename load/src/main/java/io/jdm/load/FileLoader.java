@@ -47,6 +47,10 @@ final class FileLoader {
     private boolean verified;
     /** Rows of the statements before {@link #committed}; -1 when a checkpoint row older than the count has none. */
     private long committedRows;
+    /** The open transaction, or the one that failed last. */
+    private Txn txn = new Txn();
+    /** At most this many of the file's statements per transaction: lowered when TiDB finds one too large. */
+    private int maxStatements = Integer.MAX_VALUE;
 
     FileLoader(LoadJob job, DumpDirectory.DataFile file, TableName target, LoaderCheckpoint.Row known) {
         this.job = job;
@@ -143,9 +147,22 @@ final class FileLoader {
         verified = true;
     }
 
+    /**
+     * After TiDB refused a transaction as too large (8004): the next attempt commits after half as
+     * many statements. False when the refused transaction held one statement, which cannot be
+     * split without losing the exact resume at statement ends.
+     */
+    boolean halveTransactions() {
+        if (txn.fileStatements <= 1) {
+            return false;
+        }
+        maxStatements = Math.max(1, txn.fileStatements / 2);
+        return true;
+    }
+
     private boolean run(Connection c, Statement st, StatementLexer lexer, long maxStatementBytes)
             throws LoadFailure {
-        Txn txn = new Txn();
+        txn = new Txn();
         while (true) {
             if (job.stopping()) {
                 return false;
@@ -168,7 +185,7 @@ final class FileLoader {
                     }
                     defaultNames(st, s.start());
                     data(st, s, sql, maxStatementBytes, txn);
-                    if (txn.bytes >= job.config.transactionBytes()) {
+                    if (txn.bytes >= job.config.transactionBytes() || txn.fileStatements >= maxStatements) {
                         commit(c, txn, s.end(), 0, LoaderCheckpoint.LOADING);
                     }
                 }
@@ -242,6 +259,7 @@ final class FileLoader {
         if (txn.bytes == 0) {
             txn.startNanos = System.nanoTime();
         }
+        txn.fileStatements++;
         for (String piece : pieces) {
             executeData(st, piece, s.start(), sql);
         }
@@ -314,12 +332,15 @@ final class FileLoader {
         long bytes;
         long rows;
         long statements;
+        /** Statements of the file begun in this transaction (a long one runs as several pieces). */
+        int fileStatements;
         long startNanos;
 
         void reset() {
             bytes = 0;
             rows = 0;
             statements = 0;
+            fileStatements = 0;
         }
     }
 }

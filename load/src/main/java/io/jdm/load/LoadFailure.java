@@ -26,6 +26,9 @@ final class LoadFailure extends Exception {
         if (ErrorClassifier.isDuplicateKey(e)) {
             msg = what + " hit a row the target already has (" + ErrorClassifier.oneLine(e)
                     + "); empty the target table or set on-duplicate to replace or ignore, then rerun";
+        } else if (ErrorClassifier.isEntryTooLarge(e)) {
+            msg = what + " holds a row the target refuses as too large (" + ErrorClassifier.oneLine(e)
+                    + "); raise TiDB's txn-entry-size-limit, then rerun";
         } else {
             msg = what + " failed: " + ErrorClassifier.oneLine(e) + " (error " + e.getErrorCode() + ")";
         }
@@ -52,5 +55,10 @@ final class LoadFailure extends Exception {
 
     boolean damaged() {
         return damaged;
+    }
+
+    /** True when TiDB refused the transaction as too large (8004): fewer statements per transaction pass. */
+    boolean txnTooLarge() {
+        return ErrorClassifier.isTxnTooLarge(this);
     }
 }

@@ -6,20 +6,20 @@ import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.retry.Retries;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What every worker of one run shares: the config, the checkpoint, the metrics, how to connect,
  * and the stop flag with the first failure (which wins and stops everyone).
  */
 final class LoadJob {
-    private static final Logger LOG = LoggerFactory.getLogger(LoadJob.class);
+    /** The first pause after a retriable failure; later ones double up to max-backoff-seconds. */
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
 
     /** Work on one connection that may be retried from the start on a fresh connection. */
     interface SqlWork<T> {
@@ -36,12 +36,14 @@ final class LoadJob {
     private Connection admin;
     private final AtomicBoolean stopRequested = new AtomicBoolean();
     private final AtomicReference<JdmException> failure = new AtomicReference<>();
+    private final Retries adminRetries;
 
     LoadJob(LoadConfig config, LoadMetrics metrics) {
         this.config = config;
         this.metrics = metrics;
         this.workerSpec = config.target();
         this.checkpoint = new LoaderCheckpoint(config.metaSchema(), config.task(), config.sourceId());
+        this.adminRetries = retries(ErrorClassifier::isRetriable);
     }
 
     /** Session variables every later connection sets (the fast-path switches the user may set). */
@@ -51,38 +53,43 @@ final class LoadJob {
 
     /**
      * Runs idempotent work (DDL with IF NOT EXISTS, checks before changes) on a fresh connection
-     * and commits, retrying retriable failures within the budget.
+     * and commits, retrying retriable failures under the load's retry policy.
      */
     <T> T withRetry(String what, SqlWork<T> work) {
-        int failures = 0;
-        while (true) {
-            try {
-                if (admin == null) {
-                    admin = connect();
+        try {
+            return adminRetries.call(who() + ": " + what, retry -> {
+                try {
+                    if (admin == null) {
+                        admin = connect();
+                    }
+                    T result = work.run(admin);
+                    admin.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    closeAdmin();
+                    throw e;
                 }
-                T result = work.run(admin);
-                admin.commit();
-                return result;
-            } catch (SQLException e) {
-                closeAdmin();
-                boolean retriable = ErrorClassifier.isRetriable(e);
-                if (!retriable || ++failures > config.maxRetries()) {
-                    throw new FatalException(who() + ": " + what + " failed: " + ErrorClassifier.oneLine(e)
-                            + (retriable ? "; gave up after " + config.maxRetries() + " retries, rerun once the target "
-                            + config.target().address() + " is reachable" : ""), e);
-                }
-                long pause = backoffMillis(failures);
-                metrics.retried();
-                LOG.warn("{}: {}: retry {}/{} in {} ms: {}", who(), what, failures, config.maxRetries(), pause,
-                        ErrorClassifier.oneLine(e));
-                if (!pause(pause)) {
-                    throw new FatalException(who() + ": stopped while " + what, e);
-                }
-            } catch (RuntimeException e) {
-                closeAdmin();
-                throw e;
+            });
+        } catch (SQLException e) {
+            throw new FatalException(who() + ": " + what + " failed: " + ErrorClassifier.oneLine(e), e);
+        } catch (Retries.GaveUp e) {
+            if (e.stopped()) {
+                throw new FatalException(who() + ": stopped while " + what, e.getCause());
             }
+            throw new FatalException(who() + ": " + what + " failed: " + e.getMessage() + "; gave up after "
+                    + config.maxRetries() + " retries, rerun once the target " + config.target().address()
+                    + " is reachable", e.getCause());
         }
+    }
+
+    /**
+     * The retry policy of this load for {@code retriable} failures: {@code max-retries} in a row,
+     * pauses from 250 ms doubling up to {@code max-backoff-seconds}, ending when the job stops.
+     */
+    Retries retries(java.util.function.Predicate<Throwable> retriable) {
+        return Retries.builder().maxRetries(config.maxRetries())
+                .backoff(FIRST_BACKOFF, Duration.ofSeconds(config.maxBackoffSeconds()))
+                .retryIf(retriable).counter(metrics.retries()).stopWhen(this::stopping).build();
     }
 
     /** Closes the connection {@link #withRetry} keeps between phases (idle while the workers load). */
@@ -122,30 +129,6 @@ final class LoadJob {
 
     JdmException failure() {
         return failure.get();
-    }
-
-    /** The pause before retry number {@code attempt} (1-based): 250 ms doubling, capped. */
-    long backoffMillis(int attempt) {
-        long cap = TimeUnit.SECONDS.toMillis(config.maxBackoffSeconds());
-        return Math.min(cap, 250L << Math.min(attempt - 1, 20));
-    }
-
-    /** Sleeps unless the job stops first; false when it should give up. */
-    boolean pause(long millis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (!stopping()) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return true;
-            }
-            try {
-                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
-        return false;
     }
 
     /** The common start of every message: {@code load task t (source s)}. */

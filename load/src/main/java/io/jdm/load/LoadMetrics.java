@@ -4,6 +4,7 @@ import io.jdm.common.metrics.Latency;
 import io.jdm.common.metrics.MetricSource;
 import io.jdm.common.metrics.PrometheusWriter;
 import io.jdm.common.metrics.Throughput;
+import io.jdm.common.retry.RetryCounter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -25,7 +26,7 @@ public final class LoadMetrics implements MetricSource {
     private final AtomicInteger filesTotal = new AtomicInteger();
     private final AtomicLong bytesTotal = new AtomicLong();
     private final AtomicLong bytesAlreadyDone = new AtomicLong();
-    private final AtomicInteger retries = new AtomicInteger();
+    private final RetryCounter retries = new RetryCounter();
     private final long startNanos = System.nanoTime();
     private volatile long endNanos;
 
@@ -56,8 +57,9 @@ public final class LoadMetrics implements MetricSource {
         filesDone.incrementAndGet();
     }
 
-    void retried() {
-        retries.incrementAndGet();
+    /** Retries of statements and files, by the target's error code. */
+    RetryCounter retries() {
+        return retries;
     }
 
     void recordTransaction(long startNanos) {
@@ -121,7 +123,7 @@ public final class LoadMetrics implements MetricSource {
                         + "%d retries, txn %s",
                 filesDone.get(), filesTotal.get(), rows.total(), bytes.total() / 1e6, secs,
                 secs <= 0 ? 0 : bytes.total() / 1e6 / secs, secs <= 0 ? 0 : rows.total() / secs,
-                statements.total(), retries.get(), transactions.summary());
+                statements.total(), retries.total(), transactions.summary());
     }
 
     @Override
@@ -134,7 +136,7 @@ public final class LoadMetrics implements MetricSource {
         m.put("bytesTotal", bytesTotal.get());
         m.put("rows", rows.total());
         m.put("progress", progress());
-        m.put("retries", retries.get());
+        m.put("retries", retries.total());
         m.put("transactionP95Ms", transactions.percentileMillis(95));
         m.put("transactionP99Ms", transactions.percentileMillis(99));
         return m;
@@ -148,7 +150,7 @@ public final class LoadMetrics implements MetricSource {
         w.gauge("load_files_done", "Data files finished", labels, filesDone.get());
         w.gauge("load_files_total", "Data files in the dump", labels, filesTotal.get());
         w.gauge("load_progress_ratio", "Fraction of the dump loaded", labels, progress());
-        w.counter("load_retries_total", "Retried file attempts", labels, retries.get());
+        w.counters("load_retries_total", "Retries by the target's error code", labels, "code", retries.byReason());
         w.latency("load_transaction", "Latency of one load transaction through commit", labels, transactions);
     }
 }

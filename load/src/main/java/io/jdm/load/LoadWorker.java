@@ -2,6 +2,7 @@ package io.jdm.load;
 
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.retry.Retries;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -15,10 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One connection of the pool: takes files from the shared queue until it is empty, loading each
- * through a {@link FileLoader}. A retriable failure (the target went away, a deadlock) drops the
- * connection, waits with doubling backoff and resumes the file from the offset the target has
- * committed; after {@code maxRetries} failures in a row without progress the load stops with the
- * checkpoint intact. Any other failure stops the whole load at once.
+ * through a {@link FileLoader}. A retriable failure (the target went away, a deadlock, a TiDB write
+ * conflict) drops the connection, waits under the load's retry policy and resumes the file from the
+ * offset the target has committed; after {@code maxRetries} failures in a row without progress the
+ * load stops with the checkpoint intact. A transaction TiDB finds too large is run again as smaller
+ * ones. Any other failure stops the whole load at once.
  */
 final class LoadWorker implements Runnable {
     private static final Logger LOG = LoggerFactory.getLogger(LoadWorker.class);
@@ -32,11 +34,14 @@ final class LoadWorker implements Runnable {
     private Connection conn;
     private FileLoader.Session session;
     private long maxStatementBytes;
+    /** Retries what the target may accept later (it went away, a deadlock, a write conflict). */
+    private final Retries retries;
 
     LoadWorker(LoadJob job, Queue<DumpDirectory.DataFile> queue, Map<String, LoaderCheckpoint.Row> known) {
         this.job = job;
         this.queue = queue;
         this.known = known;
+        this.retries = job.retries(t -> t instanceof LoadFailure f && f.retriable());
     }
 
     @Override
@@ -59,37 +64,47 @@ final class LoadWorker implements Runnable {
         TableName target = job.config.router().apply(f.source());
         FileLoader loader = new FileLoader(job, f, target, known.get(f.name()));
         DiskProgress progress = new DiskProgress(job.metrics);
-        int failures = 0;
-        long lastFailedAt = -1;
         while (!job.stopping()) {
+            long before = loader.committedOffset();
             try {
-                progress.restart();
-                Connection c = connection(loader.committedOffset());
-                loader.load(c, session, maxStatementBytes, progress);
+                retries.call(where(f, target, before), retry -> {
+                    try {
+                        progress.restart();
+                        return loader.load(connection(loader.committedOffset()), session, maxStatementBytes, progress);
+                    } catch (LoadFailure e) {
+                        LoadJob.closeQuietly(conn);
+                        conn = null;
+                        throw e;
+                    }
+                });
                 return; // finished, or stopped by the job
             } catch (LoadFailure e) {
-                LoadJob.closeQuietly(conn);
-                conn = null;
                 if (e.damaged()) {
                     throw new FatalException(where(f, target, e.offset()) + ": " + e.getMessage()
                             + "; nothing of this file was committed, run the dump again", e);
                 }
-                if (!e.retriable()) {
+                if (!e.txnTooLarge()) {
                     throw new FatalException(where(f, target, e.offset()) + ": " + e.getMessage()
                             + "; the checkpoint is intact, rerun to resume", e);
                 }
-                failures = loader.committedOffset() > lastFailedAt ? 1 : failures + 1;
-                lastFailedAt = loader.committedOffset();
-                if (failures > job.config.maxRetries()) {
-                    throw new FatalException(where(f, target, e.offset()) + ": gave up after " + job.config.maxRetries()
-                            + " retries: " + e.getMessage() + "; the checkpoint is intact, rerun to resume once "
-                            + "the target " + job.config.target().address() + " is reachable", e);
+                if (!loader.halveTransactions()) {
+                    throw new FatalException(where(f, target, e.offset()) + ": the statement there is larger than"
+                            + " the target takes in one transaction (" + e.getMessage() + "); raise TiDB's"
+                            + " txn-total-size-limit or dump with a smaller statement-size, then rerun", e);
                 }
-                long pause = job.backoffMillis(failures);
-                job.metrics.retried();
-                LOG.warn("{}: retry {}/{} in {} ms: {}", where(f, target, e.offset()), failures,
-                        job.config.maxRetries(), pause, e.getMessage());
-                job.pause(pause);
+                LOG.info("{}: the target refused a transaction as too large; committing fewer statements at once",
+                        where(f, target, e.offset()));
+            } catch (Retries.GaveUp e) {
+                if (e.stopped()) {
+                    return; // the job stops: its first failure, or the stop request, is what is reported
+                }
+                if (loader.committedOffset() > before) {
+                    continue; // the file moved on between the failures: a fresh count of retries in a row
+                }
+                LoadFailure last = (LoadFailure) e.getCause();
+                throw new FatalException(where(f, target, last.offset()) + ": gave up after "
+                        + job.config.maxRetries() + " retries: " + last.getMessage() + "; the checkpoint is intact,"
+                        + " rerun to resume once the target " + job.config.target().address() + " is reachable", last);
             }
         }
     }

@@ -8,7 +8,7 @@
  *                      ▼ LoadPlan: files interleaved across tables, biggest table first
  *             bounded queue of files
  *          ┌───────────┼───────────┐
- *      LoadWorker  LoadWorker  LoadWorker      pool-size connections, retry with backoff
+ *      LoadWorker  LoadWorker  LoadWorker      pool-size connections, retries (io.jdm.common.retry)
  *          │ FileLoader: StatementLexer (streaming, byte offsets)
  *          │   → InsertRewriter (routed table, on-duplicate, split to max_allowed_packet)
  *          │   → INSERT … ; UPDATE checkpoint offset ; COMMIT   (one transaction)

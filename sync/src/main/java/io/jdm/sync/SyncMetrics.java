@@ -70,8 +70,13 @@ public final class SyncMetrics implements MetricSource {
         return c.skipped.sum();
     }
 
+    /** Writer retries for one reason: the target's error code ({@code "9007"}), {@code io} or {@code other}. */
+    public long retries(String reason) {
+        return c.retries.count(reason);
+    }
+
     public long retries() {
-        return c.retries.sum();
+        return c.retries.total();
     }
 
     /** Source event time to now for the oldest change not yet committed; 0 when caught up. */
@@ -106,7 +111,7 @@ public final class SyncMetrics implements MetricSource {
         return String.format("sync %s: %d events, %d rows, %d transactions in %.1fs (%.0f rows/s), %d drains, "
                         + "%d skipped as already applied, %d retries, txn %s, checkpoint %s", task, c.events.total(),
                 c.rows.total(), c.txns.total(), secs, secs > 0 ? c.rows.total() / secs : 0, c.drains.sum(),
-                c.skipped.sum(), c.retries.sum(), c.txnLatency.summary(), checkpoint.get());
+                c.skipped.sum(), c.retries.total(), c.txnLatency.summary(), checkpoint.get());
     }
 
     @Override
@@ -122,7 +127,7 @@ public final class SyncMetrics implements MetricSource {
         m.put("lagSeconds", lagSeconds());
         m.put("queueDepths", queueDepths());
         m.put("drains", c.drains.sum());
-        m.put("retries", c.retries.sum());
+        m.put("retries", c.retries.total());
         m.put("readerReconnects", reconnects());
         m.put("heldForVerify", held.getAsBoolean());
         m.put("txnP95Millis", c.txnLatency.percentileMillis(95));
@@ -139,7 +144,7 @@ public final class SyncMetrics implements MetricSource {
         w.counter("sync_rows_total", "row changes committed to the target", l, c.rows.total());
         w.counter("sync_transactions_total", "target transactions committed", l, c.txns.total());
         w.counter("sync_drains_total", "causality drains", l, c.drains.sum());
-        w.counter("sync_retries_total", "writer retries", l, c.retries.sum());
+        w.counters("sync_retries_total", "writer retries by the target's error code", l, "code", c.retries.byReason());
         w.counter("sync_reader_reconnects_total", "binlog stream reopened", l, reconnects());
         w.gauge("sync_held_for_verify", "1 while verify --snapshot holds the reader", l, held.getAsBoolean() ? 1 : 0);
         w.gauge("sync_lag_seconds", "source event time to now for the oldest uncommitted change", l, lagSeconds());

@@ -32,7 +32,9 @@
  * transaction of the lowest stored position and gives each change to causality, which drops it if
  * its writer's stored position is at or past it. The route is a pure function of the change (the
  * hash of its first key), so a replayed change meets the same writer, and tables without a key are
- * as safe as the rest. Causality only decides when to drain: a change waits until every change
+ * as safe as the rest. A batch TiDB refuses as too large (8004, 8025) is committed in halves,
+ * each with the position of its own last change: every change of the writer up to it is then in
+ * the target and none after it, so the rule holds after each half. Causality only decides when to drain: a change waits until every change
  * sharing one of its keys on another writer is committed, so a committed change never depends on
  * one that was not. A different worker-count starts a new generation of rows; the old generation
  * still answers "already applied?" (with the old count) until every new writer is past it.

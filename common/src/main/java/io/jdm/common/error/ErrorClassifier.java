@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
+import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -11,7 +13,11 @@ import java.util.Set;
  * class rather than keeping its own list.
  */
 public final class ErrorClassifier {
-    /** Vendor codes that a retry can outlive. */
+    /**
+     * Vendor codes that a retry can outlive: the connection errors, and the TiDB errors that DM's
+     * target connections retry (TiDB's dbutil retry list): a conflict or an expired schema aborts
+     * the transaction, and running it again from the start succeeds.
+     */
     private static final Set<Integer> RETRIABLE_CODES = Set.of(
             1205, // ER_LOCK_WAIT_TIMEOUT
             1213, // ER_LOCK_DEADLOCK
@@ -20,8 +26,28 @@ public final class ErrorClassifier {
             2002, 2003, 2006, 2013, 2055, // client: can't connect, gone away, lost connection
             1927, // MariaDB ER_CONNECTION_KILLED
             1158, 1159, 1160, 1161, // network read/write errors and timeouts
-            8002, 8022, 8027, 8028, // TiDB: write conflicts, schema changed, infoschema changed
-            9001, 9002, 9005, 9006, 9007); // TiDB: PD/TiKV unavailable, server is busy, write conflict
+            8002, // TiDB: SELECT FOR UPDATE write conflict
+            8005, // TiDB: write conflict in TiDB (optimistic transaction)
+            8022, // TiDB: transaction is retryable
+            8027, // TiDB: information schema is out of date
+            8028, // TiDB: information schema is changed
+            8245, // TiDB: on DM's retry list
+            9001, // TiDB: PD server timeout
+            9002, // TiDB: TiKV server timeout
+            9003, // TiDB: TiKV server is busy
+            9004, // TiDB: resolve lock timeout
+            9005, // TiDB: region is unavailable
+            9006, // TiDB: GC life time is shorter than the transaction duration
+            9007); // TiDB: write conflict
+    /** ER_UNKNOWN_ERROR: TiDB reports some schema changes under it; only those messages are retried. */
+    private static final int UNKNOWN_ERROR = 1105;
+    private static final List<String> RETRIABLE_UNKNOWN_MESSAGES = List.of(
+            "Information schema is out of date", "Information schema is changed", "schema is changed",
+            "schema version changed");
+    /** TiDB: transaction is too large (txn-total-size-limit); a smaller transaction passes. */
+    public static final int TXN_TOO_LARGE = 8004;
+    /** TiDB: entry too large (txn-entry-size-limit): one row or index entry; no retry passes. */
+    public static final int ENTRY_TOO_LARGE = 8025;
 
     private ErrorClassifier() {
     }
@@ -48,9 +74,53 @@ public final class ErrorClassifier {
         if (RETRIABLE_CODES.contains(e.getErrorCode())) {
             return true;
         }
+        if (e.getErrorCode() == UNKNOWN_ERROR) {
+            String m = e.getMessage() == null ? "" : e.getMessage().toLowerCase(Locale.ROOT);
+            return RETRIABLE_UNKNOWN_MESSAGES.stream().anyMatch(r -> m.contains(r.toLowerCase(Locale.ROOT)));
+        }
         String state = e.getSQLState();
         // 08xxx: connection exceptions; 40001: serialization failure / deadlock.
         return state != null && (state.startsWith("08") || state.equals("40001"));
+    }
+
+    /** The vendor code of the first SQL error in the cause chain, else 0. */
+    public static int code(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof SQLException s && s.getErrorCode() != 0) {
+                return s.getErrorCode();
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Why a retry happened, as a metric label: the vendor code of the SQL error ({@code 9007}), or
+     * {@code io} for a lost stream without one, or {@code other}.
+     */
+    public static String reason(Throwable t) {
+        int code = code(t);
+        if (code != 0) {
+            return String.valueOf(code);
+        }
+        for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
+            if (c instanceof IOException || c instanceof SQLRecoverableException) {
+                return "io";
+            }
+        }
+        return "other";
+    }
+
+    /** True when TiDB refused a transaction as too large (8004): the same changes in smaller transactions pass. */
+    public static boolean isTxnTooLarge(Throwable t) {
+        return code(t) == TXN_TOO_LARGE;
+    }
+
+    /** True when TiDB refused one row or index entry as too large (8025): no retry and no split passes. */
+    public static boolean isEntryTooLarge(Throwable t) {
+        return code(t) == ENTRY_TOO_LARGE;
     }
 
     /** True for a duplicate-key error (1062), which load and sync treat specially. */

@@ -15,6 +15,16 @@ public final class PrometheusWriter {
         return metric(name, "gauge", help, labels, value);
     }
 
+    /** One counter with a sample per value of the label {@code key}, e.g. retries by error code. */
+    public PrometheusWriter counters(String name, String help, Map<String, String> labels, String key,
+                                     Map<String, ? extends Number> byKey) {
+        String full = "jdm_" + name;
+        header(full, "counter", help);
+        byKey.forEach((k, v) -> out.append(full).append(labels(labels, key, escape(k))).append(' ')
+                .append(fmt(v.doubleValue())).append('\n'));
+        return this;
+    }
+
     /** A latency as a summary with quantiles 0.5, 0.95, 0.99 in seconds. */
     public PrometheusWriter latency(String name, String help, Map<String, String> labels, Latency l) {
         String full = "jdm_" + name + "_seconds";

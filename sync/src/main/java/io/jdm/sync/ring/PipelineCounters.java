@@ -2,6 +2,7 @@ package io.jdm.sync.ring;
 
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.metrics.Throughput;
+import io.jdm.common.retry.RetryCounter;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -14,7 +15,8 @@ public final class PipelineCounters {
     public final Latency batchSize = new Latency("batch");
     public final LongAdder drains = new LongAdder();
     public final LongAdder skipped = new LongAdder();
-    public final LongAdder retries = new LongAdder();
+    /** Writer retries by reason (the target's error code). */
+    public final RetryCounter retries = new RetryCounter();
     public final LongAdder ddl = new LongAdder();
     /** Source event time (ms) of the last change committed, for replication lag. */
     public final AtomicLong lastCommittedEventMillis = new AtomicLong();

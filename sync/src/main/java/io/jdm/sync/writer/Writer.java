@@ -5,6 +5,7 @@ import com.mysql.cj.jdbc.JdbcConnection;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.RetriableException;
+import io.jdm.common.retry.Retries;
 import io.jdm.sync.checkpoint.CheckpointStore;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.PipelineCounters;
@@ -14,7 +15,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -31,6 +34,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Writer implements EventHandler<RingSlot> {
     private static final Logger LOG = LoggerFactory.getLogger(Writer.class);
+    /** The first pause after a retriable failure; later ones double up to the max backoff. */
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
 
     private final int id;
     private final WriterSettings s;
@@ -41,7 +46,10 @@ public final class Writer implements EventHandler<RingSlot> {
     private final SqlBuilder sql;
     private final DdlApplier ddl;
     private final CountDownLatch stopped;
+    private final Retries retries;
     private final List<Pending> batch = new ArrayList<>();
+    /** The position of each change in {@link #batch}, for a batch committed in parts. */
+    private final List<ChangePos> positions = new ArrayList<>();
     private final StringBuilder sb = new StringBuilder(64 * 1024);
     private Connection conn;
     private ChangePos seenPos;
@@ -63,6 +71,8 @@ public final class Writer implements EventHandler<RingSlot> {
         this.sql = new SqlBuilder(s.multipleRows());
         this.ddl = ddl;
         this.stopped = stopped;
+        this.retries = Retries.builder().budget(s.retryBudget()).backoff(FIRST_BACKOFF, s.maxBackoff())
+                .counter(counters.retries).stopWhen(s.aborted()).build();
     }
 
     @Override
@@ -76,8 +86,11 @@ public final class Writer implements EventHandler<RingSlot> {
         }
         if (slot.ddl != null) {
             if (id == 0 && !slot.skip) {
-                withRetry("DDL " + slot.ddl.sql(), slot.pos(), () -> ddl.apply(connection(), slot.ddl),
-                        e -> DdlApplier.refused(slot.ddl, ErrorClassifier.oneLine(e)));
+                try {
+                    attempt("DDL " + slot.ddl.sql(), slot.pos(), () -> ddl.apply(connection(), slot.ddl));
+                } catch (SQLException e) {
+                    throw new FatalException(DdlApplier.refused(slot.ddl, ErrorClassifier.oneLine(e)), e);
+                }
             }
             barrier.await(); // nobody applies rows of the table before its DDL is in
             seen(slot, seq);
@@ -90,6 +103,7 @@ public final class Writer implements EventHandler<RingSlot> {
                 s.budget().release(slot.bytes);
             } else {
                 batch.add(Pending.of(slot.change, slot.keys));
+                positions.add(slot.change.pos());
                 batchBytes += slot.bytes;
                 lastEventMillis = slot.change.eventMillis();
             }
@@ -134,7 +148,11 @@ public final class Writer implements EventHandler<RingSlot> {
             store.appendUpsert(sb, s.generation(), id, s.writers(), seenPos);
             String stmt = sb.toString();
             ChangePos pos = seenPos;
-            withRetry("checkpoint", pos, () -> execute(stmt));
+            try {
+                attempt("checkpoint", pos, () -> execute(stmt));
+            } catch (SQLException e) {
+                throw new FatalException(refused("checkpoint", pos, e), e);
+            }
             savedPos = pos;
             savedNanos = System.nanoTime();
         }
@@ -146,18 +164,7 @@ public final class Writer implements EventHandler<RingSlot> {
             return;
         }
         long t0 = System.nanoTime();
-        List<Pending> work = s.compact() ? Compactor.compact(batch) : batch;
-        sb.setLength(0);
-        sql.append(sb, work, s.safeMode().getAsBoolean());
-        store.appendUpsert(sb, s.generation(), id, s.writers(), seenPos);
-        String stmt = sb.toString();
-        List<SqlBuilder.Prepared> prepared = List.copyOf(sql.prepared());
-        List<byte[]> params = List.copyOf(sql.parameters());
-        ChangePos pos = seenPos;
-        if (LOG.isTraceEnabled()) {
-            LOG.trace("writer {} at {}:\n{}", id, pos, stmt);
-        }
-        withRetry(describe(), pos, () -> execute(stmt, prepared, params));
+        commit(0, batch.size(), seenPos);
         counters.rows.add(batch.size());
         counters.txns.increment();
         counters.batchSize.recordNanos(batch.size());
@@ -165,15 +172,55 @@ public final class Writer implements EventHandler<RingSlot> {
         counters.lastCommittedEventMillis.accumulateAndGet(lastEventMillis, Math::max);
         counters.lastCommitWallMillis.set(System.currentTimeMillis());
         batch.clear();
+        positions.clear();
         s.budget().release(batchBytes);
         batchBytes = 0;
-        savedPos = pos;
-        savedNanos = System.nanoTime();
-        progress.committed(id, seenSeq, pos);
+        progress.committed(id, seenSeq, seenPos);
         if (sb.capacity() > 4 << 20) {
             sb.setLength(0);
             sb.trimToSize(); // one huge batch should not pin its buffer forever
         }
+    }
+
+    /**
+     * Commits the changes {@code [from, to)} of the batch with {@code pos} as this writer's
+     * checkpoint, in one transaction. When TiDB finds the transaction too large (8004), or one of
+     * its entries (8025), the changes are committed in two halves instead, the first with the
+     * position of its own last change: every change of this writer up to that position is then in
+     * the target and none after it, as for any checkpoint. Halving ends at the one change an entry
+     * limit refuses, which stops the unit naming its table and key.
+     */
+    private void commit(int from, int to, ChangePos pos) throws InterruptedException {
+        List<Pending> part = batch.subList(from, to);
+        List<Pending> work = s.compact() ? Compactor.compact(part) : part;
+        sb.setLength(0);
+        sql.append(sb, work, s.safeMode().getAsBoolean());
+        store.appendUpsert(sb, s.generation(), id, s.writers(), pos);
+        String stmt = sb.toString();
+        List<SqlBuilder.Prepared> prepared = List.copyOf(sql.prepared());
+        List<byte[]> params = List.copyOf(sql.parameters());
+        if (LOG.isTraceEnabled()) {
+            LOG.trace("writer {} at {}:\n{}", id, pos, stmt);
+        }
+        try {
+            attempt(describe(part), pos, () -> execute(stmt, prepared, params));
+        } catch (SQLException e) {
+            boolean txnTooLarge = ErrorClassifier.isTxnTooLarge(e);
+            if (!txnTooLarge && !ErrorClassifier.isEntryTooLarge(e)) {
+                throw new FatalException(refused(describe(part), pos, e), e);
+            }
+            if (to - from == 1) {
+                throw new FatalException(tooLarge(part.get(0), pos, txnTooLarge, e), e);
+            }
+            int mid = (from + to) >>> 1;
+            LOG.info("sync: writer {}: the target refused {} as one transaction ({}); committing it in two",
+                    id, describe(part), ErrorClassifier.oneLine(e));
+            commit(from, mid, positions.get(mid - 1));
+            commit(mid, to, pos);
+            return;
+        }
+        savedPos = pos;
+        savedNanos = System.nanoTime();
     }
 
     private void execute(String stmt) throws SQLException {
@@ -212,47 +259,73 @@ public final class Writer implements EventHandler<RingSlot> {
     }
 
     /**
-     * Runs {@code work} until it commits, retrying retriable failures with backoff within the
-     * budget. After a lost connection the stored checkpoint row tells whether the commit went through
-     * before the connection broke, so a batch is never applied twice.
+     * Runs {@code work} until it commits, under the one retry policy: each retry rolls back and
+     * runs the whole work again on a fresh connection. After a lost connection the stored
+     * checkpoint row tells whether the commit went through before the connection broke, so a
+     * batch is never applied twice.
+     *
+     * @throws SQLException the first failure no retry can pass, for the caller to name
      */
-    private void withRetry(String what, ChangePos pos, SqlWork work) throws InterruptedException {
-        withRetry(what, pos, work, e -> "sync: writer " + id + " could not apply " + what + " at " + pos
-                + ": " + ErrorClassifier.oneLine(e) + "; the target refused it: fix the cause on the "
-                + "target and restart the task (it resumes from its checkpoint)");
+    private void attempt(String what, ChangePos pos, SqlWork work) throws SQLException, InterruptedException {
+        try {
+            retries.call("sync: writer " + id + ": " + what + " at " + pos, retry -> {
+                if (retry && committedAlready(pos)) {
+                    return null;
+                }
+                try {
+                    work.run();
+                } catch (SQLException e) {
+                    rollbackQuietly();
+                    if (ErrorClassifier.isRetriable(e)) {
+                        closeQuietly();
+                    }
+                    throw e;
+                }
+                return null;
+            });
+        } catch (Retries.GaveUp e) {
+            if (e.stopped()) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("sync: writer " + id + " interrupted while retrying");
+                }
+                throw new FatalException("sync: writer " + id + " stopped while retrying: another stage failed");
+            }
+            throw new RetriableException("sync: writer " + id + " gave up on " + what + " at " + pos + " after "
+                    + s.retryBudget().toSeconds() + "s of retries: " + e.getMessage()
+                    + "; check the target and restart the task", e.getCause());
+        }
     }
 
-    private void withRetry(String what, ChangePos pos, SqlWork work,
-                           java.util.function.Function<SQLException, String> refused) throws InterruptedException {
-        long deadline = System.nanoTime() + s.retryBudget().toNanos();
-        long backoff = 100;
-        while (true) {
-            try {
-                work.run();
-                return;
-            } catch (SQLException e) {
-                rollbackQuietly();
-                if (!ErrorClassifier.isRetriable(e)) {
-                    throw new FatalException(refused.apply(e), e);
-                }
-                closeQuietly();
-                counters.retries.increment();
-                if (System.nanoTime() > deadline) {
-                    throw new RetriableException("sync: writer " + id + " gave up on " + what + " at " + pos
-                            + " after " + s.retryBudget().toSeconds() + "s of retries: " + ErrorClassifier.oneLine(e)
-                            + "; check the target and restart the task", e);
-                }
-                if (s.aborted().getAsBoolean()) {
-                    throw new FatalException("sync: writer " + id + " stopped while retrying: another stage failed");
-                }
-                LOG.warn("sync: writer {} retrying in {} ms: {}", id, backoff, ErrorClassifier.oneLine(e));
-                Thread.sleep(backoff);
-                backoff = Math.min(backoff * 2, s.maxBackoff().toMillis());
-                if (committedAlready(pos)) {
-                    return;
-                }
-            }
+    private String refused(String what, ChangePos pos, SQLException e) {
+        return "sync: writer " + id + " could not apply " + what + " at " + pos + ": " + ErrorClassifier.oneLine(e)
+                + "; the target refused it: fix the cause on the target and restart the task (it resumes from its "
+                + "checkpoint)";
+    }
+
+    /** The words for one change TiDB refuses as too large, whatever the batch size. */
+    private String tooLarge(Pending p, ChangePos pos, boolean txn, SQLException e) {
+        String limit = txn ? "txn-total-size-limit" : "txn-entry-size-limit";
+        return "sync: writer " + id + ": the target refused the " + p.kind() + " on " + p.table().target().quoted()
+                + key(p) + " at " + pos + " as too large (" + ErrorClassifier.oneLine(e) + "): the row is larger than"
+                + " TiDB's " + limit + "; raise " + limit + " in the TiDB configuration and restart the task (it"
+                + " resumes from its checkpoint, every change before this one is applied)";
+    }
+
+    /** The change's identity key as {@code  key (a=1, b=x)}, or nothing for a table without one. */
+    private static String key(Pending p) {
+        int[] idx = p.table().identity();
+        Object[] row = p.after() != null ? p.after() : p.before();
+        if (idx.length == 0 || row == null) {
+            return "";
         }
+        StringBuilder k = new StringBuilder(" key (");
+        for (int i = 0; i < idx.length; i++) {
+            Object v = row[idx[i]];
+            String text = v instanceof byte[] b ? "0x" + HexFormat.of().formatHex(b) : String.valueOf(v);
+            k.append(i == 0 ? "" : ", ").append(p.table().column(idx[i]).name()).append('=')
+                    .append(text.length() > 64 ? text.substring(0, 64) + "..." : text);
+        }
+        return k.append(')').toString();
     }
 
     private boolean committedAlready(ChangePos pos) {
@@ -270,9 +343,9 @@ public final class Writer implements EventHandler<RingSlot> {
         return false;
     }
 
-    private String describe() {
-        Pending first = batch.get(0);
-        return batch.size() + " change(s) starting with " + first.kind() + " on " + first.table().target();
+    private static String describe(List<Pending> part) {
+        Pending first = part.get(0);
+        return part.size() + " change(s) starting with " + first.kind() + " on " + first.table().target();
     }
 
     private Connection connection() throws SQLException {
