@@ -95,7 +95,7 @@ public final class SyncUnit {
         this.writersStopped = new CountDownLatch(cfg.workerCount());
         this.store = new CheckpointStore(cfg.checkpointTable(), cfg.sourceId());
         this.markers = new DdlMarkers(cfg.ddlMarkerTable(), cfg.sourceId());
-        this.metrics = new SyncMetrics(cfg.task(), counters, progress, () -> ring == null ? -1 : ring.getCursor(),
+        this.metrics = new SyncMetrics(cfg.task(), cfg.sourceId(), counters, progress, () -> ring == null ? -1 : ring.getCursor(),
                 this::checkpoint, () -> reader == null ? null : reader.lastEventEnd(),
                 () -> reader == null ? 0 : reader.reconnects(), gate::isClosed);
     }
