@@ -2,8 +2,10 @@ package io.jdm.dump;
 
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.metrics.MetricSource;
-import io.jdm.common.metrics.PrometheusWriter;
+import io.jdm.common.metrics.MetricFamilies;
+import io.jdm.common.metrics.ProcessMetrics;
 import io.jdm.common.metrics.Throughput;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -12,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** The dump's counters and latencies: rows/s, MB/s, tables and chunks done, per-chunk query and write time. */
 public final class DumpMetrics implements MetricSource {
-    private final Map<String, String> labels;
+    private final Labels labels;
     private final Throughput rows = new Throughput("rows");
     private final Throughput bytes = new Throughput("bytes");
     private final AtomicInteger tablesTotal = new AtomicInteger();
@@ -26,7 +28,7 @@ public final class DumpMetrics implements MetricSource {
     private volatile long endNanos;
 
     DumpMetrics(String task, String sourceId) {
-        this.labels = Map.of("task", task, "source", sourceId);
+        this.labels = ProcessMetrics.unitLabels(task, sourceId);
     }
 
     Throughput rowsCounter() {
@@ -125,16 +127,17 @@ public final class DumpMetrics implements MetricSource {
     }
 
     @Override
-    public void writePrometheus(PrometheusWriter w) {
-        w.counter("dump_rows_total", "Rows written to dump files", labels, rows());
-        w.counter("dump_bytes_total", "SQL bytes written to dump files, before compression", labels, bytes());
-        w.gauge("dump_tables_done", "Tables completely dumped", labels, tablesDone.get());
-        w.gauge("dump_tables_total", "Tables selected for the dump", labels, tablesTotal.get());
-        w.gauge("dump_chunks_done", "Chunks completely dumped", labels, chunksDone.get());
-        w.gauge("dump_chunks_total", "Chunks planned so far", labels, chunksTotal.get());
-        w.gauge("dump_estimated_rows", "Rows the source estimates for the selected tables", labels,
+    public void collect(MetricFamilies f) {
+        f.counter("jdm_dump_rows_total", "Rows written to dump files", labels, rows());
+        f.counter("jdm_dump_bytes_total", "SQL bytes written to dump files, before compression", labels, bytes());
+        f.gauge("jdm_dump_tables_done", "Tables completely dumped", labels, tablesDone.get());
+        f.gauge("jdm_dump_tables", "Tables selected for the dump", labels, tablesTotal.get());
+        f.gauge("jdm_dump_chunks_done", "Chunks completely dumped", labels, chunksDone.get());
+        f.gauge("jdm_dump_chunks_planned", "Chunks planned so far", labels, chunksTotal.get());
+        f.gauge("jdm_dump_estimated_rows", "Rows the source estimates for the selected tables", labels,
                 estimatedRows.get());
-        w.latency("dump_chunk_query", "Time from sending a chunk's SELECT to its first row", labels, chunkQuery);
-        w.latency("dump_chunk_write", "Time a chunk spent writing its files", labels, chunkWrite);
+        f.histogram("jdm_dump_chunk_query_seconds", "Time from sending a chunk's SELECT to its first row", labels,
+                chunkQuery);
+        f.histogram("jdm_dump_chunk_write_seconds", "Time a chunk spent writing its files", labels, chunkWrite);
     }
 }

@@ -2,9 +2,11 @@ package io.jdm.load;
 
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.metrics.MetricSource;
-import io.jdm.common.metrics.PrometheusWriter;
+import io.jdm.common.metrics.MetricFamilies;
+import io.jdm.common.metrics.ProcessMetrics;
 import io.jdm.common.metrics.Throughput;
 import io.jdm.common.retry.RetryCounter;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -17,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * transaction (statements plus checkpoint, through commit).
  */
 public final class LoadMetrics implements MetricSource {
-    private final Map<String, String> labels;
+    private final Labels labels;
     private final Throughput bytes = new Throughput("bytes");
     private final Throughput rows = new Throughput("rows");
     private final Throughput statements = new Throughput("statements");
@@ -31,7 +33,7 @@ public final class LoadMetrics implements MetricSource {
     private volatile long endNanos;
 
     LoadMetrics(String task, String sourceId) {
-        this.labels = Map.of("task", task, "source", sourceId);
+        this.labels = ProcessMetrics.unitLabels(task, sourceId);
     }
 
     void plan(int files, long totalBytes, int finishedFiles, long finishedBytes) {
@@ -143,14 +145,17 @@ public final class LoadMetrics implements MetricSource {
     }
 
     @Override
-    public void writePrometheus(PrometheusWriter w) {
-        w.counter("load_bytes_total", "Bytes of dump files read", labels, bytes.total());
-        w.counter("load_rows_total", "Rows written to the target", labels, rows.total());
-        w.counter("load_statements_total", "Statements executed on the target", labels, statements.total());
-        w.gauge("load_files_done", "Data files finished", labels, filesDone.get());
-        w.gauge("load_files_total", "Data files in the dump", labels, filesTotal.get());
-        w.gauge("load_progress_ratio", "Fraction of the dump loaded", labels, progress());
-        w.counters("load_retries_total", "Retries by the target's error code", labels, "code", retries.byReason());
-        w.latency("load_transaction", "Latency of one load transaction through commit", labels, transactions);
+    public void collect(MetricFamilies f) {
+        f.counter("jdm_load_bytes_total", "Bytes of dump files read", labels, bytes.total());
+        f.counter("jdm_load_rows_total", "Rows written to the target", labels, rows.total());
+        f.counter("jdm_load_statements_total", "Statements executed on the target", labels, statements.total());
+        f.gauge("jdm_load_files_done", "Data files finished", labels, filesDone.get());
+        retries.byReason().forEach((code, n) -> f.counter("jdm_load_retries_total",
+                "retries by the target's error code", labels.add("code", code), n));
+        f.gauge("dm_loader_data_file_gauge", "data files in total", labels, filesTotal.get());
+        f.gauge("dm_loader_data_size_gauge", "data size in total", labels, bytesTotal.get());
+        f.gauge("dm_loader_progress", "the processing progress of loader, 0 to 1 as in DM", labels, progress());
+        f.histogram("dm_loader_query_duration_time", "Bucketed histogram of query time (s) of a txn.", labels,
+                transactions);
     }
 }

@@ -1,10 +1,12 @@
 package io.jdm.sync;
 
 import io.jdm.common.metrics.MetricSource;
-import io.jdm.common.metrics.PrometheusWriter;
+import io.jdm.common.metrics.MetricFamilies;
+import io.jdm.common.metrics.ProcessMetrics;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.sync.ring.PipelineCounters;
 import io.jdm.sync.ring.WriterProgress;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,7 @@ import java.util.stream.IntStream;
  */
 public final class SyncMetrics implements MetricSource {
     private final String task;
+    private final String sourceId;
     private final PipelineCounters c;
     private final WriterProgress progress;
     private final LongSupplier cursor;
@@ -32,10 +35,11 @@ public final class SyncMetrics implements MetricSource {
      * @param reconnects how often the binlog stream was reopened
      * @param held whether {@code jdm verify --snapshot} holds the reader right now
      */
-    SyncMetrics(String task, PipelineCounters counters, WriterProgress progress, LongSupplier cursor,
+    SyncMetrics(String task, String sourceId, PipelineCounters counters, WriterProgress progress, LongSupplier cursor,
                 Supplier<BinlogPosition> checkpoint, Supplier<BinlogPosition> readPosition, LongSupplier reconnects,
                 BooleanSupplier held) {
         this.task = task;
+        this.sourceId = sourceId;
         this.c = counters;
         this.progress = progress;
         this.cursor = cursor;
@@ -138,21 +142,45 @@ public final class SyncMetrics implements MetricSource {
     }
 
     @Override
-    public void writePrometheus(PrometheusWriter w) {
-        Map<String, String> l = Map.of("task", task, "unit", "sync");
-        w.counter("sync_events_total", "binlog row events read", l, c.events.total());
-        w.counter("sync_rows_total", "row changes committed to the target", l, c.rows.total());
-        w.counter("sync_transactions_total", "target transactions committed", l, c.txns.total());
-        w.counter("sync_drains_total", "causality drains", l, c.drains.sum());
-        w.counters("sync_retries_total", "writer retries by the target's error code", l, "code", c.retries.byReason());
-        w.counter("sync_reader_reconnects_total", "binlog stream reopened", l, reconnects());
-        w.gauge("sync_held_for_verify", "1 while verify --snapshot holds the reader", l, held.getAsBoolean() ? 1 : 0);
-        w.gauge("sync_lag_seconds", "source event time to now for the oldest uncommitted change", l, lagSeconds());
+    public void collect(MetricFamilies f) {
+        Labels l = ProcessMetrics.unitLabels(task, sourceId);
+        Labels w = l.add("worker", ProcessMetrics.worker());
+        f.counter("jdm_sync_events_total", "binlog row events read", l, c.events.total());
+        f.counter("jdm_sync_rows_total", "row changes committed to the target", l, c.rows.total());
+        f.counter("jdm_sync_drains_total", "causality drains", l, c.drains.sum());
+        c.retries.byReason().forEach((code, n) -> f.counter("jdm_sync_retries_total",
+                "writer retries by the target's error code", l.add("code", code), n));
+        f.counter("jdm_sync_reader_reconnects_total", "binlog stream reopened", l, reconnects());
+        f.gauge("jdm_sync_held_for_verify", "1 while verify --snapshot holds the reader", l, held.getAsBoolean() ? 1 : 0);
+        f.counter("dm_syncer_finished_jobs_total", "total number of finished jobs", w.add("type", "dml"),
+                c.rows.total());
+        f.counter("dm_syncer_finished_jobs_total", "total number of finished jobs", w.add("type", "ddl"), c.ddl.sum());
+        f.counter("dm_syncer_finished_transaction_total", "total number of finished transaction", w, c.txns.total());
+        f.gauge("jdm_sync_lag_seconds", "source event time to now for the oldest uncommitted change", l, lagSeconds());
+        f.gauge("dm_syncer_replication_lag_gauge", "replication lag gauge in second between mysql and syncer", w,
+                lagSeconds());
+        f.histogram("dm_syncer_replication_lag", "replication lag histogram in second between mysql and syncer", w,
+                c.replicationLag);
+        f.histogram("dm_syncer_txn_duration_time", "Bucketed histogram of processing time (s) of a txn.", w,
+                c.txnLatency);
         List<Long> depths = queueDepths();
         for (int i = 0; i < depths.size(); i++) {
-            w.gauge("sync_queue_depth", "ring slots a writer has not passed yet",
-                    Map.of("task", task, "unit", "sync", "writer", String.valueOf(i)), depths.get(i));
+            f.gauge("dm_syncer_queue_size", "remain size of the DML queue", l.add("queue_id", "q_" + i),
+                    depths.get(i));
         }
-        w.latency("sync_txn", "target transaction latency", l, c.txnLatency);
+        binlogPosition(f, "syncer", l, checkpoint.get());
+    }
+
+    /**
+     * DM's {@code dm_syncer_binlog_file} (the file's index) and {@code dm_syncer_binlog_pos} for
+     * {@code node} {@code master} (the source's position) or {@code syncer} (the checkpoint).
+     */
+    public static void binlogPosition(MetricFamilies f, String node, Labels unit, BinlogPosition p) {
+        if (p == null) {
+            return;
+        }
+        Labels l = unit.add("node", node);
+        f.gauge("dm_syncer_binlog_file", "current binlog file index", l, p.fileIndex());
+        f.gauge("dm_syncer_binlog_pos", "current binlog pos", l, p.pos());
     }
 }

@@ -102,7 +102,7 @@ public final class SyncUnit {
         this.markers = new DdlMarkers(cfg.ddlMarkerTable(), cfg.sourceId());
         this.budget = new ByteBudget(Long.getLong("jdm.sync.ring-bytes", ByteBudget.defaultLimit()),
                 () -> failure.get() != null);
-        this.metrics = new SyncMetrics(cfg.task(), counters, progress, () -> ring == null ? -1 : ring.getCursor(),
+        this.metrics = new SyncMetrics(cfg.task(), cfg.sourceId(), counters, progress, () -> ring == null ? -1 : ring.getCursor(),
                 this::checkpoint, () -> reader == null ? null : reader.lastEventEnd(),
                 () -> reader == null ? 0 : reader.reconnects(), gate::isClosed);
     }

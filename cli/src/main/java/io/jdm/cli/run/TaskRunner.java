@@ -9,13 +9,17 @@ import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.error.RetriableException;
 import io.jdm.common.lease.TaskLease;
 import io.jdm.common.metrics.MetricSource;
-import io.jdm.common.metrics.PrometheusWriter;
+import io.jdm.common.metrics.MetricFamilies;
+import io.jdm.common.metrics.ProcessMetrics;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.dump.DumpResult;
 import io.jdm.dump.DumpUnit;
+import io.prometheus.metrics.model.snapshots.Labels;
 import io.jdm.load.LoadUnit;
+import io.jdm.sync.SyncMetrics;
 import io.jdm.sync.SyncUnit;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -74,8 +78,17 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
         volatile MetricSource unit;
         volatile String unitName = "";
+        volatile SyncUnit sync;
         volatile String error;
         volatile BinlogPosition position;
+        /** Units that stopped with an error, by DM's metric name and whether it was resumable. */
+        final Map<List<String>, Integer> exits = new ConcurrentHashMap<>();
+
+        /** Counts a unit's failure for DM's {@code dm_<unit>_exit_with_error_count}, then rethrows it. */
+        RuntimeException exited(String dmUnit, RuntimeException e) {
+            exits.merge(List.of(dmUnit, String.valueOf(e instanceof RetriableException)), 1, Integer::sum);
+            return e;
+        }
     }
 
     public TaskRunner(TaskConfig task, Stages stages) {
@@ -108,7 +121,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     /** Runs every stage; returns when the task is done, or when stopped; throws the first failure. */
     public void run() {
-        try {
+        try (ProcessMetrics.Registration metrics = ProcessMetrics.register(this::collect)) {
             takeLeases();
             runStages();
         } finally {
@@ -221,6 +234,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             try {
                 DumpResult r = dump.run();
                 pos = r.position();
+            } catch (RuntimeException e) {
+                throw s.exited("mydumper", e);
             } finally {
                 currentDump = null;
             }
@@ -239,6 +254,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         s.unitName = "load";
         try {
             load.run();
+        } catch (RuntimeException e) {
+            throw s.exited("loader", e);
         } finally {
             currentLoad = null;
         }
@@ -273,6 +290,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             SourceState s = sources.get(i.sourceId());
             s.unit = sync.metrics();
             s.unitName = "sync";
+            s.sync = sync;
             s.enter("sync");
             synchronized (syncs) {
                 if (stopping) {
@@ -288,9 +306,10 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     /** Sync units end only when stopped or failed: watch for either. */
     private void awaitSyncs() {
         while (true) {
-            for (SyncUnit u : syncs) {
-                Optional<JdmException> f = u.failure();
+            for (SourceState failed : sources.values()) {
+                Optional<JdmException> f = failed.sync == null ? Optional.empty() : failed.sync.failure();
                 if (f.isPresent()) {
+                    failed.exited("syncer", f.get());
                     sources.values().forEach(s -> s.error = f.get().getMessage());
                     new Thread(this::requestStop, task.name() + "-stop").start();
                     syncs.forEach(SyncUnit::awaitTermination);
@@ -395,13 +414,40 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     @Override
     public String metrics() {
-        PrometheusWriter w = new PrometheusWriter();
-        for (SourceState s : sources.values()) {
-            if (s.unit != null) {
-                s.unit.writePrometheus(w);
+        return ProcessMetrics.scrape();
+    }
+
+    /** DM's stage numbers ({@code pb.Stage}): 1 New, 2 Running, 3 Paused, 4 Stopped, 5 Finished, 8 Stopping. */
+    private int dmStage(SourceState s) {
+        if (s.error != null) {
+            return 3; // DM pauses a subtask that failed
+        }
+        if ("done".equals(s.stage)) {
+            return 5;
+        }
+        if (stopped.getCount() == 0 || stopping) {
+            return stopped.getCount() == 0 ? 4 : 8;
+        }
+        return "pending".equals(s.stage) ? 1 : 2;
+    }
+
+    /** The task's series: every source's stage, its current unit's series, exits with error, master position. */
+    private void collect(MetricFamilies f) {
+        for (MySqlInstance i : task.mysqlInstances()) {
+            SourceState s = sources.get(i.sourceId());
+            Labels l = ProcessMetrics.unitLabels(task.name(), i.sourceId());
+            f.gauge("dm_worker_task_state", "state of task, 0 - invalidStage, 1 - New, 2 - Running, 3 - Paused, "
+                    + "4 - Stopped, 5 - Finished, 8 - Stopping", l.add("worker", ProcessMetrics.worker()), dmStage(s));
+            s.exits.forEach((k, n) -> f.untyped("dm_" + k.get(0) + "_exit_with_error_count",
+                    "counter for " + k.get(0) + " exits with error", l.add("resumable_err", k.get(1)), n));
+            MetricSource unit = s.unit;
+            if (unit != null) {
+                unit.collect(f);
+            }
+            if ("sync".equals(s.unitName)) {
+                SyncMetrics.binlogPosition(f, "master", l, masterPosition(i, s));
             }
         }
-        return w.toString();
     }
 
     @Override

@@ -96,7 +96,8 @@ class TaskRunnerIT {
             assertTrue(status.contains("\"source-id\" : \"s1\""), status);
             String metrics = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
                     + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-            assertTrue(metrics.contains("# TYPE jdm_"), metrics);
+            assertTrue(metrics.contains("dm_worker_task_state{source_id=\"s1\",task=\"runner-it\""), metrics);
+            assertTrue(metrics.contains("jdm_sync_rows_total{source_id=\"s1\",task=\"runner-it\"}"), metrics);
         } finally {
             if (run != null) {
                 run.stop(Duration.ofSeconds(60));

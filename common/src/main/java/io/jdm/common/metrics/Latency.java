@@ -4,11 +4,17 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
-/** A latency distribution (nanoseconds recorded, milliseconds reported), safe for many writers. */
+/**
+ * A latency distribution (nanoseconds recorded, milliseconds reported), safe for many writers:
+ * percentiles for the progress line, and Prometheus buckets in seconds for {@code /metrics}.
+ */
 public final class Latency {
     private static final long MAX_NANOS = TimeUnit.HOURS.toNanos(1);
     private final String name;
     private final ConcurrentHistogram histogram = new ConcurrentHistogram(MAX_NANOS, 3);
+    /** DM's buckets for every duration ({@code ExponentialBuckets(0.000005, 2, 25)}: 5µs to 84s). */
+    private final io.prometheus.metrics.core.metrics.Histogram buckets = io.prometheus.metrics.core.metrics.Histogram
+            .builder().name("latency").classicOnly().classicExponentialUpperBounds(0.000005, 2, 25).build();
 
     public Latency(String name) {
         this.name = name;
@@ -19,7 +25,9 @@ public final class Latency {
     }
 
     public void recordNanos(long nanos) {
-        histogram.recordValue(Math.min(Math.max(nanos, 0), MAX_NANOS));
+        long n = Math.min(Math.max(nanos, 0), MAX_NANOS);
+        histogram.recordValue(n);
+        buckets.observe(n / 1e9);
     }
 
     /** Records the time since {@code startNanos} (a {@link System#nanoTime()} value). */
@@ -42,6 +50,11 @@ public final class Latency {
 
     public double meanMillis() {
         return histogram.getMean() / 1_000_000.0;
+    }
+
+    /** The same values in seconds, in DM's duration buckets, for {@link MetricFamilies}. */
+    io.prometheus.metrics.core.metrics.Histogram buckets() {
+        return buckets;
     }
 
     /** A copy, for reports that must not see later values. */

@@ -13,6 +13,6 @@ public interface MetricSource {
     /** A JSON-friendly map for {@code /status}. */
     Map<String, Object> status();
 
-    /** Prometheus text for {@code /metrics}. */
-    void writePrometheus(PrometheusWriter w);
+    /** This unit's series for {@code /metrics}, each labelled {@code task} and {@code source_id}. */
+    void collect(MetricFamilies f);
 }

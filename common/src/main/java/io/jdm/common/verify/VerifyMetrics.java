@@ -1,8 +1,9 @@
 package io.jdm.common.verify;
 
 import io.jdm.common.metrics.MetricSource;
-import io.jdm.common.metrics.PrometheusWriter;
+import io.jdm.common.metrics.MetricFamilies;
 import io.jdm.common.metrics.Throughput;
+import io.prometheus.metrics.model.snapshots.Labels;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -82,13 +83,12 @@ public final class VerifyMetrics implements MetricSource {
     }
 
     @Override
-    public void writePrometheus(PrometheusWriter w) {
-        Map<String, String> l = Map.of("task", task, "unit", "verify");
-        w.counter("verify_rows_checked_total", "Source rows whose chunk was compared", l, rows.total());
-        w.gauge("verify_rows_per_second", "Rows checked per second since start", l, rows.overallRate());
-        w.counter("verify_chunks_done_total", "Chunks compared", l, chunksDone.get());
-        w.gauge("verify_chunks_planned", "Chunks planned so far", l, chunksPlanned.get());
-        w.counter("verify_chunks_different_total", "Chunks whose checksums differed", l, chunksDifferent.get());
-        w.counter("verify_rows_different_total", "Rows found missing, extra or changed", l, rowsDifferent.get());
+    public void collect(MetricFamilies f) {
+        Labels l = Labels.of("task", task);
+        f.counter("jdm_verify_rows_checked_total", "Source rows whose chunk was compared", l, rows.total());
+        f.counter("jdm_verify_chunks_done_total", "Chunks compared", l, chunksDone.get());
+        f.gauge("jdm_verify_chunks_planned", "Chunks planned so far", l, chunksPlanned.get());
+        f.counter("jdm_verify_chunks_different_total", "Chunks whose checksums differed", l, chunksDifferent.get());
+        f.counter("jdm_verify_rows_different_total", "Rows found missing, extra or changed", l, rowsDifferent.get());
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.common.metrics.PrometheusWriter;
+import io.jdm.common.metrics.MetricFamilies;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.verify.VerifyReport.DiffKind;
 import io.jdm.common.verify.VerifyReport.Result;
@@ -70,9 +70,9 @@ class VerifyChunksIT {
         assertEquals(6000, v.metrics().rowsChecked());
         assertEquals(tr.chunks(), v.metrics().chunksDone());
         assertEquals(6000L, v.metrics().status().get("rowsChecked"));
-        PrometheusWriter w = new PrometheusWriter();
-        v.metrics().writePrometheus(w);
-        assertTrue(w.toString().contains("jdm_verify_rows_checked_total{"), w.toString());
+        MetricFamilies m = new MetricFamilies();
+        v.metrics().collect(m);
+        assertTrue(m.text().contains("jdm_verify_rows_checked_total{task=\"" + c.task() + "\"} 6000"), m.text());
 
         it.onTarget("DELETE FROM " + t.quoted() + " WHERE id IN (300, 9000)",
                 "UPDATE " + t.quoted() + " SET c = 'changed' WHERE id = 3000",

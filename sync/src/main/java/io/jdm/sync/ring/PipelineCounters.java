@@ -2,6 +2,7 @@ package io.jdm.sync.ring;
 
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.metrics.Throughput;
+import io.prometheus.metrics.core.metrics.Histogram;
 import io.jdm.common.retry.RetryCounter;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -22,4 +23,15 @@ public final class PipelineCounters {
     public final AtomicLong lastCommittedEventMillis = new AtomicLong();
     public final AtomicLong lastCommitWallMillis = new AtomicLong();
     public final AtomicLong lastReadEventMillis = new AtomicLong();
+    /** Source event time to commit, per committed transaction, in DM's buckets (0.5s to 1024s). */
+    public final Histogram replicationLag = Histogram.builder().name("replication_lag").classicOnly()
+            .classicExponentialUpperBounds(0.5, 2, 12).build();
+
+    /** A writer committed a transaction whose last change happened at {@code eventMillis} on the source. */
+    public void committed(long eventMillis) {
+        lastCommittedEventMillis.accumulateAndGet(eventMillis, Math::max);
+        if (eventMillis > 0) {
+            replicationLag.observe(Math.max(0, System.currentTimeMillis() - eventMillis) / 1000.0);
+        }
+    }
 }

@@ -169,7 +169,7 @@ public final class Writer implements EventHandler<RingSlot> {
         counters.txns.increment();
         counters.batchSize.recordNanos(batch.size());
         counters.txnLatency.recordSince(t0);
-        counters.lastCommittedEventMillis.accumulateAndGet(lastEventMillis, Math::max);
+        counters.committed(lastEventMillis);
         counters.lastCommitWallMillis.set(System.currentTimeMillis());
         batch.clear();
         positions.clear();
