@@ -7,6 +7,7 @@ import io.jdm.common.error.RetriableException;
 import io.jdm.common.filter.EventType;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.schema.Column;
 import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
@@ -21,6 +22,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -72,6 +74,8 @@ final class SchemaTracker implements AutoCloseable {
     private Map<String, String> sourceDefaults;
     /** Source table → whether its copy exists; absent: not looked at yet. */
     private final Map<TableName, Boolean> known = new HashMap<>();
+    /** Tables whose copy lost the target's own columns: their targets have more columns than the source. */
+    private final Set<TableName> targetHasMore = new HashSet<>();
     /** Target table → the source tables routed to it (listed at start, plus every one met since). */
     private Map<TableName, Set<TableName>> groups;
     private Connection tconn;
@@ -144,6 +148,53 @@ final class SchemaTracker implements AutoCloseable {
         } catch (SQLException e) {
             throw unreachable(e);
         }
+    }
+
+    /**
+     * Where the copy (taken from the target) has columns the binlog does not name, drops them, so
+     * the copy holds exactly the binlog's columns: DM's "downstream has more columns". Only when
+     * every binlog column is in the copy under its name and in the same order; the writers name
+     * their columns, so the target's own columns keep their values.
+     *
+     * @param names the binlog's column names, in order (binlog_row_metadata=FULL)
+     * @return the copy's columns dropped, or empty when the binlog's columns are not such a subset
+     */
+    List<String> narrowToBinlogColumns(TableName src, List<String> names) {
+        try {
+            TableSchema s = SchemaReader.read(tconn(), copy(src));
+            if (s == null) {
+                return List.of();
+            }
+            List<String> extra = new ArrayList<>();
+            int next = 0;
+            for (Column c : s.columns()) {
+                if (next < names.size() && c.name().equalsIgnoreCase(names.get(next))) {
+                    next++;
+                } else {
+                    extra.add(c.name());
+                }
+            }
+            boolean keyColumn = extra.stream().anyMatch(x -> s.primaryKey().stream().anyMatch(x::equalsIgnoreCase));
+            if (next != names.size() || extra.isEmpty() || keyColumn) {
+                return List.of(); // a target-only key column would change which rows a change finds
+            }
+            StringBuilder sql = new StringBuilder("ALTER TABLE ").append(copy(src).quoted());
+            for (int i = 0; i < extra.size(); i++) {
+                sql.append(i == 0 ? " " : ", ").append("DROP COLUMN ").append(Identifiers.quote(extra.get(i)));
+            }
+            try (Statement st = tconn().createStatement()) {
+                st.execute(sql.toString());
+            }
+            targetHasMore.add(src);
+            return extra;
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+    }
+
+    /** Whether the target table of {@code src} has columns of its own (see narrowToBinlogColumns). */
+    boolean targetHasMoreColumns(TableName src) {
+        return targetHasMore.contains(src);
     }
 
     /** Whether more than one source table is routed to this target table: shards merged into one. */

@@ -9,6 +9,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.TableInfo;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
@@ -62,13 +63,22 @@ final class TableCache implements AutoCloseable {
         if (d != null && Arrays.equals(d.types(), types)) {
             return d;
         }
-        TableInfo info = TableInfo.of(tracker.schema(name), router.apply(name));
+        TableInfo info = TableInfo.of(tracker.schema(name), router.apply(name), tracker.targetHasMoreColumns(name));
+        List<String> names = columnNames(tm);
+        if (!fits(info, types) && info.columnCount() > types.length && names != null) {
+            List<String> extra = tracker.narrowToBinlogColumns(name, names);
+            if (!extra.isEmpty()) {
+                LOG.info("sync: {} has columns its source table {} lacks ({}): they keep their own values",
+                        info.target(), name, String.join(", ", extra));
+                info = TableInfo.of(tracker.schema(name), router.apply(name), tracker.targetHasMoreColumns(name));
+            }
+        }
         int charsetMismatch = fits(info, types) ? firstColumnInAnotherCharset(info, tm) : -1;
         if ((!fits(info, types) || charsetMismatch >= 0) && tracker.reloadFromSource(name)) {
             LOG.warn("sync: the known definition of {} does not match its binlog rows{}; using the source's "
                     + "current definition", name, charsetMismatch < 0 ? "" : " (column "
                     + info.column(charsetMismatch).name() + " has another charset than on the source)");
-            info = TableInfo.of(tracker.schema(name), router.apply(name));
+            info = TableInfo.of(tracker.schema(name), router.apply(name), tracker.targetHasMoreColumns(name));
             charsetMismatch = fits(info, types) ? firstColumnInAnotherCharset(info, tm) : -1;
         }
         if (charsetMismatch >= 0) {
@@ -84,7 +94,9 @@ final class TableCache implements AutoCloseable {
                     + " in the binlog" : "column " + info.column(i).name() + " is " + info.column(i).columnType()
                     + ", binlog type " + (types[i] & 0xFF)) + "): the target table " + info.target()
                     + " differs from the source table as it was at this position; make them match or restart "
-                    + "the task from a fresh dump");
+                    + "the task from a fresh dump" + (info.columnCount() > types.length && names == null
+                    ? " (a target table may have extra columns when the source logs column names: "
+                    + "binlog_row_metadata=FULL)" : ""));
         }
         if (info.keyless()) {
             LOG.warn("sync: table {} has no primary key or NOT NULL unique key: its changes are applied "
@@ -93,6 +105,13 @@ final class TableCache implements AutoCloseable {
         d = build(info, types);
         decoders.put(name, d);
         return d;
+    }
+
+    /** The binlog's column names (binlog_row_metadata=FULL), or null when the TABLE_MAP carries none. */
+    private static List<String> columnNames(TableMapEventData tm) {
+        TableMapEventMetadata md = tm.getEventMetadata();
+        List<String> names = md == null ? null : md.getColumnNames();
+        return names == null || names.size() != tm.getColumnTypes().length ? null : names;
     }
 
     /**

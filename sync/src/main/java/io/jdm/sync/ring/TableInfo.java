@@ -12,11 +12,17 @@ import java.util.List;
  *
  * @param keys the primary key first, then every NOT NULL unique key, as column indexes
  * @param writable indexes of the columns written to the target (generated columns excluded)
+ * @param targetHasMoreColumns the target table has columns of its own that the source lacks: safe
+ *        mode then writes upserts, which keep their values, instead of REPLACE, which resets them
  */
 public record TableInfo(TableName source, TableName target, TableSchema schema, List<int[]> keys,
-                        int[] writable) {
+                        int[] writable, boolean targetHasMoreColumns) {
 
     public static TableInfo of(TableSchema schema, TableName target) {
+        return of(schema, target, false);
+    }
+
+    public static TableInfo of(TableSchema schema, TableName target, boolean targetHasMoreColumns) {
         List<int[]> keys = new ArrayList<>();
         if (!schema.primaryKey().isEmpty()) {
             keys.add(indexes(schema, schema.primaryKey()));
@@ -31,7 +37,7 @@ public record TableInfo(TableName source, TableName target, TableSchema schema, 
                 writable[w++] = i;
             }
         }
-        return new TableInfo(schema.name(), target, schema, List.copyOf(keys), writable);
+        return new TableInfo(schema.name(), target, schema, List.copyOf(keys), writable, targetHasMoreColumns);
     }
 
     private static int[] indexes(TableSchema schema, List<String> names) {

@@ -13,15 +13,16 @@ import java.util.List;
  * Turns a writer's batch into SQL, in order. With {@code multipleRows}, consecutive changes of
  * one table and kind become one statement: multi-row INSERT/REPLACE, {@code INSERT … ON DUPLICATE
  * KEY UPDATE} for updates that keep their key, {@code DELETE … WHERE (key) IN (…)}. Safe mode
- * writes INSERT as REPLACE and UPDATE as DELETE + REPLACE. Keyless tables: one row per statement,
+ * writes INSERT as REPLACE and UPDATE as DELETE + REPLACE, or as upserts where the target table has
+ * columns of its own (REPLACE would reset them). Keyless tables: one row per statement,
  * every column in the WHERE clause, {@code LIMIT 1}. A statement that writes an ENUM's index 0
  * runs between {@code SET SESSION sql_mode} to {@link SqlModes#REPLAY_NON_STRICT} and back.
  */
 final class SqlBuilder {
     /**
-     * Binary values from this size on are sent as statement parameters, escaped in place by the
-     * driver (about their own size), instead of as hex text (twice their size): a row as large as
-     * the target's {@code max_allowed_packet} still fits in one packet.
+     * Binary values from this size on are sent as parameters of a server-side prepared statement
+     * (their raw bytes) instead of as hex text (twice their size): a row of most of the target's
+     * {@code max_allowed_packet} still fits in one packet.
      */
     static final int PARAMETER_BYTES = 8 << 10;
 
@@ -66,7 +67,13 @@ final class SqlBuilder {
             }
             statementStart = sb.length();
             switch (first.kind()) {
-                case INSERT -> insert(sb, group, safe ? "REPLACE" : "INSERT");
+                case INSERT -> {
+                    if (safe && first.table().targetHasMoreColumns()) {
+                        upsert(sb, group);
+                    } else {
+                        insert(sb, group, safe ? "REPLACE" : "INSERT");
+                    }
+                }
                 case DELETE -> delete(sb, group);
                 case UPDATE -> update(sb, group, safe);
             }
@@ -159,24 +166,18 @@ final class SqlBuilder {
     private void update(StringBuilder sb, List<Pending> rows, boolean safe) {
         Pending p = rows.get(0);
         TableInfo t = p.table();
-        if (rows.size() > 1) {
-            multiRow(sb, rows, "INSERT");
-            sb.append(" ON DUPLICATE KEY UPDATE ");
-            boolean first = true;
-            for (int c : t.writable()) {
-                if (!first) {
-                    sb.append(',');
-                }
-                first = false;
-                String q = Identifiers.quote(t.column(c).name());
-                sb.append(q).append("=VALUES(").append(q).append(')');
-            }
-            end(sb);
+        if (rows.size() > 1 || (safe && t.targetHasMoreColumns() && p.keepsIdentity())) {
+            upsert(sb, rows);
             return;
         }
         if (safe && !t.keyless()) {
             delete(sb, rows);
-            insert(sb, List.of(new Pending(Kind.INSERT, t, null, p.after(), p.keys())), "REPLACE");
+            List<Pending> row = List.of(new Pending(Kind.INSERT, t, null, p.after(), p.keys()));
+            if (t.targetHasMoreColumns()) {
+                upsert(sb, row);
+            } else {
+                insert(sb, row, "REPLACE");
+            }
             return;
         }
         sb.append("UPDATE ").append(t.target().quoted()).append(" SET ");
@@ -192,6 +193,23 @@ final class SqlBuilder {
             value(sb, col, p.after()[c]);
         }
         where(sb, t, p.before());
+        end(sb);
+    }
+
+    /** {@code INSERT … ON DUPLICATE KEY UPDATE} every written column: columns the source lacks keep their values. */
+    private void upsert(StringBuilder sb, List<Pending> rows) {
+        TableInfo t = rows.get(0).table();
+        multiRow(sb, rows, "INSERT");
+        sb.append(" ON DUPLICATE KEY UPDATE ");
+        boolean first = true;
+        for (int c : t.writable()) {
+            if (!first) {
+                sb.append(',');
+            }
+            first = false;
+            String q = Identifiers.quote(t.column(c).name());
+            sb.append(q).append("=VALUES(").append(q).append(')');
+        }
         end(sb);
     }
 
