@@ -149,6 +149,7 @@ public final class BinlogReader {
         long lastProgress = System.nanoTime();
         long backoffMs = 100;
         try {
+            ctx.tables.prepare();
             while (!stopping && !failed) {
                 long seenBefore = ctx.rowEvents + (ctx.lastEventEnd == null ? 0 : ctx.lastEventEnd.pos());
                 Exception failure = stream(from);

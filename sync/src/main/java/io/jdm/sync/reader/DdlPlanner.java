@@ -98,7 +98,7 @@ final class DdlPlanner {
                     String options = d.isDatabase() ? "" : tracker.databaseOptions(p.schema());
                     out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(),
                             d.touched().stream().map(router).distinct().toList(), targetSchema, options, at,
-                            eventMillis, session.get()));
+                            eventMillis, session.get(), d.kind() == EventType.CREATE_TABLE));
                 }
             }
         }

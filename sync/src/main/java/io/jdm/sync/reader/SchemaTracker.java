@@ -338,6 +338,18 @@ final class SchemaTracker implements AutoCloseable {
     }
 
     /**
+     * Reads every source database's defaults now, before the stream opens: read later, they could
+     * already include an ALTER DATABASE the reader has not reached.
+     */
+    void readSourceDefaults() {
+        try {
+            sourceDefaults();
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+    }
+
+    /**
      * The scratch schema of a source database, created the first time it is needed with the
      * database's default charset and collation as the source's SCHEMATA listed them at start (a
      * database the source no longer has gets the source server's default).

@@ -52,6 +52,11 @@ final class TableCache implements AutoCloseable {
         this.onlineDdl = onlineDdl;
     }
 
+    /** Reads what the tracker needs from the source before the stream opens. */
+    void prepare() {
+        tracker.readSourceDefaults();
+    }
+
     /** The decoder for this TABLE_MAP, or null when the table is not replicated. */
     Decoder decoder(TableMapEventData tm) {
         TableName name = new TableName(tm.getDatabase(), tm.getTable());

@@ -18,8 +18,11 @@ import java.util.List;
  *        against ({@code CHARACTER SET x COLLATE y}), for a target database that does not exist yet;
  *        empty for CREATE/DROP DATABASE
  * @param session the session the statement ran in on the source, set on the target around it
+ * @param createsTable a CREATE TABLE: it runs while the target database has the source database's
+ *        defaults ({@code targetSchemaOptions}), which columns declared without a charset take
  */
 public record DdlChange(String schema, String sql, String sourceSql, List<TableName> tables,
                         List<TableName> targetTables, String targetSchema,
-                        String targetSchemaOptions, ChangePos pos, long eventMillis, SourceSession session) {
+                        String targetSchemaOptions, ChangePos pos, long eventMillis, SourceSession session,
+                        boolean createsTable) {
 }

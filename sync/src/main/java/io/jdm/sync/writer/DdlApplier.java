@@ -79,7 +79,8 @@ public final class DdlApplier {
             haltFor("marked");
             if (run) {
                 try (SessionSwitch ignored = SessionSwitch.enter(c, d.session(),
-                        String.valueOf(d.pos().restartPoint()))) {
+                        String.valueOf(d.pos().restartPoint()));
+                     DatabaseDefaults ignored2 = DatabaseDefaults.enter(st, d)) {
                     st.execute(d.sql());
                 } catch (SQLException e) {
                     if (!ALREADY_DONE.contains(e.getErrorCode())) {
