@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 final class BenchConfigParser {
     private static final Set<String> TOP = Set.of("name", "dataset", "source", "target", "workload",
             "key-distribution", "workload-threads", "warm-up-runs", "warm-up", "duration", "repetitions", "peers",
-            "sweeps", "output");
+            "sweeps", "output", "runner");
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)?");
 
     private BenchConfigParser() {
@@ -69,8 +69,10 @@ final class BenchConfigParser {
         if (!out.isAbsolute() && base != null) {
             out = base.resolve(out);
         }
+        BenchConfig.Runner runner = choice(root, "runner", "process", v -> BenchConfig.Runner.valueOf(v),
+                "process or in-jvm");
         return new BenchConfig(name, db, tables, rows, source, target, workload, keys, threads, warmRuns, warmUp,
-                duration, reps, peers, dump, load, sync, out);
+                duration, reps, peers, dump, load, sync, out, runner);
     }
 
     private static DumpSweep dump(JsonNode n) {

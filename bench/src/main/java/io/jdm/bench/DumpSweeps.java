@@ -13,9 +13,12 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * dump: jdm's DumpUnit at every threads × rows × statement-size, mydumper at the same setting, and
- * {@code mariadb-dump --single-transaction} (one thread, no settings) once. MB/s is each tool's own
- * output bytes per second; rows/s counts the dataset's rows.
+ * dump: jdm at every threads × rows × statement-size, mydumper at the same setting, and
+ * {@code mariadb-dump --single-transaction} (one thread, no settings) once, samples alternating tool
+ * by tool. With runner process (the default) each jdm sample is a whole {@code jdm dump} process
+ * started by the launcher, measured like the peers' (wall, CPU, peak RSS); with runner in-jvm it is
+ * a DumpUnit run in this JVM, a profiling aid. MB/s is each tool's own output bytes per second;
+ * rows/s counts the dataset's rows.
  */
 final class DumpSweeps {
     private static final Duration TOOL_TIMEOUT = Duration.ofMinutes(30);
@@ -29,6 +32,15 @@ final class DumpSweeps {
 
     void run() throws Exception {
         BenchConfig cfg = env.cfg();
+        boolean process = cfg.runner() == BenchConfig.Runner.PROCESS;
+        if (process && !Measured.available()) {
+            throw new IllegalStateException("bench: runner process measures each process with GNU time "
+                    + "(/usr/bin/time, Debian package time); install it or set runner: in-jvm");
+        }
+        if (!process) {
+            env.rec().note("dump: runner in-jvm: jdm's samples are DumpUnit runs inside the bench's warm JVM, a "
+                    + "profiling aid; the figures users get come from runner: process");
+        }
         Optional<Path> mydumper = cfg.peers() ? Tools.find("mydumper") : Optional.empty();
         Optional<Path> mdump = cfg.peers() ? Tools.find("mariadb-dump", "mysqldump") : Optional.empty();
         if (cfg.peers() && mydumper.isEmpty()) {
@@ -44,25 +56,39 @@ final class DumpSweeps {
                     p.put("threads", (long) threads);
                     p.put("rows", rows);
                     p.put("statement-size", stmt);
-                    repeat("jdm", p, rep -> jdm(threads, rows, stmt, rep));
+                    Map<String, Op> tools = new LinkedHashMap<>();
+                    tools.put("jdm", rep -> process ? jdmProcess(threads, rows, stmt) : jdm(threads, rows, stmt, rep));
                     if (mydumper.isPresent()) {
-                        repeat("mydumper", p, rep -> mydumper(mydumper.get(), threads, rows, stmt, rep));
+                        tools.put("mydumper", rep -> mydumper(mydumper.get(), threads, rows, stmt, process));
                     }
+                    alternate(p, tools);
                 }
             }
         }
         if (mdump.isPresent()) {
-            repeat("mariadb-dump", Map.of(), rep -> mariadbDump(mdump.get(), rep));
+            alternate(Map.of(), Map.of("mariadb-dump", rep -> mariadbDump(mdump.get(), process)));
         }
     }
 
-    private void repeat(String tool, Map<String, Long> params, Timed.Op op) throws Exception {
+    /** One sample's metrics. */
+    private interface Op {
+        Map<String, Double> run(int repetition) throws Exception;
+    }
+
+    /**
+     * Warm-up runs of every tool, then the repetitions alternating tool by tool, so a machine that
+     * gets slower or faster during the run shifts every tool alike.
+     */
+    private void alternate(Map<String, Long> params, Map<String, Op> tools) throws Exception {
         for (int i = 0; i < env.cfg().warmUpRuns(); i++) {
-            op.run(-1);
+            for (Op op : tools.values()) {
+                op.run(-1);
+            }
         }
         for (int rep = 1; rep <= env.cfg().repetitions(); rep++) {
-            Timed t = op.run(rep);
-            env.rec().sample(new Sample("dump", tool, null, params, rep, t.metrics()));
+            for (Map.Entry<String, Op> t : tools.entrySet()) {
+                env.rec().sample(new Sample("dump", t.getKey(), null, params, rep, t.getValue().run(rep)));
+            }
         }
     }
 
@@ -72,7 +98,28 @@ final class DumpSweeps {
         return dir;
     }
 
-    private Timed jdm(int threads, long rows, long stmt, int rep) throws Exception {
+    /** jdm dump as a user runs it: the launcher, a task file with the sweep's keys only. */
+    private Map<String, Double> jdmProcess(int threads, long rows, long stmt) throws Exception {
+        Path dir = fresh("dump-jdm");
+        String db = env.cfg().database();
+        Path task = JdmProcess.taskFile(env.work(), "bench-dump.yaml", List.of(
+                "name: bench-dump",
+                "task-mode: full",
+                "target-database: " + JdmProcess.server(env.target(), "JDM_BENCH_TARGET_PASSWORD"),
+                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
+                "mydumpers: {global: {threads: " + threads + ", rows: " + rows + ", statement-size: " + stmt
+                        + ", dir: \"" + dir + "\"}}",
+                "mysql-instances:",
+                "  - source-id: bench",
+                "    block-allow-list: only",
+                "    from: " + JdmProcess.server(env.source(), "JDM_BENCH_SOURCE_PASSWORD")));
+        Measured m = JdmProcess.run("dump", task, env.source(), env.target());
+        long bytes = Tools.size(dir);
+        Tools.deleteTree(dir);
+        return m.metrics(totalRows, bytes);
+    }
+
+    private Map<String, Double> jdm(int threads, long rows, long stmt, int rep) throws Exception {
         Path dir = fresh("dump-jdm");
         String db = env.cfg().database();
         DumpConfig c = DumpConfig.defaults("bench", env.source(), dir).withThreads(threads).withRows(rows)
@@ -84,10 +131,11 @@ final class DumpSweeps {
             throw new IllegalStateException("dump: jdm dumped " + r.rows() + " rows, the dataset has " + totalRows);
         }
         Tools.deleteTree(dir);
-        return new Timed(secs, r.rows(), r.bytes());
+        return new Timed(secs, r.rows(), r.bytes()).metrics();
     }
 
-    private Timed mydumper(Path exe, int threads, long rows, long stmt, int rep) throws Exception {
+    private Map<String, Double> mydumper(Path exe, int threads, long rows, long stmt, boolean process)
+            throws Exception {
         Path dir = fresh("dump-mydumper");
         Files.createDirectories(dir);
         List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-h", env.source().host(), "-P",
@@ -97,15 +145,21 @@ final class DumpSweeps {
             cmd.addAll(List.of("-r", String.valueOf(rows)));
         }
         password(cmd, "-p");
+        if (process) {
+            Measured m = Measured.run(cmd, Map.of(), TOOL_TIMEOUT);
+            long bytes = Tools.size(dir);
+            Tools.deleteTree(dir);
+            return m.metrics(totalRows, bytes);
+        }
         long t0 = System.nanoTime();
         Tools.run(cmd, null, TOOL_TIMEOUT);
         double secs = Timed.since(t0);
         long bytes = Tools.size(dir);
         Tools.deleteTree(dir);
-        return new Timed(secs, totalRows, bytes);
+        return new Timed(secs, totalRows, bytes).metrics();
     }
 
-    private Timed mariadbDump(Path exe, int rep) throws Exception {
+    private Map<String, Double> mariadbDump(Path exe, boolean process) throws Exception {
         Path dir = fresh("dump-mariadb-dump");
         Files.createDirectories(dir);
         Path file = dir.resolve("dump.sql");
@@ -113,12 +167,19 @@ final class DumpSweeps {
                 env.source().host(), "-P", String.valueOf(env.source().port()), "-u", env.source().user()));
         password(cmd, "--password=");
         cmd.add(env.cfg().database());
+        if (process) {
+            cmd.addAll(List.of("--result-file=" + file));
+            Measured m = Measured.run(cmd, Map.of(), TOOL_TIMEOUT);
+            long bytes = Files.size(file);
+            Tools.deleteTree(dir);
+            return m.metrics(totalRows, bytes);
+        }
         long t0 = System.nanoTime();
         Tools.run(cmd, file, TOOL_TIMEOUT);
         double secs = Timed.since(t0);
         long bytes = Files.size(file);
         Tools.deleteTree(dir);
-        return new Timed(secs, totalRows, bytes);
+        return new Timed(secs, totalRows, bytes).metrics();
     }
 
     private void password(List<String> cmd, String flag) {

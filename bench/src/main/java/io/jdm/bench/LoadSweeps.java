@@ -22,13 +22,18 @@ import java.util.Optional;
 
 /**
  * load: one jdm dump of the dataset per rows-per-statement (statement size = rows × the sbtest row's
- * ~200 bytes), then jdm's LoadUnit and myloader at every pool size, into a fresh database each time.
+ * ~200 bytes), then jdm and myloader at every pool size, alternating, into a fresh database each
+ * time. With runner process (the default) each jdm sample is a whole {@code jdm load} process
+ * started by the launcher, measured like myloader's (wall, CPU, peak RSS); with runner in-jvm it is
+ * a LoadUnit run in this JVM, a profiling aid.
  * MB/s is dump bytes per second for both; every load is checked with CHECKSUM TABLE.
  */
 final class LoadSweeps {
     /** An sbtest row in a dump's VALUES list: (id,k,'c…119','pad…59'), about 200 bytes. */
     static final long ROW_BYTES = 200;
     private static final String TASK = "jdmbenchload";
+    /** The meta schema of the process runs' task, dropped before each run so each loads afresh. */
+    private static final String META = "jdm_bench_meta";
     private final BenchEnv env;
     private final String targetDb;
 
@@ -39,6 +44,15 @@ final class LoadSweeps {
 
     void run() throws Exception {
         BenchConfig cfg = env.cfg();
+        boolean process = cfg.runner() == BenchConfig.Runner.PROCESS;
+        if (process && !Measured.available()) {
+            throw new IllegalStateException("bench: runner process measures each process with GNU time "
+                    + "(/usr/bin/time, Debian package time); install it or set runner: in-jvm");
+        }
+        if (!process) {
+            env.rec().note("load: runner in-jvm: jdm's samples are LoadUnit runs inside the bench's warm JVM, a "
+                    + "profiling aid; the figures users get come from runner: process");
+        }
         Optional<java.nio.file.Path> myloader = cfg.peers() ? Tools.find("myloader") : Optional.empty();
         if (cfg.peers() && myloader.isEmpty()) {
             env.rec().note("load: myloader not found on PATH, skipped (Debian package mydumper)");
@@ -50,14 +64,59 @@ final class LoadSweeps {
                 Map<String, Long> p = new LinkedHashMap<>();
                 p.put("pool-size", (long) pool);
                 p.put("rows-per-statement", (long) rps);
-                repeat("jdm", p, rep -> jdm(dump, pool, bytes));
+                Map<String, Op> tools = new LinkedHashMap<>();
+                tools.put("jdm", () -> process ? jdmProcess(dump, pool, bytes) : jdm(dump, pool, bytes));
                 if (myloader.isPresent()) {
-                    repeat("myloader", p, rep -> myloader(myloader.get(), dump, pool, bytes));
+                    tools.put("myloader", () -> myloader(myloader.get(), dump, pool, bytes, process));
                 }
+                alternate(p, tools);
             }
             Tools.deleteTree(dump);
         }
         drop();
+    }
+
+    /** One sample's metrics. */
+    private interface Op {
+        Map<String, Double> run() throws Exception;
+    }
+
+    /** Warm-up runs of every tool, then the repetitions alternating tool by tool. */
+    private void alternate(Map<String, Long> params, Map<String, Op> tools) throws Exception {
+        for (int i = 0; i < env.cfg().warmUpRuns(); i++) {
+            for (Op op : tools.values()) {
+                op.run();
+            }
+        }
+        for (int rep = 1; rep <= env.cfg().repetitions(); rep++) {
+            for (Map.Entry<String, Op> t : tools.entrySet()) {
+                env.rec().sample(new Sample("load", t.getKey(), null, params, rep, t.getValue().run()));
+            }
+        }
+    }
+
+    /** jdm load as a user runs it: the launcher, a task file with the sweep's keys only. */
+    private Map<String, Double> jdmProcess(Path dump, int pool, long bytes) throws Exception {
+        drop();
+        exec("DROP DATABASE IF EXISTS " + Identifiers.quote(META));
+        String db = env.cfg().database();
+        Path task = JdmProcess.taskFile(env.work(), "bench-load.yaml", List.of(
+                "name: bench-load",
+                "task-mode: full",
+                "meta-schema: " + META,
+                "target-database: " + JdmProcess.server(env.target(), "JDM_BENCH_TARGET_PASSWORD"),
+                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
+                "routes: {to-copy: {schema-pattern: \"" + db + "\", target-schema: \"" + targetDb + "\"}}",
+                "mydumpers: {global: {dir: \"" + dump + "\"}}",
+                "loaders: {global: {pool-size: " + pool + "}}",
+                "mysql-instances:",
+                "  - source-id: bench",
+                "    block-allow-list: only",
+                "    route-rules: [to-copy]",
+                "    from: " + JdmProcess.server(env.source(), "JDM_BENCH_SOURCE_PASSWORD")));
+        Measured m = JdmProcess.run("load", task, env.source(), env.target());
+        check("jdm load");
+        return m.metrics(env.cfg().tables() * env.cfg().rowsPerTable(), bytes);
     }
 
     private long dump(Path dir, int rps) {
@@ -68,24 +127,7 @@ final class LoadSweeps {
         return new DumpUnit(c).run().bytes();
     }
 
-    private void repeat(String tool, Map<String, Long> params, Timed.Op op) throws Exception {
-        for (int i = 0; i < env.cfg().warmUpRuns(); i++) {
-            op.run(-1);
-        }
-        for (int rep = 1; rep <= env.cfg().repetitions(); rep++) {
-            Timed t = op.run(rep);
-            Map<String, Double> m = t.metrics();
-            if (lastLatency != null) {
-                m.put(Sample.TXN_P95_MS, lastLatency.percentileMillis(95));
-                m.put(Sample.TXN_P99_MS, lastLatency.percentileMillis(99));
-            }
-            env.rec().sample(new Sample("load", tool, null, params, rep, m));
-        }
-    }
-
-    private Latency lastLatency;
-
-    private Timed jdm(Path dump, int pool, long bytes) throws Exception {
+    private Map<String, Double> jdm(Path dump, int pool, long bytes) throws Exception {
         drop();
         exec("CREATE DATABASE IF NOT EXISTS jdm_meta",
                 "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(TASK + "_loader_checkpoint"));
@@ -95,25 +137,34 @@ final class LoadSweeps {
         long t0 = System.nanoTime();
         LoadResult r = unit.run();
         double secs = Timed.since(t0);
-        lastLatency = unit.metrics().transactionLatency();
+        Latency latency = unit.metrics().transactionLatency();
         check("jdm load");
-        return new Timed(secs, r.rows(), bytes);
+        Map<String, Double> m = new Timed(secs, r.rows(), bytes).metrics();
+        m.put(Sample.TXN_P95_MS, latency.percentileMillis(95));
+        m.put(Sample.TXN_P99_MS, latency.percentileMillis(99));
+        return m;
     }
 
-    private Timed myloader(Path exe, Path dump, int pool, long bytes) throws Exception {
+    private Map<String, Double> myloader(Path exe, Path dump, int pool, long bytes, boolean process)
+            throws Exception {
         drop();
-        lastLatency = null;
         List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-h", env.target().host(), "-P",
                 String.valueOf(env.target().port()), "-u", env.target().user(), "-d", dump.toString(), "-t",
                 String.valueOf(pool), "-B", targetDb));
         if (!env.target().password().isEmpty()) {
             cmd.addAll(List.of("-p", env.target().password()));
         }
+        long rows = env.cfg().tables() * env.cfg().rowsPerTable();
+        if (process) {
+            Measured m = Measured.run(cmd, Map.of(), Duration.ofMinutes(30));
+            check("myloader");
+            return m.metrics(rows, bytes);
+        }
         long t0 = System.nanoTime();
         Tools.run(cmd, null, Duration.ofMinutes(30));
         double secs = Timed.since(t0);
         check("myloader");
-        return new Timed(secs, env.cfg().tables() * env.cfg().rowsPerTable(), bytes);
+        return new Timed(secs, rows, bytes).metrics();
     }
 
     private void check(String who) throws SQLException {

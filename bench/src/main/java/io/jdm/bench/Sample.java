@@ -28,10 +28,14 @@ public record Sample(String sweep, String tool, String mix, Map<String, Long> pa
     public static final String LAG_P99_S = "lag_p99_s";
     public static final String CATCH_UP_S = "catch_up_s";
     public static final String SOURCE_TPS = "source_tps";
+    /** CPU seconds (user + system) of a whole process. */
+    public static final String CPU_S = "cpu_s";
+    /** Peak resident memory of a whole process, MB. */
+    public static final String RSS_MB = "rss_mb";
 
     /** Every metric, in the order the CSV writes them. */
     public static final List<String> METRICS = List.of(SECONDS, ROWS, BYTES, MB_PER_S, ROWS_PER_S, EVENTS_PER_S,
-            TXN_P95_MS, TXN_P99_MS, LAG_P95_S, LAG_P99_S, CATCH_UP_S, SOURCE_TPS);
+            TXN_P95_MS, TXN_P99_MS, LAG_P95_S, LAG_P99_S, CATCH_UP_S, SOURCE_TPS, CPU_S, RSS_MB);
 
     public Sample {
         Objects.requireNonNull(sweep, "sweep");

@@ -25,6 +25,7 @@ class BenchRunnerIT {
         Path out = Files.createTempDirectory("benchrunnerit");
         BenchConfig cfg = BenchConfig.parse(String.join("\n",
                 "name: it",
+                "runner: in-jvm",
                 "dataset: {tables: 2, rows-per-table: 2000, database: benchrunnerit}",
                 "warm-up-runs: 0",
                 "warm-up: 1s",

@@ -1,0 +1,53 @@
+package io.jdm.bench;
+
+import io.jdm.common.jdbc.ConnectionSpec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@code jdm} command as a user runs it: the launcher the README starts ({@code ./jdm}, with its
+ * JVM options and the user's {@code JDM_JAVA_OPTS}), given a task file that holds only the keys a
+ * user writes. Passwords go through the environment, never into the file.
+ */
+final class JdmProcess {
+    private static final Duration TIMEOUT = Duration.ofMinutes(30);
+
+    private JdmProcess() {
+    }
+
+    /** The launcher: {@code JDM_LAUNCHER}, which {@code ./jdm} sets for the processes it starts. */
+    static Path launcher() {
+        String l = System.getenv("JDM_LAUNCHER");
+        if (l == null || !Files.isExecutable(Path.of(l))) {
+            throw new IllegalStateException("bench: runner process needs the jdm launcher: start the bench with "
+                    + "./jdm bench (or set runner: in-jvm for an in-process profiling run)");
+        }
+        return Path.of(l);
+    }
+
+    /** Runs {@code jdm <command> <task file>} measured. */
+    static Measured run(String command, Path task, ConnectionSpec source, ConnectionSpec target)
+            throws IOException, InterruptedException {
+        return Measured.run(List.of(launcher().toString(), command, task.toString()),
+                Map.of("JDM_BENCH_SOURCE_PASSWORD", source.password(), "JDM_BENCH_TARGET_PASSWORD",
+                        target.password()), TIMEOUT);
+    }
+
+    /** A connection mapping for a task file, its password from the environment. */
+    static String server(ConnectionSpec s, String passwordVar) {
+        return "{host: \"" + s.host() + "\", port: " + s.port() + ", user: \"" + s.user() + "\", password: \"${"
+                + passwordVar + ":-}\"}";
+    }
+
+    /** Writes {@code lines} as the task file {@code name} in {@code dir}. */
+    static Path taskFile(Path dir, String name, List<String> lines) throws IOException {
+        Files.createDirectories(dir);
+        Path f = dir.resolve(name);
+        Files.writeString(f, String.join("\n", lines) + "\n");
+        return f;
+    }
+}

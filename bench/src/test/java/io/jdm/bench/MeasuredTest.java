@@ -1,0 +1,42 @@
+package io.jdm.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A whole process measured from outside: wall, CPU and peak RSS as GNU time reports them. */
+class MeasuredTest {
+
+    @Test
+    void wallCpuAndPeakMemoryOfAProcessAndItsChildren() throws Exception {
+        assumeTrue(Measured.available(), "GNU time (/usr/bin/time) is not installed");
+        // children that burn CPU for a moment and hold a 64 MiB buffer, then a pause
+        Measured m = Measured.run(List.of("sh", "-c",
+                "i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; "
+                        + "dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null; sleep 0.3; echo done"),
+                Map.of(), Duration.ofMinutes(1));
+        assertTrue(m.wallSeconds() >= 0.3, "wall " + m.wallSeconds());
+        assertTrue(m.cpuSeconds() > 0.05, "cpu " + m.cpuSeconds());
+        assertTrue(m.peakRssMb() >= 64, "peak RSS " + m.peakRssMb());
+        assertEquals("done", m.output().strip());
+        Map<String, Double> metrics = m.metrics(1000, 2_000_000);
+        assertEquals(m.cpuSeconds(), metrics.get(Sample.CPU_S));
+        assertEquals(1000 / m.wallSeconds(), metrics.get(Sample.ROWS_PER_S), 1e-9);
+    }
+
+    @Test
+    void aFailingProcessFailsTheSampleWithItsOutput() {
+        assumeTrue(Measured.available(), "GNU time (/usr/bin/time) is not installed");
+        IOException e = assertThrows(IOException.class, () -> Measured.run(List.of("sh", "-c",
+                "echo refused by the test >&2; exit 3"), Map.of(), Duration.ofMinutes(1)));
+        assertTrue(e.getMessage().contains("exited with 3") && e.getMessage().contains("refused by the test"),
+                e.getMessage());
+    }
+}
