@@ -67,7 +67,8 @@ public final class TaskConfigLoader {
         return parse(yaml, baseDir, sourceName, List.of());
     }
 
-    private TaskConfig parse(String yaml, Path baseDir, String sourceName, List<Path> sourceFiles) {
+    /** Parses task YAML held in memory with DM source files given apart from it (see {@link #load(Path, List)}). */
+    public TaskConfig parse(String yaml, Path baseDir, String sourceName, List<Path> sourceFiles) {
         List<String> problems = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         ReadContext ctx = ReadContext.forTask(problems, warnings, sourceName, baseDir, env);
