@@ -5,7 +5,6 @@ import io.jdm.cli.check.PrecheckInput;
 import io.jdm.cli.check.Prechecker;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
-import io.jdm.common.config.TaskMode;
 import io.jdm.common.filter.TableFilter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -24,12 +24,15 @@ final class CheckCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
     Path taskFile;
 
+    @Mixin
+    SourceOptions sources = new SourceOptions();
+
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
 
     @Override
     public Integer call() {
-        TaskConfig task = TaskFiles.load(taskFile);
+        TaskConfig task = TaskFiles.load(taskFile, sources);
         CheckReport report = new CheckReport(new Prechecker(input(task)).run());
         System.out.print(json ? report.json() + "\n" : report.table());
         System.out.flush();
@@ -43,8 +46,8 @@ final class CheckCommand implements Callable<Integer> {
             sources.add(new PrecheckInput.Source(i.sourceId(), i.from().toConnectionSpec(), filter::matchTable,
                     task.syncer(i).enableGtid()));
         }
-        boolean dump = task.taskMode() != TaskMode.INCREMENTAL;
-        boolean binlog = task.taskMode() != TaskMode.FULL;
+        boolean dump = task.taskMode().dumps();
+        boolean binlog = task.taskMode().syncs();
         return new PrecheckInput(dump, binlog, sources, task.targetDatabase().toConnectionSpec(), task.metaSchema(),
                 new HashSet<>(task.ignoreCheckingItems()));
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "dump", mixinStandardHelpOptions = true,
@@ -21,9 +22,12 @@ final class DumpCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
     Path taskFile;
 
+    @Mixin
+    SourceOptions sources = new SourceOptions();
+
     @Override
     public Integer call() {
-        TaskConfig task = TaskFiles.load(taskFile);
+        TaskConfig task = TaskFiles.load(taskFile, sources);
         for (MySqlInstance i : task.mysqlInstances()) {
             DumpResult r = dump(task, i);
             LOG.info("dump of {} finished: {} -> {}", i.sourceId(), r, task.mydumper(i).dir());

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "load", mixinStandardHelpOptions = true,
@@ -21,9 +22,12 @@ final class LoadCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
     Path taskFile;
 
+    @Mixin
+    SourceOptions sources = new SourceOptions();
+
     @Override
     public Integer call() {
-        TaskConfig task = TaskFiles.load(taskFile);
+        TaskConfig task = TaskFiles.load(taskFile, sources);
         for (MySqlInstance i : task.mysqlInstances()) {
             load(task, i);
         }

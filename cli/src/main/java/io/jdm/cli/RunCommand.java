@@ -4,6 +4,7 @@ import io.jdm.cli.run.TaskRunner;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -14,8 +15,11 @@ final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
     Path taskFile;
 
+    @Mixin
+    SourceOptions sources = new SourceOptions();
+
     @Override
     public Integer call() throws Exception {
-        return TaskRunner.runStages(TaskFiles.load(taskFile), TaskRunner.Stages.FROM_TASK_MODE, Signals::onStop);
+        return TaskRunner.runStages(TaskFiles.load(taskFile, sources), TaskRunner.Stages.FROM_TASK_MODE, Signals::onStop);
     }
 }

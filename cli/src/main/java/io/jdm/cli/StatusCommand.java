@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -19,6 +20,9 @@ final class StatusCommand implements Callable<Integer> {
             description = "Task file whose status-addr to ask (default: --addr).")
     Path taskFile;
 
+    @Mixin
+    SourceOptions sources = new SourceOptions();
+
     @Option(names = "--addr", description = "host:port of the daemon (default ${DEFAULT-VALUE}).")
     String addr = "127.0.0.1:8261";
 
@@ -28,7 +32,7 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (taskFile != null) {
-            TaskConfig task = TaskFiles.load(taskFile);
+            TaskConfig task = TaskFiles.load(taskFile, sources);
             addr = task.statusAddr();
         }
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();

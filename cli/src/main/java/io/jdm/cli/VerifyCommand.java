@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -28,6 +29,9 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
     Path taskFile;
+
+    @Mixin
+    SourceOptions sources = new SourceOptions();
 
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
@@ -57,7 +61,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (snapshotTimeoutSeconds < 1 || snapshotTimeoutSeconds > 86_400) {
             throw new UsageError("--snapshot-timeout: must be 1..86400 seconds, got " + snapshotTimeoutSeconds);
         }
-        TaskConfig task = TaskFiles.load(taskFile);
+        TaskConfig task = TaskFiles.load(taskFile, sources);
         int worst = ExitCode.OK;
         for (MySqlInstance i : task.mysqlInstances()) {
             VerifyConfig cfg = UnitConfigs.verify(task, i).withThreads(threads).withChunkRows(chunkRows);

@@ -94,13 +94,13 @@ class CheckCommandIT {
     @Test
     void outOfRangeValuesAreAllReportedAtOnce() throws Exception {
         String yaml = Files.readString(exampleTask(source.port(), target.port()))
-                .replace("    worker-count: 16", "    worker-count: 0")
+                .replace("    worker-count: 16", "    worker-count: 1025")
                 .replace("    pool-size: 16", "    pool-size: 5000");
         Path f = dir.resolve("range.yaml");
         Files.writeString(f, yaml);
         Run r = JdmCommandLineTest.run("check", f.toString());
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("syncers.global.worker-count: must be 1..1024, got 0"), r.err());
+        assertTrue(r.err().contains("syncers.global.worker-count: must be 1..1024, got 1025"), r.err());
         assertTrue(r.err().contains("loaders.global.pool-size: must be 1..1024, got 5000"), r.err());
     }
 

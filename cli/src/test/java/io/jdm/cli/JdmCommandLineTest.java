@@ -30,6 +30,17 @@ class JdmCommandLineTest {
         }
     }
 
+    /** DM's full_mode task with its two source files; the hosts in them point at nothing listening. */
+    @Test
+    void checkReadsDmTaskAndSourceFilesPastConfigParsing() {
+        String dir = "../common/src/test/resources/dm-files/full_mode/";
+        Run r = run("check", "--source", dir + "source1.yaml", "--source", dir + "source2.yaml", dir + "dm-task.yaml");
+        assertTrue(r.code() != 2, r.err());
+        assertFalse(r.err().contains("the task file has"), r.err());
+        String warning = "jdm: warning: is-sharding: DM's switch before shard-mode; false is the default; ignored";
+        assertEquals(1, r.err().split(java.util.regex.Pattern.quote(warning), -1).length - 1, r.err());
+    }
+
     @Test
     void unknownSubcommandIsAUsageError() {
         Run r = run("frobnicate");

@@ -4,7 +4,6 @@ import io.jdm.cli.daemon.StatusProvider;
 import io.jdm.cli.daemon.StatusServer;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
-import io.jdm.common.config.TaskMode;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
@@ -194,10 +193,10 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private void runStages() {
         try {
             store.init();
-            boolean syncing = stages == Stages.SYNC_ONLY || task.taskMode() != TaskMode.FULL;
+            boolean syncing = stages == Stages.SYNC_ONLY || task.taskMode().syncs();
             Map<String, BinlogPosition> syncStarts = new LinkedHashMap<>();
             for (MySqlInstance i : task.mysqlInstances()) {
-                BinlogPosition start = stages == Stages.SYNC_ONLY || task.taskMode() == TaskMode.INCREMENTAL
+                BinlogPosition start = stages == Stages.SYNC_ONLY || !task.taskMode().dumpsOrLoads()
                         ? null : fullStages(i);
                 if (stopping) {
                     return;
@@ -224,7 +223,11 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             return entry.get().position();
         }
         BinlogPosition pos = completeDumpPosition(i);
-        if (pos == null) {
+        if (!task.taskMode().dumps() && !hasCompleteDump(i)) {
+            throw new FatalException("task-mode " + task.taskMode().yamlName() + ": no complete dump of source "
+                    + i.sourceId() + " in " + task.mydumper(i).dir() + "; dump it first (task-mode dump or jdm dump)");
+        }
+        if (pos == null && task.taskMode().dumps()) {
             store.write(i.sourceId(), StageStore.Stage.DUMP, null);
             s.enter("dump");
             DumpUnit dump = new DumpUnit(UnitConfigs.dump(task, i));
@@ -243,9 +246,14 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                 return null;
             }
         } else {
-            LOG.info("source {}: complete dump found in {}, loading it", i.sourceId(), task.mydumper(i).dir());
+            LOG.info("source {}: complete dump found in {}", i.sourceId(), task.mydumper(i).dir());
         }
         s.position = pos;
+        if (!task.taskMode().loads()) {
+            // the stage stays DUMP: a task-mode load of this task then loads this dump
+            s.enter("done");
+            return pos;
+        }
         store.write(i.sourceId(), StageStore.Stage.LOAD, pos);
         s.enter("load");
         LoadUnit load = new LoadUnit(UnitConfigs.load(task, i));
@@ -262,10 +270,18 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         if (stopping) {
             return null;
         }
-        boolean syncNext = task.taskMode() == TaskMode.ALL;
+        boolean syncNext = task.taskMode().syncs();
         store.write(i.sourceId(), syncNext ? StageStore.Stage.SYNC : StageStore.Stage.DONE, pos);
         s.enter(syncNext ? "loaded" : "done");
         return pos;
+    }
+
+    private boolean hasCompleteDump(MySqlInstance i) {
+        try {
+            return DumpMetadata.readFrom(task.mydumper(i).dir()).isPresent();
+        } catch (IOException e) {
+            throw new FatalException("cannot read " + task.mydumper(i).dir() + "/metadata: " + e.getMessage(), e);
+        }
     }
 
     private BinlogPosition completeDumpPosition(MySqlInstance i) {
@@ -274,7 +290,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             if (m.isEmpty()) {
                 return null;
             }
-            if (m.get().position() == null && task.taskMode() == TaskMode.ALL) {
+            if (m.get().position() == null && task.taskMode().syncs()) {
                 throw new FatalException("source " + i.sourceId() + ": the dump in " + task.mydumper(i).dir()
                         + " has no binlog position, so sync cannot start after it: enable the binlog and dump again");
             }
@@ -368,7 +384,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     public Map<String, Object> status() {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("task", task.name());
-        root.put("task-mode", task.taskMode().toString().toLowerCase());
+        root.put("task-mode", task.taskMode().yamlName());
         root.put("stage", stopping ? "stopping" : stopped.getCount() == 0 ? "finished" : "running");
         List<Map<String, Object>> list = new ArrayList<>();
         for (MySqlInstance i : task.mysqlInstances()) {

@@ -31,7 +31,7 @@ final class DatabaseReader {
         String host = s.requiredText("host");
         int port = s.integer("port", DatabaseConfig.DEFAULT_PORT, 1, 65535);
         String user = s.requiredText("user");
-        Secret password = s.secret("password");
+        Secret password = DmCipher.decryptIfEncrypted(s.secret("password"));
         Map<String, String> session = session(s);
         SecurityConfig security = s.section("security").map(DatabaseReader::security).orElse(SecurityConfig.none());
         OptionalLong maxPacket = s.optionalLong("max-allowed-packet", 1024, 1L << 30);

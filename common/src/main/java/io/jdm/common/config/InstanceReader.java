@@ -16,11 +16,13 @@ final class InstanceReader {
 
     private final TaskReader.Rules rules;
     private final TaskMode mode;
+    private final SourceFiles sources;
     private final Map<String, Integer> seenIds = new HashMap<>();
 
-    InstanceReader(TaskReader.Rules rules, TaskMode mode) {
+    InstanceReader(TaskReader.Rules rules, TaskMode mode, SourceFiles sources) {
         this.rules = rules;
         this.mode = mode;
+        this.sources = sources;
     }
 
     List<MySqlInstance> readAll(Section root) {
@@ -38,14 +40,17 @@ final class InstanceReader {
         Optional<String> id = s.optionalMatching("source-id", TaskReader.SOURCE_ID, TaskReader.SOURCE_ID_RULE);
         boolean inline = s.has("from");
         boolean viaFile = s.has("source");
+        Optional<SourceFile> given = inline || viaFile ? Optional.empty() : id.flatMap(sources::byId);
         if (inline && viaFile) {
             s.problem("has both from and source; keep one");
-        } else if (!inline && !viaFile) {
-            s.problem("needs from (the connection) or source (a DM source file)");
+        } else if (!inline && !viaFile && given.isEmpty()) {
+            s.problem(id.isEmpty() ? "needs from (the connection) or source (a DM source file)"
+                    : "needs from (the connection), source (a DM source file) or --source with a file whose "
+                    + "source-id is " + s.shown("source-id") + " (given: " + String.join(", ", given(sources)) + ")");
         }
         DatabaseConfig from = inline ? DatabaseReader.required(s, "from") : null;
-        Optional<SourceFile> file = viaFile ? SourceFileReader.read(s, "source") : Optional.empty();
-        String sourceId = sourceId(s, id, file, !viaFile);
+        Optional<SourceFile> file = viaFile ? SourceFileReader.read(s, "source") : given;
+        String sourceId = sourceId(s, id, file, !viaFile && given.isEmpty());
         checkUnique(index, s, sourceId);
         var instance = new MySqlInstance(sourceId,
                 from != null ? from : file.map(SourceFile::from).orElse(placeholder()),
@@ -54,7 +59,7 @@ final class InstanceReader {
                 file.flatMap(SourceFile::enableGtid),
                 serverId(s, file),
                 meta(s),
-                reference(s, "block-allow-list", rules.blockAllowList(), "rule set"),
+                blockAllowList(s),
                 references(s, "route-rules", rules.routes(), "route rule"),
                 references(s, "filter-rules", rules.filters(), "filter rule"),
                 reference(s, "mydumper-config-name", rules.mydumpers(), "mydumper config"),
@@ -71,7 +76,7 @@ final class InstanceReader {
     private static String sourceId(Section s, Optional<String> id, Optional<SourceFile> file, boolean required) {
         if (file.isPresent()) {
             String fromFile = file.get().sourceId();
-            if (id.isPresent() && !fromFile.isEmpty() && !id.get().equals(fromFile)) {
+            if (s.has("source") && id.isPresent() && !fromFile.isEmpty() && !id.get().equals(fromFile)) {
                 s.problem("source-id", s.shown("source-id") + " differs from the source-id in " + s.written("source"));
             }
             return id.orElse(fromFile);
@@ -97,7 +102,8 @@ final class InstanceReader {
         OptionalLong own = s.optionalLong("server-id", 1, TaskReader.MAX_SERVER_ID);
         OptionalLong inFile = file.map(SourceFile::serverId).orElse(OptionalLong.empty());
         if (own.isPresent() && inFile.isPresent() && own.getAsLong() != inFile.getAsLong()) {
-            s.problem("server-id", "differs from the server-id in " + s.written("source"));
+            s.problem("server-id", "differs from the server-id in "
+                    + (s.has("source") ? s.written("source") : file.get().file().toString()));
         }
         return own.isPresent() ? own : inFile;
     }
@@ -123,11 +129,22 @@ final class InstanceReader {
             s.problem("needs binlog-name and binlog-pos, or binlog-gtid");
         }
         s.finish();
-        if (mode != null && mode != TaskMode.INCREMENTAL) {
-            instance.problem("meta", "only used by task-mode incremental; full and all start from the position "
-                    + "the dump records");
+        if (mode != null && mode.dumpsOrLoads()) {
+            instance.warning("meta", "ignored in task-mode " + mode.yamlName() + ", which starts from the position "
+                    + "the dump records (as in DM)");
         }
         return Optional.of(meta);
+    }
+
+    /** DM still reads its pre-2.0 name, black-white-list. */
+    private Optional<String> blockAllowList(Section s) {
+        if (s.has("black-white-list") && s.has("block-allow-list")) {
+            s.problem("black-white-list", "and block-allow-list are the same setting; keep block-allow-list");
+        } else if (s.has("black-white-list")) {
+            s.warning("black-white-list", DmKeys.OLD_BLOCK_ALLOW_LIST);
+            return reference(s, "black-white-list", rules.blockAllowList(), "rule set");
+        }
+        return reference(s, "block-allow-list", rules.blockAllowList(), "rule set");
     }
 
     private static Optional<String> reference(Section s, String key, Map<String, ?> defined, String kind) {
@@ -148,20 +165,24 @@ final class InstanceReader {
         return new ArrayList<>(names);
     }
 
+    private static List<String> given(SourceFiles sources) {
+        return sources.ids().isEmpty() ? List.of("none") : sources.ids();
+    }
+
     private static String undefined(String kind, String shown, Map<String, ?> defined) {
         return "undefined " + kind + " " + shown + " (defined: " + String.join(", ", TaskReader.definedNames(defined))
                 + ")";
     }
 
     private static OptionalInt threads(Section s, String key) {
-        return s.optionalInt(key, 1, UnitReaders.MAX_THREADS);
+        return s.optionalThreads(key, UnitReaders.MAX_THREADS);
     }
 
     private static void refuseDmOnlyKeys(Section s) {
-        s.unsupported("black-white-list", "renamed block-allow-list in DM v2.0.0; rename the key");
         s.unsupported("column-mapping-rules", "column mapping is not supported by jdm; remove it");
-        s.unsupported("expression-filters", "expression filters are not supported by jdm; remove it");
-        s.unsupported("continuous-validator-config-name", "continuous validation is not supported by jdm; remove it");
+        s.unsupported("expression-filters", DmKeys.NO_EXPRESSION_FILTER);
+        s.unsupported("validator-config-name", DmKeys.NO_VALIDATOR);
+        s.unsupported("continuous-validator-config-name", DmKeys.NO_VALIDATOR);
         for (String unit : List.of("mydumper", "loader", "syncer")) {
             s.unsupported(unit, "define it under " + unit + "s: and name it with " + unit + "-config-name");
         }

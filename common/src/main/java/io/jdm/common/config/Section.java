@@ -32,6 +32,9 @@ final class Section {
     private static final Pattern INTEGER = Pattern.compile("[-+]?\\d+");
     private static final Pattern DURATION = Pattern.compile("(?:\\d+(?:ms|h|m|s))+");
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|h|m|s)");
+    /** YAML 1.1's booleans, as DM's YAML library reads them. */
+    private static final Set<String> TRUE = Set.of("true", "yes", "y", "on");
+    private static final Set<String> FALSE = Set.of("false", "no", "n", "off");
 
     private final ObjectNode node;
     private final String path;
@@ -78,6 +81,11 @@ final class Section {
     /** A problem about a key (or {@code key[i]}) of this mapping. */
     void problem(String key, String message) {
         ctx.problem(path(key), message);
+    }
+
+    /** A warning about a key of this mapping: the task runs, the user is told how it was read. */
+    void warning(String key, String message) {
+        ctx.warning(path(key), message);
     }
 
     /** Declares the key; true when it holds a non-null value. */
@@ -168,6 +176,21 @@ final class Section {
         return v.isPresent() ? v.getAsLong() : def;
     }
 
+    /** A thread count in 1..max; DM writes 0 for "the default", and so it reads here. */
+    int threads(String key, int def, int max) {
+        OptionalInt v = optionalThreads(key, max);
+        return v.isPresent() ? v.getAsInt() : def;
+    }
+
+    /** An optional thread count in 1..max; 0 is DM's "not set". */
+    OptionalInt optionalThreads(String key, int max) {
+        JsonNode v = get(key);
+        if (v != null && v.isTextual() && v.textValue().strip().equals("0")) {
+            return OptionalInt.empty();
+        }
+        return optionalInt(key, 1, max);
+    }
+
     OptionalInt optionalInt(String key, int min, int max) {
         OptionalLong v = optionalLong(key, min, max);
         return v.isPresent() ? OptionalInt.of((int) v.getAsLong()) : OptionalInt.empty();
@@ -190,25 +213,31 @@ final class Section {
         return OptionalLong.of(n.longValue());
     }
 
-    /** A power of two in min..max: sizes of ring buffers. */
+    /**
+     * A size in min..max for a ring buffer, which needs a power of two: DM takes any size, so
+     * another value is rounded up to the next power of two, with a warning that says so.
+     */
     int powerOfTwo(String key, int def, int min, int max) {
         JsonNode v = get(key);
         if (v == null) {
             return def;
         }
-        String rule = "must be a power of two in " + min + ".." + max + ", got " + ValueText.render(v, ctx);
+        String rule = "must be " + min + ".." + max + ", got " + ValueText.render(v, ctx);
         if (!v.isTextual() || !INTEGER.matcher(v.textValue().strip()).matches()) {
             problem(key, rule);
             return def;
         }
         BigInteger n = new BigInteger(v.textValue().strip());
-        boolean ok = n.signum() > 0 && n.bitCount() == 1
-                && n.compareTo(BigInteger.valueOf(min)) >= 0 && n.compareTo(BigInteger.valueOf(max)) <= 0;
-        if (!ok) {
+        if (n.compareTo(BigInteger.valueOf(min)) < 0 || n.compareTo(BigInteger.valueOf(max)) > 0) {
             problem(key, rule);
             return def;
         }
-        return n.intValue();
+        int size = n.intValue();
+        int rounded = Integer.bitCount(size) == 1 ? size : Integer.highestOneBit(size) << 1;
+        if (rounded != size) {
+            warning(key, "read as " + rounded + ": jdm's ring holds a power of two of events");
+        }
+        return rounded;
     }
 
     /** Whole seconds in min..max, as DM writes intervals. */
@@ -256,9 +285,12 @@ final class Section {
         if (v == null) {
             return Optional.empty();
         }
-        String s = v.isTextual() ? v.textValue().strip() : "";
-        if (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false")) {
-            return Optional.of(Boolean.parseBoolean(s));
+        String s = v.isTextual() ? v.textValue().strip().toLowerCase(Locale.ROOT) : "";
+        if (TRUE.contains(s)) {
+            return Optional.of(true);
+        }
+        if (FALSE.contains(s)) {
+            return Optional.of(false);
         }
         problem(key, "must be true or false, got " + ValueText.render(v, ctx));
         return Optional.empty();
@@ -394,6 +426,14 @@ final class Section {
     }
 
     // ---- keys jdm refuses, and keys nobody declared ----
+
+    /** A key DM accepts and jdm does not use: present means one warning that says why, never a problem. */
+    void ignored(String key, String reason) {
+        unsupported.add(key);
+        if (get(key) != null) {
+            warning(key, reason);
+        }
+    }
 
     /** A key DM has and jdm does not: present means a problem that says why and what to do. */
     void unsupported(String key, String reason) {

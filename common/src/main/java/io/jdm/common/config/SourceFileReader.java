@@ -12,10 +12,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 
 /**
- * A DM source file named by {@code mysql-instances[].source}, read relative to the task file. Its
- * problems are reported as {@code <file as written>: <path>: <message>}.
+ * A DM source file, named by {@code mysql-instances[].source} (read relative to the task file) or
+ * given with {@code --source}. Its problems are reported as {@code <file as written>: <path>: <message>}.
+ * DM's relay, checker and purge settings are warnings: jdm reads the binlog itself and keeps no relay log.
  */
 final class SourceFileReader {
     /** What jdm takes from a DM source file. */
@@ -24,8 +26,10 @@ final class SourceFileReader {
     }
 
     private static final Map<String, Flavor> FLAVORS = Section.names(new Flavor[] {Flavor.MYSQL, Flavor.MARIADB});
-    private static final List<String> RELAY_KEYS = List.of("relay-dir", "relay-binlog-name", "relay-binlog-gtid",
-            "purge", "checker");
+    private static final String NO_RELAY = "jdm reads the binlog directly and keeps no relay log; ignored";
+    private static final List<String> RELAY_KEYS = List.of("enable-relay", "relay-dir", "relay-binlog-name",
+            "relay-binlog-gtid", "purge", "meta-dir");
+    private static final List<String> UNUSED_KEYS = List.of("checker", "tracer", "auto-fix-gtid", "charset");
 
     private SourceFileReader() {
     }
@@ -36,22 +40,27 @@ final class SourceFileReader {
         if (name.isEmpty()) {
             return Optional.empty();
         }
-        String written = instance.written(key);
         Path file = instance.ctx().baseDir().resolve(name);
+        return read(file, instance.written(key), instance.ctx(),
+                why -> instance.problem(key, "cannot read " + instance.shown(key) + ": " + why));
+    }
+
+    /** Reads {@code file}; its problems are prefixed with {@code written}, a failure to read goes to {@code cannotRead}. */
+    static Optional<SourceFile> read(Path file, String written, ReadContext parent, Consumer<String> cannotRead) {
         String yaml;
         try {
             yaml = Files.readString(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            instance.problem(key, "cannot read " + instance.shown(key) + ": no such file");
+            cannotRead.accept("no such file");
             return Optional.empty();
         } catch (CharacterCodingException e) {
-            instance.problem(key, "cannot read " + instance.shown(key) + ": not UTF-8 text");
+            cannotRead.accept("not UTF-8 text");
             return Optional.empty();
         } catch (IOException e) {
-            instance.problem(key, "cannot read " + instance.shown(key) + ": " + e.getClass().getSimpleName());
+            cannotRead.accept(e.getClass().getSimpleName());
             return Optional.empty();
         }
-        ReadContext ctx = instance.ctx().forReferencedFile(written, file.toAbsolutePath().getParent());
+        ReadContext ctx = parent.forReferencedFile(written, file.toAbsolutePath().getParent());
         JsonNode root = YamlTree.read(yaml, ctx);
         if (root == null) {
             return Optional.empty();
@@ -64,18 +73,31 @@ final class SourceFileReader {
         var f = new SourceFile(file,
                 s.matching("source-id", TaskReader.SOURCE_ID, TaskReader.SOURCE_ID_RULE, null),
                 DatabaseReader.required(s, "from"),
-                s.optionalChoice("flavor", FLAVORS),
+                flavor(s),
                 s.optionalBool("enable-gtid"),
                 s.optionalLong("server-id", 1, TaskReader.MAX_SERVER_ID));
-        if (s.bool("enable-relay", false)) {
-            s.problem("enable-relay", "jdm reads the binlog directly and keeps no relay log; set it to false");
-        }
         for (String key : RELAY_KEYS) {
-            s.unsupported(key, "a relay-log setting; jdm keeps no relay log, remove it");
+            s.ignored(key, NO_RELAY);
         }
-        s.unsupported("filters", "put binlog event filters in the task file (filters and filter-rules)");
-        s.unsupported("case-sensitive", "set case-sensitive in the task file");
+        for (String key : UNUSED_KEYS) {
+            s.ignored(key, "a DM source setting jdm does not use; ignored");
+        }
+        s.ignored("case-sensitive", "jdm reads case-sensitive from the task file; ignored here");
+        if (s.has("filters") && !s.list("filters", (i, rule) -> rule).isEmpty()) {
+            s.problem("filters", "jdm does not read binlog event filters from a source file; move them to the "
+                    + "task file's filters and name them in filter-rules");
+        }
         s.finish();
         return f;
+    }
+
+    /** DM writes {@code flavor: ''} for "detect it"; jdm detects it too. */
+    private static Optional<Flavor> flavor(Section s) {
+        Optional<String> v = s.text("flavor");
+        if (v.isPresent() && v.get().isBlank()) {
+            s.warning("flavor", "empty; jdm asks the server which flavor it is");
+            return Optional.empty();
+        }
+        return s.optionalChoice("flavor", FLAVORS);
     }
 }

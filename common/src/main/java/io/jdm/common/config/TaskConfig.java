@@ -19,6 +19,9 @@ import java.util.function.Supplier;
  * task has more than one instance, each instance dumps into (and loads from) a sub-directory of
  * the configured directory named after its source-id, because the dumps of two sources would
  * otherwise overwrite each other's files.
+ *
+ * <p>{@link #warnings()} are one line each: DM settings read another way or not used, for the
+ * caller to show once.
  */
 public record TaskConfig(String name, TaskMode taskMode, String metaSchema, String statusAddr,
                          List<String> ignoreCheckingItems, boolean caseSensitive, boolean onlineDdl,
@@ -26,7 +29,7 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
                          DatabaseConfig targetDatabase, List<MySqlInstance> mysqlInstances,
                          Map<String, MydumperConfig> mydumpers, Map<String, LoaderConfig> loaders,
                          Map<String, SyncerConfig> syncers, Map<String, BlockAllowListConfig> blockAllowList,
-                         Map<String, RouteConfig> routes, Map<String, FilterConfig> filters) {
+                         Map<String, RouteConfig> routes, Map<String, FilterConfig> filters, List<String> warnings) {
     /** The config name used by instances that name none. */
     public static final String GLOBAL = "global";
     public static final String DEFAULT_META_SCHEMA = "jdm_meta";
@@ -47,6 +50,7 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
         blockAllowList = ordered(blockAllowList);
         routes = ordered(routes);
         filters = ordered(filters);
+        warnings = List.copyOf(warnings);
     }
 
     /** The instance with this source-id. */
@@ -59,7 +63,12 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
     public MydumperConfig mydumper(MySqlInstance instance) {
         MydumperConfig base = pick(mydumpers, instance.mydumperConfigName(), "mydumper",
                 () -> MydumperConfig.defaults(name));
-        MydumperConfig c = base.withDir(perSource(base.dir(), instance));
+        Path dir = base.dir();
+        if (dir.equals(MydumperConfig.defaultDir(name))) {
+            // DM has no dump dir of its own: it dumps where the loader's dir says
+            dir = pick(loaders, instance.loaderConfigName(), "loader", LoaderConfig::defaults).dir().orElse(dir);
+        }
+        MydumperConfig c = base.withDir(perSource(dir, instance));
         return instance.mydumperThread().isPresent() ? c.withThreads(instance.mydumperThread().getAsInt()) : c;
     }
 

@@ -36,6 +36,14 @@ public final class TaskConfigLoader {
 
     /** Loads a task file; source files it names are resolved relative to its directory. */
     public TaskConfig load(Path file) {
+        return load(file, List.of());
+    }
+
+    /**
+     * Loads a task file with DM source files given apart from it (DM's {@code operate-source create}):
+     * an instance that has only a {@code source-id} takes its connection from the one with that id.
+     */
+    public TaskConfig load(Path file, List<Path> sourceFiles) {
         String yaml;
         try {
             yaml = Files.readString(file, StandardCharsets.UTF_8);
@@ -46,7 +54,7 @@ public final class TaskConfigLoader {
         } catch (IOException e) {
             throw ConfigException.of("cannot read " + file + ": " + e.getClass().getSimpleName());
         }
-        return parse(yaml, file.toAbsolutePath().getParent(), file.getFileName().toString());
+        return parse(yaml, file.toAbsolutePath().getParent(), file.getFileName().toString(), sourceFiles);
     }
 
     /** Parses task YAML held in memory; messages call it {@code <string>}. */
@@ -56,15 +64,22 @@ public final class TaskConfigLoader {
 
     /** Parses task YAML held in memory; {@code sourceName} is what messages call it. */
     public TaskConfig parse(String yaml, Path baseDir, String sourceName) {
+        return parse(yaml, baseDir, sourceName, List.of());
+    }
+
+    /** Parses task YAML held in memory with DM source files given apart from it (see {@link #load(Path, List)}). */
+    public TaskConfig parse(String yaml, Path baseDir, String sourceName, List<Path> sourceFiles) {
         List<String> problems = new ArrayList<>();
-        ReadContext ctx = ReadContext.forTask(problems, sourceName, baseDir, env);
+        List<String> warnings = new ArrayList<>();
+        ReadContext ctx = ReadContext.forTask(problems, warnings, sourceName, baseDir, env);
+        SourceFiles sources = SourceFiles.read(sourceFiles, ctx);
         JsonNode tree = YamlTree.read(yaml, ctx);
         Optional<Section> root = Optional.empty();
         if (tree != null) {
             EnvSubstitution.apply(tree, ctx);
             root = Section.of(tree, "", ctx);
         }
-        TaskConfig task = root.map(TaskReader::read).orElse(null);
+        TaskConfig task = root.map(r -> TaskReader.read(r, sources)).orElse(null);
         if (!problems.isEmpty() || task == null) {
             throw new ConfigException(problems);
         }

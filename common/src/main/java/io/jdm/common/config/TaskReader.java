@@ -26,17 +26,19 @@ final class TaskReader {
             "version", "server_id", "binlog_enable", "binlog_format", "binlog_row_image", "table_schema",
             "schema_of_shard_tables", "auto_increment_ID", "online_ddl", "binlog_db", "meta_position",
             "conn_number", "target_privilege", "empty_region", "region_distribution", "downstream_version",
-            "free_space", "downstream_mutex_features");
-    private static final String DM_ONLY = "a DM setting jdm does not have; remove it";
+            "free_space", "downstream_mutex_features", "downstream_table_empty", "primary_key");
+    private static final List<String> ONLINE_DDL_SCHEMES = List.of("gh-ost", "pt");
 
     private final Section root;
+    private final SourceFiles sources;
 
-    private TaskReader(Section root) {
+    private TaskReader(Section root, SourceFiles sources) {
         this.root = root;
+        this.sources = sources;
     }
 
-    static TaskConfig read(Section root) {
-        return new TaskReader(root).read();
+    static TaskConfig read(Section root, SourceFiles sources) {
+        return new TaskReader(root, sources).read();
     }
 
     private TaskConfig read() {
@@ -46,23 +48,27 @@ final class TaskReader {
                 TaskConfig.DEFAULT_META_SCHEMA);
         String statusAddr = statusAddr();
         boolean caseSensitive = root.bool("case-sensitive", false);
-        boolean onlineDdl = root.bool("online-ddl", true);
+        boolean onlineDdl = onlineDdl();
         Optional<String> timezone = timezone();
         List<String> ignoreChecks = checkingItems();
         DatabaseConfig target = DatabaseReader.required(root, "target-database");
+        Map<String, MydumperConfig> mydumpers = root.named("mydumpers", (n, s) -> UnitReaders.mydumper(s, name));
+        Optional<String> dmDirSuffix = mydumpers.values().stream()
+                .allMatch(m -> m.dir().equals(MydumperConfig.defaultDir(name))) ? Optional.of(name) : Optional.empty();
         Rules rules = new Rules(
-                root.named("block-allow-list", RuleReaders::blockAllowList),
+                blockAllowList(),
                 root.named("routes", RuleReaders::route),
                 root.named("filters", RuleReaders::filter),
-                root.named("mydumpers", (n, s) -> UnitReaders.mydumper(s, name)),
-                root.named("loaders", (n, s) -> UnitReaders.loader(s)),
+                mydumpers,
+                root.named("loaders", (n, s) -> UnitReaders.loader(s, dmDirSuffix)),
                 root.named("syncers", (n, s) -> UnitReaders.syncer(s)));
-        List<MySqlInstance> instances = new InstanceReader(rules, mode).readAll(root);
-        refuseDmOnlyKeys();
+        List<MySqlInstance> instances = new InstanceReader(rules, mode, sources).readAll(root);
+        dmOnlyKeys();
         root.finish();
         TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, statusAddr,
                 ignoreChecks, caseSensitive, onlineDdl, timezone, target, instances, rules.mydumpers(),
-                rules.loaders(), rules.syncers(), rules.blockAllowList(), rules.routes(), rules.filters());
+                rules.loaders(), rules.syncers(), rules.blockAllowList(), rules.routes(), rules.filters(),
+                root.ctx().warnings());
         if (mode != null) {
             checkLoadReadsDump(task);
         }
@@ -89,6 +95,7 @@ final class TaskReader {
 
     private Optional<String> timezone() {
         Optional<String> tz = root.optionalText("timezone");
+        tz.ifPresent(z -> root.warning("timezone", DmKeys.DEPRECATED_IN_DM));
         try {
             tz.ifPresent(ZoneId::of);
             return tz;
@@ -110,21 +117,67 @@ final class TaskReader {
         return items;
     }
 
-    private void refuseDmOnlyKeys() {
-        String shards = "jdm does not coordinate DDL across merged shards; remove it";
-        root.unsupported("shard-mode", shards);
-        root.unsupported("is-sharding", shards);
-        root.unsupported("online-ddl-scheme", "jdm recognises gh-ost and pt-osc shadow tables by name; "
-                + "remove it and keep online-ddl: true");
-        root.unsupported("black-white-list", "renamed block-allow-list in DM v2.0.0; rename the key");
-        root.unsupported("column-mappings", "column mapping is not supported by jdm; remove it");
-        root.unsupported("expression-filter", "expression filters are not supported by jdm; remove it");
-        root.unsupported("validators", "continuous validation is not supported by jdm; remove it");
-        root.unsupported("clean-dump-file", "jdm leaves the dump directory in place; remove it");
-        for (String key : List.of("collation_compatible", "enable-heartbeat", "heartbeat-update-interval",
-                "heartbeat-report-interval", "remove-meta", "mydumper-path", "enable-ansi-quotes")) {
-            root.unsupported(key, DM_ONLY);
+    /** DM still reads its pre-2.0 name, black-white-list. */
+    private Map<String, BlockAllowListConfig> blockAllowList() {
+        if (root.has("black-white-list") && root.has("block-allow-list")) {
+            root.problem("black-white-list", "and block-allow-list are the same setting; keep block-allow-list");
+        } else if (root.has("black-white-list")) {
+            root.warning("black-white-list", DmKeys.OLD_BLOCK_ALLOW_LIST);
+            return root.named("black-white-list", RuleReaders::blockAllowList);
         }
+        return root.named("block-allow-list", RuleReaders::blockAllowList);
+    }
+
+    /** online-ddl-scheme is DM's name before v2.0.6; either scheme turns online-ddl on, as in DM. */
+    private boolean onlineDdl() {
+        boolean on = root.bool("online-ddl", true);
+        Optional<String> scheme = root.text("online-ddl-scheme").map(String::strip);
+        if (scheme.isEmpty() || scheme.get().isEmpty()) {
+            root.ignored("online-ddl-scheme", "empty, as DM's default; ignored");
+            return on;
+        }
+        if (!ONLINE_DDL_SCHEMES.contains(scheme.get())) {
+            root.problem("online-ddl-scheme", "must be gh-ost or pt, got " + root.shown("online-ddl-scheme"));
+            return on;
+        }
+        root.warning("online-ddl-scheme", "DM's name before v2.0.6; read as online-ddl: true");
+        return true;
+    }
+
+    private void dmOnlyKeys() {
+        shardMode();
+        root.unsupported("column-mappings", "column mapping is not supported by jdm; remove it");
+        root.unsupported("expression-filter", DmKeys.NO_EXPRESSION_FILTER);
+        root.unsupported("validators", DmKeys.NO_VALIDATOR);
+        String rules = "jdm recognises gh-ost and pt-osc shadow tables by their default names only; remove it";
+        root.unsupported("shadow-table-rules", rules);
+        root.unsupported("trash-table-rules", rules);
+        root.ignored("clean-dump-file", "jdm leaves the dump directory in place; ignored");
+        root.ignored("collation_compatible", "jdm replays DDL with the collations it was written with "
+                + "(DM's loose, the default); ignored");
+        for (String key : List.of("enable-heartbeat", "heartbeat-update-interval", "heartbeat-report-interval",
+                "enable-ansi-quotes", "mydumper-path")) {
+            root.ignored(key, DmKeys.DEPRECATED_IN_DM);
+        }
+        root.ignored("remove-meta", "deprecated in DM; jdm resumes from the checkpoints in meta-schema: drop "
+                + "that schema to start over; ignored");
+        root.ignored("experimental", "DM's experimental settings; jdm has none; ignored");
+        root.ignored("description", "a note for people; ignored");
+    }
+
+    /** is-sharding is DM's switch before shard-mode: true meant pessimistic. */
+    private void shardMode() {
+        Optional<String> shardMode = root.text("shard-mode").map(String::strip);
+        if (shardMode.isPresent() && !shardMode.get().isEmpty()) {
+            root.problem("shard-mode", DmKeys.NO_SHARD_DDL);
+        }
+        Optional<Boolean> isSharding = root.optionalBool("is-sharding");
+        if (isSharding.orElse(false)) {
+            root.problem("is-sharding", "true is DM's shard-mode: pessimistic; " + DmKeys.NO_SHARD_DDL);
+        } else if (isSharding.isPresent()) {
+            root.warning("is-sharding", "DM's switch before shard-mode; false is the default; ignored");
+        }
+        root.ignored("strict-optimistic-shard-mode", "used only with shard-mode: optimistic; ignored");
     }
 
     /**

@@ -6,7 +6,9 @@ import io.jdm.common.config.MydumperConfig.Consistency;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** Entries of {@code mydumpers:}, {@code loaders:} and {@code syncers:}. */
 final class UnitReaders {
@@ -19,7 +21,10 @@ final class UnitReaders {
             "sorting-dir-physical", "disk-quota-physical", "checksum-physical", "analyze", "range-concurrency",
             "compress-kv-pairs", "pd-addr");
     private static final List<String> DM_ONLY_SYNCER_KEYS = List.of("max-retry", "auto-fix-gtid",
-            "enable-ansi-quotes", "disable-detect");
+            "disable-detect");
+    private static final int MAX_CHUNK_FILESIZE_MB = 1 << 20;
+    /** DM's names of the logical import: logical, and sql and loader from before v6. */
+    private static final List<String> LOGICAL_IMPORT = List.of("logical", "sql", "loader");
 
     private UnitReaders() {
     }
@@ -27,60 +32,109 @@ final class UnitReaders {
     static MydumperConfig mydumper(Section s, String taskName) {
         MydumperConfig d = MydumperConfig.defaults(taskName);
         var c = new MydumperConfig(
-                s.integer("threads", d.threads(), 1, MAX_THREADS),
+                s.threads("threads", d.threads(), MAX_THREADS),
                 s.longInteger("rows", d.rows(), 0, 1_000_000_000),
                 s.longInteger("statement-size", d.statementSize(), 1024, 1L << 30),
-                s.integer("chunk-filesize", d.chunkFilesizeMb(), 1, 1 << 20),
+                chunkFilesize(s, d.chunkFilesizeMb()),
                 s.choice("consistency", d.consistency(), CONSISTENCY),
                 s.optionalText("where"),
                 s.choice("compress", d.compress(), COMPRESSION),
                 s.optionalText("dir").map(Path::of).orElse(d.dir()));
-        s.unsupported("extra-args", "jdm does not take mydumper command-line arguments; set threads, rows, "
-                + "statement-size, chunk-filesize, consistency, where, compress or dir here, and choose tables "
-                + "with block-allow-list");
-        s.unsupported("mydumper-path", "jdm dumps in-process and runs no mydumper binary; remove mydumper-path");
+        c = ExtraArgs.apply(s, c);
+        s.ignored("mydumper-path", "jdm dumps in-process and runs no mydumper binary; ignored");
+        s.ignored("skip-tz-utc", "DM's dump no longer reads it; ignored");
         s.finish();
         return c;
     }
 
-    static LoaderConfig loader(Section s) {
+    /** MiB as a number or DM's size text ({@code 64MiB}); 0 means files are not split by size. */
+    private static int chunkFilesize(Section s, int def) {
+        Optional<String> v = s.text("chunk-filesize");
+        if (v.isEmpty() || v.get().isBlank()) {
+            return def;
+        }
+        Optional<Long> mb = FileSize.megabytes(v.get());
+        if (mb.isEmpty() || mb.get() > MAX_CHUNK_FILESIZE_MB) {
+            s.problem("chunk-filesize", "must be a size in MiB 0.." + MAX_CHUNK_FILESIZE_MB + " such as 64 or 64MiB, got "
+                    + s.shown("chunk-filesize"));
+            return def;
+        }
+        return (int) (long) mb.get();
+    }
+
+    /**
+     * An entry of {@code loaders:}. {@code dmDirSuffix} is the task name when the file lays out
+     * directories DM's way (no mydumper sets dir): DM dumps into {@code <dir>.<task-name>}.
+     */
+    static LoaderConfig loader(Section s, Optional<String> dmDirSuffix) {
         LoaderConfig d = LoaderConfig.defaults();
         var c = new LoaderConfig(
-                s.integer("pool-size", d.poolSize(), 1, MAX_THREADS),
-                s.optionalText("dir").map(Path::of),
-                s.choice("on-duplicate", d.onDuplicate(), ON_DUPLICATE),
+                s.threads("pool-size", d.poolSize(), MAX_THREADS),
+                dir(s, dmDirSuffix),
+                onDuplicate(s, d.onDuplicate()),
                 s.bool("defer-indexes", d.deferIndexes()),
                 s.bool("disable-foreign-key-checks", d.disableForeignKeyChecks()),
                 s.bool("disable-unique-checks", d.disableUniqueChecks()),
                 s.bool("disable-binlog", d.disableBinlog()),
                 s.longInteger("rows-per-transaction", d.rowsPerTransaction(), 0, 10_000_000));
-        s.text("import-mode").filter(m -> !m.strip().equals("sql"))
-                .ifPresent(m -> s.problem("import-mode", "must be sql, got " + s.shown("import-mode")
-                        + " (jdm loads through SQL statements only)"));
-        s.unsupported("on-duplicate-logical", "jdm calls this on-duplicate; rename the key");
+        Optional<String> mode = s.text("import-mode").map(m -> m.strip().toLowerCase(Locale.ROOT));
+        if (mode.isPresent() && !LOGICAL_IMPORT.contains(mode.get())) {
+            s.problem("import-mode", mode.get().equals("physical") ? DmKeys.NO_PHYSICAL
+                    : "must be logical, sql or loader, got " + s.shown("import-mode")
+                    + " (jdm loads through SQL statements only)");
+        }
         for (String key : PHYSICAL_IMPORT_KEYS) {
-            s.unsupported(key, "a physical import setting; jdm loads through SQL statements only, remove it");
+            s.ignored(key, "a physical import setting; jdm imports logically, ignored");
         }
         s.finish();
         return c;
     }
 
+    private static Optional<Path> dir(Section s, Optional<String> dmDirSuffix) {
+        Optional<String> dir = s.optionalText("dir");
+        if (dir.isPresent() && dir.get().contains("://")) {
+            s.problem("dir", "jdm dumps to a local directory only, got " + s.shown("dir"));
+            return Optional.empty();
+        }
+        if (dir.isEmpty() || dmDirSuffix.isEmpty()) {
+            return dir.map(Path::of);
+        }
+        String trimmed = dir.get().replaceAll("/+$", "");
+        String suffix = "." + dmDirSuffix.get();
+        return Optional.of(Path.of(trimmed.endsWith(suffix) ? trimmed : trimmed + suffix));
+    }
+
+    /** DM's newer name on-duplicate-logical and the older on-duplicate are one setting; blank is the default. */
+    private static OnDuplicate onDuplicate(Section s, OnDuplicate def) {
+        boolean logical = s.optionalText("on-duplicate-logical").isPresent();
+        boolean plain = s.optionalText("on-duplicate").isPresent();
+        if (logical && plain) {
+            s.problem("on-duplicate-logical", "and on-duplicate are the same setting; keep one");
+            return def;
+        }
+        return s.optionalText(logical ? "on-duplicate-logical" : "on-duplicate").isEmpty() ? def
+                : s.choice(logical ? "on-duplicate-logical" : "on-duplicate", def, ON_DUPLICATE);
+    }
+
     static SyncerConfig syncer(Section s) {
         SyncerConfig d = SyncerConfig.defaults();
         var c = new SyncerConfig(
-                s.integer("worker-count", d.workerCount(), 1, MAX_THREADS),
+                s.threads("worker-count", d.workerCount(), MAX_THREADS),
                 s.integer("batch", d.batch(), 1, 10_000),
                 s.powerOfTwo("queue-size", d.queueSize(), 64, 1 << 20),
                 s.bool("safe-mode", d.safeMode()),
-                s.duration("safe-mode-duration", d.safeModeDuration()),
+                s.optionalText("safe-mode-duration").isEmpty() ? d.safeModeDuration()
+                        : s.duration("safe-mode-duration", d.safeModeDuration()),
                 s.seconds("checkpoint-flush-interval", secs(d.checkpointFlushInterval()), 1, 3600),
                 s.bool("compact", d.compact()),
                 s.bool("multiple-rows", d.multipleRows()),
                 s.bool("enable-gtid", d.enableGtid()),
                 s.seconds("heartbeat-interval", secs(d.heartbeatInterval()), 1, 3600));
         for (String key : DM_ONLY_SYNCER_KEYS) {
-            s.unsupported(key, "a DM setting jdm does not have; remove it");
+            s.ignored(key, "a DM setting jdm does not use; ignored");
         }
+        s.ignored("enable-ansi-quotes", DmKeys.DEPRECATED_IN_DM);
+        s.ignored("meta-file", "DM's syncer meta file; jdm keeps its checkpoint in the target; ignored");
         s.finish();
         return c;
     }

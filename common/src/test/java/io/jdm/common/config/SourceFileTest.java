@@ -75,11 +75,11 @@ class SourceFileTest {
     @Test
     void problemsInsideTheFileNameTheFile() throws IOException {
         writeSource(SOURCE.replace("port: 3307", "port: 0").replace("flavor: mariadb", "flavor: tidb")
-                + "relay-dir: ./relay\n");
+                + "relay-dri: ./relay\n");
         assertEquals(List.of(
                 "sources/mysql-01.yaml: from.port: must be 1..65535, got 0",
                 "sources/mysql-01.yaml: flavor: must be one of mysql, mariadb, got \"tidb\"",
-                "sources/mysql-01.yaml: relay-dir: a relay-log setting; jdm keeps no relay log, remove it"),
+                "sources/mysql-01.yaml: relay-dri: unknown key"),
                 problems(TASK, Map.of("SRC_PASS", "pw")));
     }
 
@@ -99,10 +99,14 @@ class SourceFileTest {
     }
 
     @Test
-    void relayLogIsRefused() throws IOException {
-        writeSource(SOURCE.replace("enable-relay: false", "enable-relay: true"));
-        assertEquals(List.of("sources/mysql-01.yaml: enable-relay: jdm reads the binlog directly and keeps no relay "
-                + "log; set it to false"), problems(TASK, Map.of("SRC_PASS", "pw")));
+    void relayLogSettingsAreOneWarningEach() throws IOException {
+        writeSource(SOURCE.replace("enable-relay: false", "enable-relay: true") + "relay-dir: ./relay\nflavor: ''\n"
+                .replace("flavor: ''\n", "") + "purge:\n  interval: 3600\n");
+        assertEquals(List.of(
+                "sources/mysql-01.yaml: enable-relay: jdm reads the binlog directly and keeps no relay log; ignored",
+                "sources/mysql-01.yaml: relay-dir: jdm reads the binlog directly and keeps no relay log; ignored",
+                "sources/mysql-01.yaml: purge: jdm reads the binlog directly and keeps no relay log; ignored"),
+                load(TASK, Map.of("SRC_PASS", "pw")).warnings());
     }
 
     @Test

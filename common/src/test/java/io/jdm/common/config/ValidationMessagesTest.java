@@ -28,12 +28,12 @@ class ValidationMessagesTest {
                 replaced("name: t1", "name: my task", "name: must match [A-Za-z0-9_-]{1,64}, got \"my task\""),
                 replaced("task-mode: all\n", "", "task-mode: required"),
                 replaced("task-mode: all", "task-mode: ful",
-                        "task-mode: must be one of full, incremental, all, got \"ful\""),
+                        "task-mode: must be one of full, incremental, all, dump, load, load&sync, got \"ful\""),
                 appended("meta-schema: jdm-meta\n", "meta-schema: must match [A-Za-z0-9_]{1,64}, got \"jdm-meta\""),
                 appended("status-addr: localhost\n", "status-addr: must be host:port, got \"localhost\""),
                 appended("status-addr: 127.0.0.1:70000\n",
                         "status-addr: port must be 1..65535, got \"127.0.0.1:70000\""),
-                appended("case-sensitive: yes\n", "case-sensitive: must be true or false, got \"yes\""),
+                appended("case-sensitive: maybe\n", "case-sensitive: must be true or false, got \"maybe\""),
                 appended("timezone: Mars/Base\n",
                         "timezone: must be a time zone such as +08:00 or Asia/Shanghai, got \"Mars/Base\""),
                 appended("ignore-checking-items: [versio]\n",
@@ -42,14 +42,16 @@ class ValidationMessagesTest {
                 appended("frobnicate: 3\n", "frobnicate: unknown key"),
                 appended("task-mod: all\n", "task-mod: unknown key (did you mean task-mode?)"),
                 appended("shard-mode: pessimistic\n",
-                        "shard-mode: jdm does not coordinate DDL across merged shards; remove it"),
-                appended("black-white-list: {}\n",
-                        "black-white-list: renamed block-allow-list in DM v2.0.0; rename the key"),
+                        "shard-mode: jdm does not coordinate DDL across merged shards; remove it and apply shard DDL on "
+                                + "the target yourself"),
+                appended("black-white-list: {}\nblock-allow-list: {}\n",
+                        "black-white-list: and block-allow-list are the same setting; keep block-allow-list"),
                 appended("online-ddl: sometimes\n", "online-ddl: must be true or false, got \"sometimes\""),
-                appended("online-ddl-scheme: gh-ost\n", "online-ddl-scheme: jdm recognises gh-ost and pt-osc "
-                        + "shadow tables by name; remove it and keep online-ddl: true"),
-                appended("clean-dump-file: true\n",
-                        "clean-dump-file: jdm leaves the dump directory in place; remove it"));
+                appended("online-ddl-scheme: osc\n", "online-ddl-scheme: must be gh-ost or pt, got \"osc\""),
+                appended("is-sharding: true\n", "is-sharding: true is DM's shard-mode: pessimistic; jdm does not "
+                        + "coordinate DDL across merged shards; remove it and apply shard DDL on the target yourself"),
+                appended("expression-filter:\n  e1: {}\n", "expression-filter: not supported by jdm; remove it and "
+                        + "choose rows with mydumpers' where and the target's own filtering"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -100,7 +102,7 @@ class ValidationMessagesTest {
                 of(inInstance("    server-id: 0\n"), "mysql-instances[0].server-id: must be 1..4294967295, got 0"),
                 of(inInstance("    syncer-thread: 2000\n"),
                         "mysql-instances[0].syncer-thread: must be 1..1024, got 2000"),
-                of(inInstance("    loader-thread: 0\n"), "mysql-instances[0].loader-thread: must be 1..1024, got 0"),
+                of(inInstance("    loader-thread: -1\n"), "mysql-instances[0].loader-thread: must be 1..1024, got -1"),
                 of(inInstance("    mydumper-thread: x\n"),
                         "mysql-instances[0].mydumper-thread: must be an integer, got \"x\""),
                 of(inInstance("    block-allow-list: bw-rul-1\n")
@@ -118,7 +120,7 @@ class ValidationMessagesTest {
                 of(inInstance("    syncer-config-name: fast\n") + "syncers:\n  a: {}\n  b: {}\n",
                         "mysql-instances[0].syncer-config-name: undefined syncer config \"fast\" (defined: a, b)"),
                 of(inInstance("    black-white-list: bw\n"),
-                        "mysql-instances[0].black-white-list: renamed block-allow-list in DM v2.0.0; rename the key"),
+                        "mysql-instances[0].black-white-list: undefined rule set \"bw\" (defined: none)"),
                 of(inInstance("    syncer:\n      worker-count: 4\n"),
                         "mysql-instances[0].syncer: define it under syncers: and name it with syncer-config-name"),
                 of(inInstance("    route-rule: [a]\n"),
@@ -126,7 +128,8 @@ class ValidationMessagesTest {
                 of(MINIMAL + "  - source-id: s1\n    from:\n      host: h\n      user: u\n",
                         "mysql-instances[1].source-id: duplicate \"s1\" (also mysql-instances[0])"),
                 of(MINIMAL.replace("    from:\n      host: 127.0.0.1\n      user: root\n", ""),
-                        "mysql-instances[0]: needs from (the connection) or source (a DM source file)"),
+                        "mysql-instances[0]: needs from (the connection), source (a DM source file) or --source with "
+                                + "a file whose source-id is \"s1\" (given: none)"),
                 of(MINIMAL.substring(0, MINIMAL.indexOf("mysql-instances:")) + "mysql-instances: []\n",
                         "mysql-instances: must list at least one source"),
                 of(MINIMAL.substring(0, MINIMAL.indexOf("mysql-instances:")), "mysql-instances: required"),
@@ -143,8 +146,6 @@ class ValidationMessagesTest {
         String incremental = MINIMAL.replace("task-mode: all", "task-mode: incremental");
         String ok = "    meta:\n      binlog-name: mysql-bin.000003\n      binlog-pos: 4\n";
         return Stream.of(
-                of(inInstance(ok), "mysql-instances[0].meta: only used by task-mode incremental; full and all "
-                        + "start from the position the dump records"),
                 of(withMeta(incremental, "      binlog-pos: 4\n"), "mysql-instances[0].meta.binlog-pos: needs binlog-name"),
                 of(withMeta(incremental, "      binlog-name: mysql-bin.000003\n"),
                         "mysql-instances[0].meta.binlog-pos: required with binlog-name"),
@@ -165,20 +166,22 @@ class ValidationMessagesTest {
 
     static Stream<Arguments> units() {
         return Stream.of(
-                appended("mydumpers:\n  global:\n    threads: 0\n", "mydumpers.global.threads: must be 1..1024, got 0"),
+                appended("mydumpers:\n  global:\n    threads: -1\n", "mydumpers.global.threads: must be 1..1024, got -1"),
                 appended("mydumpers:\n  global:\n    rows: -1\n", "mydumpers.global.rows: must be 0..1000000000, got -1"),
                 appended("mydumpers:\n  global:\n    statement-size: 100\n",
                         "mydumpers.global.statement-size: must be 1024..1073741824, got 100"),
-                appended("mydumpers:\n  global:\n    chunk-filesize: 0\n",
-                        "mydumpers.global.chunk-filesize: must be 1..1048576, got 0"),
+                appended("mydumpers:\n  global:\n    chunk-filesize: 64 megs\n",
+                        "mydumpers.global.chunk-filesize: must be a size in MiB 0..1048576 such as 64 or 64MiB, "
+                                + "got \"64 megs\""),
                 appended("mydumpers:\n  global:\n    consistency: fast\n",
                         "mydumpers.global.consistency: must be one of auto, flush, lock, snapshot, none, got \"fast\""),
                 appended("mydumpers:\n  global:\n    compress: lz4\n",
                         "mydumpers.global.compress: must be one of none, gzip, zstd, got \"lz4\""),
                 appended("mydumpers:\n  global:\n    extra-args: \"--rows 1000 -B shop\"\n",
-                        "mydumpers.global.extra-args: jdm does not take mydumper command-line arguments; set threads, "
-                                + "rows, statement-size, chunk-filesize, consistency, where, compress or dir here, and "
-                                + "choose tables with block-allow-list"),
+                        "mydumpers.global.extra-args: --database chooses tables in DM in place of block-allow-list; "
+                                + "jdm takes tables from block-allow-list only: move them there"),
+                appended("mydumpers:\n  global:\n    extra-args: \"--frobnicate 3\"\n",
+                        "mydumpers.global.extra-args: --frobnicate is not a flag DM passes to its dump"),
                 appended("mydumpers: [global]\n", "mydumpers: must be a mapping, got a list"),
                 appended("mydumpers:\n  global: 4\n", "mydumpers.global: must be a mapping, got 4"),
                 appended("loaders:\n  global:\n    pool-size: abc\n",
@@ -187,32 +190,26 @@ class ValidationMessagesTest {
                 appended("loaders:\n  global:\n    on-duplicate: skip\n",
                         "loaders.global.on-duplicate: must be one of replace, ignore, error, got \"skip\""),
                 appended("loaders:\n  global:\n    import-mode: physical\n",
-                        "loaders.global.import-mode: must be sql, got \"physical\" (jdm loads through SQL statements only)"),
+                        "loaders.global.import-mode: physical import is not supported by jdm; use import-mode: logical"),
                 appended("loaders:\n  global:\n    rows-per-transaction: -5\n",
                         "loaders.global.rows-per-transaction: must be 0..10000000, got -5"),
                 appended("loaders:\n  global:\n    defer-indexes: 1\n",
                         "loaders.global.defer-indexes: must be true or false, got 1"),
-                appended("loaders:\n  global:\n    on-duplicate-logical: replace\n",
-                        "loaders.global.on-duplicate-logical: jdm calls this on-duplicate; rename the key"),
-                appended("loaders:\n  global:\n    pd-addr: x\n", "loaders.global.pd-addr: a physical import setting; "
-                        + "jdm loads through SQL statements only, remove it"),
-                appended("syncers:\n  global:\n    worker-count: 0\n",
-                        "syncers.global.worker-count: must be 1..1024, got 0"),
+                appended("loaders:\n  global:\n    on-duplicate-logical: replace\n    on-duplicate: ignore\n",
+                        "loaders.global.on-duplicate-logical: and on-duplicate are the same setting; keep one"),
+                appended("syncers:\n  global:\n    worker-count: 1025\n",
+                        "syncers.global.worker-count: must be 1..1024, got 1025"),
                 appended("syncers:\n  global:\n    worker-cont: 8\n",
                         "syncers.global.worker-cont: unknown key (did you mean worker-count?)"),
                 appended("syncers:\n  global:\n    batch: 0\n", "syncers.global.batch: must be 1..10000, got 0"),
-                appended("syncers:\n  global:\n    queue-size: 1000\n",
-                        "syncers.global.queue-size: must be a power of two in 64..1048576, got 1000"),
                 appended("syncers:\n  global:\n    queue-size: 32\n",
-                        "syncers.global.queue-size: must be a power of two in 64..1048576, got 32"),
+                        "syncers.global.queue-size: must be 64..1048576, got 32"),
                 appended("syncers:\n  global:\n    safe-mode-duration: 60 seconds\n",
                         "syncers.global.safe-mode-duration: must be a duration such as 60s or 5m, got \"60 seconds\""),
                 appended("syncers:\n  global:\n    checkpoint-flush-interval: 0\n",
                         "syncers.global.checkpoint-flush-interval: must be 1..3600, got 0"),
                 appended("syncers:\n  global:\n    heartbeat-interval: 3601\n",
                         "syncers.global.heartbeat-interval: must be 1..3600, got 3601"),
-                appended("syncers:\n  global:\n    max-retry: 100\n",
-                        "syncers.global.max-retry: a DM setting jdm does not have; remove it"),
                 appended("syncers:\n  global:\n    batch: 1\n    batch: 2\n", "syncers.global.batch: duplicate key"));
     }
 
@@ -282,7 +279,7 @@ class ValidationMessagesTest {
                   user: root
                 syncers:
                   global:
-                    worker-count: 0
+                    worker-count: 1025
                     batch: 0
                 mysql-instances:
                   - source-id: s1
@@ -295,7 +292,7 @@ class ValidationMessagesTest {
                 "name: must match [A-Za-z0-9_-]{1,64}, got \"bad name\"",
                 "target-database.host: required",
                 "target-database.port: must be 1..65535, got 0",
-                "syncers.global.worker-count: must be 1..1024, got 0",
+                "syncers.global.worker-count: must be 1..1024, got 1025",
                 "syncers.global.batch: must be 1..10000, got 0",
                 "mysql-instances[0].block-allow-list: undefined rule set \"nope\" (defined: none)"), problems(yaml));
     }
@@ -303,8 +300,8 @@ class ValidationMessagesTest {
     @Test
     void exceptionMessageJoinsTheProblems() {
         var e = org.junit.jupiter.api.Assertions.assertThrows(ConfigException.class,
-                () -> Tasks.parse(MINIMAL + "syncers:\n  global:\n    batch: 0\n    worker-count: 0\n"));
-        assertEquals("syncers.global.worker-count: must be 1..1024, got 0\nsyncers.global.batch: must be 1..10000, got 0",
+                () -> Tasks.parse(MINIMAL + "syncers:\n  global:\n    batch: 0\n    worker-count: 1025\n"));
+        assertEquals("syncers.global.worker-count: must be 1..1024, got 1025\nsyncers.global.batch: must be 1..10000, got 0",
                 e.getMessage());
         assertEquals(false, e.isRetriable());
     }

@@ -1,0 +1,20 @@
+package io.jdm.common.config;
+
+/**
+ * What jdm says about DM settings it reads another way, ignores or lacks: one text per setting,
+ * shared by every reader that meets it.
+ */
+final class DmKeys {
+    static final String OLD_BLOCK_ALLOW_LIST = "DM's name before v2.0.0; read as block-allow-list";
+    static final String NO_EXPRESSION_FILTER = "not supported by jdm; remove it and choose rows with "
+            + "mydumpers' where and the target's own filtering";
+    static final String NO_VALIDATOR = "not supported by jdm; remove it and compare source and target "
+            + "with jdm verify";
+    static final String NO_SHARD_DDL = "jdm does not coordinate DDL across merged shards; remove it and "
+            + "apply shard DDL on the target yourself";
+    static final String NO_PHYSICAL = "physical import is not supported by jdm; use import-mode: logical";
+    static final String DEPRECATED_IN_DM = "deprecated and ignored by DM; ignored";
+
+    private DmKeys() {
+    }
+}
