@@ -397,7 +397,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         for (SourceState s : sources.values()) {
             if (!"sync".equals(s.stage)) {
                 throw new TaskOpRefused(what + "-task: not supported while dumping/loading (source " + s.sourceId
-                        + " is in " + s.stage + "); wait until the task syncs, or stop-task and run it again "
+                        + " is at stage " + s.stage + "); wait until the task syncs, or stop-task and run it again "
                         + "later: it resumes where it stopped");
             }
         }
