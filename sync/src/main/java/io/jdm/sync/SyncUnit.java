@@ -78,7 +78,7 @@ public final class SyncUnit {
     private volatile boolean started;
     private Disruptor<RingSlot> disruptor;
     private volatile RingBuffer<RingSlot> ring;
-    private BinlogReader reader;
+    private volatile BinlogReader reader;
     private ScheduledExecutorService flusher;
     private ScheduledExecutorService holdTimer;
     private HoldWatcher holdWatcher;
@@ -513,6 +513,19 @@ public final class SyncUnit {
     }
 
     /** Called by the flush timer, a pause and the stop, so one at a time. */
+    /**
+     * True when the reader has read up to {@code sourcePos} and every change it handed on is
+     * committed: caught up at this moment (DM's {@code synced}).
+     */
+    public boolean caughtUp(BinlogPosition sourcePos) {
+        BinlogReader r = reader;
+        RingBuffer<RingSlot> slots = ring;
+        BinlogPosition read = r == null ? null : r.lastEventEnd();
+        return read != null && slots != null
+                && read.compareTo(BinlogPosition.of(sourcePos.file(), sourcePos.pos())) >= 0
+                && progress.minSequence() >= slots.getCursor();
+    }
+
     private void flushGlobalQuietly() {
         synchronized (flushLock) {
             flushGlobal();
