@@ -56,7 +56,9 @@ class TaskOperationsIT {
 
         Process jdm = start("first", task);
         try {
-            JsonNode status = awaitStatus(task, jdm, "first", s -> "Sync".equals(subTask(s).path("unit").asText()));
+            // syncerBinlog is "" until the sync unit has read its checkpoint
+            JsonNode status = awaitStatus(task, jdm, "first", s -> "Sync".equals(subTask(s).path("unit").asText())
+                    && !subTask(s).path("sync").path("syncerBinlog").asText().isEmpty());
             assertQueryStatusShape(status);
             String printed = JdmCommandLineTest.run("query-status", task.toString()).out();
             assertTrue(printed.startsWith("{\n    \"result\": true,\n    \"msg\": \"\",\n    \"sources\": [\n"),

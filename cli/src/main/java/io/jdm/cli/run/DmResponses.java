@@ -143,8 +143,9 @@ final class DmResponses {
 
     /**
      * DM's {@code SyncStatus}. As in DM, totalEvents/totalTps/recentTps repeat the row counts, and
-     * syncerBinlog is the position a restart reads from. synced: that position has reached the
-     * source's current one.
+     * syncerBinlog is the position a restart reads from. synced: everything up to the source's current
+     * position is read and committed (the restart position may trail it until the next transaction
+     * boundary is stored).
      */
     static Map<String, Object> sync(SyncUnit unit, BinlogPosition master) {
         SyncMetrics s = unit.metrics();
@@ -162,9 +163,7 @@ final class DmResponses {
         m.put("syncerBinlogGtid", gtid(checkpoint));
         m.put("blockingDDLs", new ArrayList<>());
         m.put("unresolvedGroups", new ArrayList<>());
-        m.put("synced", master != null && checkpoint != null
-                && BinlogPosition.of(checkpoint.file(), checkpoint.pos())
-                        .compareTo(BinlogPosition.of(master.file(), master.pos())) >= 0);
+        m.put("synced", master != null && unit.caughtUp(master));
         m.put("binlogType", "remote");
         m.put("secondsBehindMaster", int64(Math.round(s.lagSeconds())));
         m.put("blockDDLOwner", "");

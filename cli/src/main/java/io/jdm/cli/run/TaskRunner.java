@@ -58,6 +58,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private volatile boolean stopping;
     /** Set by pause-task, cleared by resume-task: the sync units hold their readers. */
     private volatile boolean paused;
+    /** One pause or resume at a time; not the runner's own lock, which a lost lease needs at once. */
+    private final Object pauseLock = new Object();
     private volatile DumpUnit currentDump;
     private volatile LoadUnit currentLoad;
     private volatile FatalException leaseLost;
@@ -366,7 +368,13 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
      * Holds every sync unit's reader at a transaction boundary once its writers have committed
      * what they were handed. Dump and load have no such point to hold at: refused while they run.
      */
-    private synchronized void pause() {
+    private void pause() {
+        synchronized (pauseLock) {
+            pauseSyncs();
+        }
+    }
+
+    private void pauseSyncs() {
         List<SyncUnit> units = runningSyncs("pause");
         paused = true;
         try {
@@ -382,10 +390,12 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         LOG.info("task {}: paused; resume-task goes on from here, stop-task stops", task.name());
     }
 
-    private synchronized void resume() {
-        List<SyncUnit> units = runningSyncs("resume");
-        paused = false;
-        units.forEach(SyncUnit::resume);
+    private void resume() {
+        synchronized (pauseLock) {
+            List<SyncUnit> units = runningSyncs("resume");
+            paused = false;
+            units.forEach(SyncUnit::resume);
+        }
         LOG.info("task {}: resumed", task.name());
     }
 
