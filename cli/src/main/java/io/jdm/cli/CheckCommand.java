@@ -16,7 +16,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "check", mixinStandardHelpOptions = true,
+@Command(name = "check", aliases = "check-task", mixinStandardHelpOptions = true,
         description = "Check a task before migrating: connectivity, versions, binlog settings, privileges, "
                 + "tables without keys, collations the target lacks. Exit 0 when nothing fails, 1 when a check "
                 + "fails, 2 for usage or task-file errors.")

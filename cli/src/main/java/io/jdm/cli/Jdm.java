@@ -14,7 +14,9 @@ import picocli.CommandLine.Option;
         description = "Migrate a live MySQL/MariaDB database into TiDB or any MySQL-compatible target: "
                 + "dump, load, binlog sync.",
         subcommands = {CheckCommand.class, DumpCommand.class, LoadCommand.class, SyncCommand.class,
-                RunCommand.class, StatusCommand.class, VerifyCommand.class, BenchCommand.class, DemoCommand.class})
+                RunCommand.class, StatusCommand.class, OperateTaskCommand.Pause.class,
+                OperateTaskCommand.Resume.class, OperateTaskCommand.Stop.class, VerifyCommand.class,
+                BenchCommand.class, DemoCommand.class})
 public final class Jdm implements Runnable {
 
     @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,

@@ -7,10 +7,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "run", mixinStandardHelpOptions = true,
+@Command(name = "run", aliases = "start-task", mixinStandardHelpOptions = true,
         description = "Run the task's task-mode: full (dump, load), incremental (sync) or all (dump, load, then "
-                + "sync from the dump's position), serving /status and /metrics on status-addr. A restart "
-                + "resumes the stage it stopped in.")
+                + "sync from the dump's position), serving /status, /metrics and the "
+                + "pause/resume/stop endpoints on status-addr. A restart resumes the stage it stopped in.")
 final class RunCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
     Path taskFile;

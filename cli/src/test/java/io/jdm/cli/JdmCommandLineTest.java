@@ -52,7 +52,8 @@ class JdmCommandLineTest {
     void helpListsEverySubcommand() {
         Run r = run("--help");
         assertEquals(0, r.code());
-        for (String sub : new String[] {"check", "dump", "load", "sync", "run", "status", "verify", "bench", "demo"}) {
+        for (String sub : new String[] {"check", "dump", "load", "sync", "run", "status", "verify", "bench", "demo",
+                "pause-task", "resume-task", "stop-task"}) {
             assertTrue(r.out().contains(sub), sub + " missing from help: " + r.out());
         }
     }
@@ -62,6 +63,28 @@ class JdmCommandLineTest {
         Run r = run("--version");
         assertEquals(0, r.code());
         assertTrue(r.out().startsWith("jdm "), r.out());
+    }
+
+    @Test
+    void dmctlNamesRunTheSameCommands() {
+        for (String[] alias : new String[][] {{"start-task", "TASK.yaml"}, {"check-task", "TASK.yaml"},
+                {"query-status", "--address"}}) {
+            Run r = run(alias[0], "--help");
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains(alias[1]), r.out());
+        }
+    }
+
+    @Test
+    void queryStatusWithNothingRunningSaysSoInOneLine() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort(); // closed again: nothing listens there
+        }
+        Run r = run("query-status", "--address", "127.0.0.1:" + port);
+        assertEquals(1, r.code());
+        assertTrue(r.err().startsWith("jdm: no jdm answers at 127.0.0.1:" + port), r.err());
+        assertFalse(r.err().contains("\tat "), r.err());
     }
 
     @Test

@@ -84,6 +84,24 @@ public final class DumpMetrics implements MetricSource {
         return tablesTotal.get();
     }
 
+    /** Rows the source estimates for the selected tables (planned so far). */
+    public long estimatedRows() {
+        return estimatedRows.get();
+    }
+
+    public int chunksDone() {
+        return chunksDone.get();
+    }
+
+    public int chunksTotal() {
+        return chunksTotal.get();
+    }
+
+    /** Bytes written per second lately. */
+    public double recentBytesPerSecond() {
+        return bytes.sampleRate();
+    }
+
     public double seconds() {
         long end = endNanos == 0 ? System.nanoTime() : endNanos;
         return (end - startNanos) / 1e9;

@@ -80,6 +80,21 @@ public final class LoadMetrics implements MetricSource {
         return bytes.total();
     }
 
+    /** Bytes of the dump loaded, before this run included. */
+    public long finishedBytes() {
+        return bytesAlreadyDone.get() + bytes.total();
+    }
+
+    /** Bytes of the whole dump. */
+    public long totalBytes() {
+        return bytesTotal.get();
+    }
+
+    /** Bytes read per second lately. */
+    public double recentBytesPerSecond() {
+        return bytes.sampleRate();
+    }
+
     public int filesDone() {
         return filesDone.get();
     }

@@ -58,6 +58,16 @@ public final class SyncMetrics implements MetricSource {
         return c.rows.total();
     }
 
+    /** Rows committed per second since the unit started. */
+    public double rowsPerSecond() {
+        return c.rows.overallRate();
+    }
+
+    /** Rows committed per second lately (since the previous sample). */
+    public double recentRowsPerSecond() {
+        return c.rows.sampleRate();
+    }
+
     public long eventsRead() {
         return c.events.total();
     }

@@ -77,12 +77,13 @@ public final class SyncUnit {
     private volatile boolean stopping;
     private volatile boolean started;
     private Disruptor<RingSlot> disruptor;
-    private RingBuffer<RingSlot> ring;
-    private BinlogReader reader;
+    private volatile RingBuffer<RingSlot> ring;
+    private volatile BinlogReader reader;
     private ScheduledExecutorService flusher;
     private ScheduledExecutorService holdTimer;
     private HoldWatcher holdWatcher;
     private final ReadGate gate = new ReadGate();
+    private final Object flushLock = new Object();
     private ProgressLogger progressLogger;
     private volatile BinlogPosition startPosition;
     private volatile ChangePos globalSaved;
@@ -418,6 +419,42 @@ public final class SyncUnit {
         }
     }
 
+    /**
+     * Pauses the unit ({@code jdm pause-task}): the reader stops at the next transaction boundary, the
+     * writers commit what they were handed, each with its position, and the global checkpoint is
+     * stored. Returns once that is done, or false when the writers are still busy after
+     * {@code timeout} (they go on committing) or the unit failed. {@link #stop()} works while paused.
+     */
+    public boolean pause(Duration timeout) throws InterruptedException {
+        gate.pauseTask();
+        LOG.info("sync: task {} pausing: the reader stops at the next transaction boundary", cfg.task());
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (failure.get() == null) {
+            RingBuffer<RingSlot> r = ring;
+            if (r == null || progress.minSequence() >= r.getCursor()) {
+                flushGlobalQuietly();
+                LOG.info("sync: task {} paused; everything read is committed, checkpoint {}", cfg.task(),
+                        checkpoint());
+                return true;
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(20);
+        }
+        return false;
+    }
+
+    /** Lets the reader go on from where {@link #pause} stopped it. */
+    public void resume() {
+        gate.resumeTask();
+        LOG.info("sync: task {} resumed from {}", cfg.task(), checkpoint());
+    }
+
+    public boolean isPaused() {
+        return gate.isTaskPaused();
+    }
+
     /** Blocks until the unit has stopped (after {@link #stop()} or a failure). */
     public void awaitTermination() {
         try {
@@ -475,7 +512,27 @@ public final class SyncUnit {
         return false;
     }
 
+    /** Called by the flush timer, a pause and the stop, so one at a time. */
+    /**
+     * True when the reader has read up to {@code sourcePos} and every change it handed on is
+     * committed: caught up at this moment (DM's {@code synced}).
+     */
+    public boolean caughtUp(BinlogPosition sourcePos) {
+        BinlogReader r = reader;
+        RingBuffer<RingSlot> slots = ring;
+        BinlogPosition read = r == null ? null : r.lastEventEnd();
+        return read != null && slots != null
+                && read.compareTo(BinlogPosition.of(sourcePos.file(), sourcePos.pos())) >= 0
+                && progress.minSequence() >= slots.getCursor();
+    }
+
     private void flushGlobalQuietly() {
+        synchronized (flushLock) {
+            flushGlobal();
+        }
+    }
+
+    private void flushGlobal() {
         ChangePos global = progress.minPosition();
         if (global == null || !global.isAfter(globalSaved)) {
             return;

@@ -2,11 +2,19 @@ package io.jdm.cli.daemon;
 
 import java.util.Map;
 
-/** What the daemon's endpoints show; implemented by the task runner. */
+/** What the daemon's endpoints show and do; implemented by the task runner. */
 public interface StatusProvider {
-    /** A JSON-friendly tree: stage, unit, progress, positions, lag, errors. */
+    /** A JSON-friendly tree in the shape of DM's query-status answer. */
     Map<String, Object> status();
 
     /** Prometheus text exposition of every unit's counters and latencies. */
     String metrics();
+
+    /**
+     * Pauses, resumes or stops the task and returns DM's {@code OperateTaskResponse} for it; a stop
+     * only starts the stop (drain, checkpoints) and answers at once.
+     *
+     * @throws TaskOpRefused when the task cannot do it now
+     */
+    Map<String, Object> operate(TaskOp op);
 }

@@ -1,6 +1,10 @@
 package io.jdm.cli.daemon;
 
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.jdm.common.util.NamedThreadFactory;
@@ -8,14 +12,27 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Serves {@code GET /status} and {@code GET /metrics} on one address (127.0.0.1 by default). */
+/**
+ * Serves {@code GET /status}, {@code GET /metrics} and {@code POST /tasks/pause}, {@code /tasks/resume},
+ * {@code /tasks/stop} on one address (127.0.0.1 by default). JSON is printed as dmctl prints it:
+ * four spaces of indent, {@code "key": value}.
+ */
 public final class StatusServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
+    /** As dmctl's jsonpb printer lays JSON out. */
+    private static final DefaultPrettyPrinter DM_PRINTER = new DefaultPrettyPrinter(Separators.createDefaultInstance()
+            .withObjectFieldValueSpacing(Separators.Spacing.AFTER).withArrayEmptySeparator("")
+            .withObjectEmptySeparator(""))
+            .withObjectIndenter(new DefaultIndenter("    ", "\n"))
+            .withArrayIndenter(new DefaultIndenter("    ", "\n"));
     private final HttpServer server;
     private final ExecutorService executor;
 
@@ -32,14 +49,17 @@ public final class StatusServer implements AutoCloseable {
     public static StatusServer start(String task, String address, StatusProvider provider) throws IOException {
         InetSocketAddress addr = parse(address);
         HttpServer s = HttpServer.create(addr, 16);
-        ObjectMapper json = new ObjectMapper();
+        ObjectWriter json = new ObjectMapper().writer(DM_PRINTER);
         s.createContext("/status", ex -> respond(ex, "application/json",
-                () -> json.writerWithDefaultPrettyPrinter().writeValueAsString(provider.status())));
+                () -> json.writeValueAsString(provider.status())));
         s.createContext("/metrics", ex -> respond(ex, "text/plain; version=0.0.4", provider::metrics));
+        for (TaskOp op : TaskOp.values()) {
+            s.createContext("/tasks/" + op.path, ex -> operate(ex, json, provider, op));
+        }
         ExecutorService ex = Executors.newFixedThreadPool(2, new NamedThreadFactory(task, "daemon", "http", true));
         s.setExecutor(ex);
         s.start();
-        LOG.info("status endpoint on http://{}:{}/status and /metrics", addr.getHostString(), s.getAddress().getPort());
+        LOG.info("status endpoint on http://{}:{}/status, /metrics and /tasks/{pause,resume,stop}", addr.getHostString(), s.getAddress().getPort());
         return new StatusServer(s, ex);
     }
 
@@ -67,19 +87,43 @@ public final class StatusServer implements AutoCloseable {
                 ex.sendResponseHeaders(405, -1);
                 return;
             }
-            byte[] bytes;
-            int code = 200;
             try {
-                bytes = body.get().getBytes(StandardCharsets.UTF_8);
+                send(ex, 200, type, body.get());
             } catch (RuntimeException e) {
-                bytes = ("error: " + e.getMessage()).getBytes(StandardCharsets.UTF_8);
-                code = 500;
+                send(ex, 500, "text/plain", "error: " + e.getMessage());
             }
-            ex.getResponseHeaders().set("Content-Type", type);
-            ex.sendResponseHeaders(code, bytes.length);
-            try (OutputStream os = ex.getResponseBody()) {
-                os.write(bytes);
+        }
+    }
+
+    /** A task operation: DM's OperateTaskResponse, 409 with result false when the task refuses it. */
+    private static void operate(HttpExchange ex, ObjectWriter json, StatusProvider provider, TaskOp op)
+            throws IOException {
+        try (ex) {
+            if (!"POST".equals(ex.getRequestMethod())) {
+                ex.sendResponseHeaders(405, -1);
+                return;
             }
+            try {
+                send(ex, 200, "application/json", json.writeValueAsString(provider.operate(op)));
+            } catch (TaskOpRefused e) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("op", op.dmName);
+                m.put("result", false);
+                m.put("msg", e.getMessage());
+                m.put("sources", List.of());
+                send(ex, 409, "application/json", json.writeValueAsString(m));
+            } catch (RuntimeException e) {
+                send(ex, 500, "text/plain", "error: " + e.getMessage());
+            }
+        }
+    }
+
+    private static void send(HttpExchange ex, int code, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.sendResponseHeaders(code, bytes.length);
+        try (OutputStream os = ex.getResponseBody()) {
+            os.write(bytes);
         }
     }
 

@@ -1,6 +1,7 @@
 /**
- * The long-running side of jdm: the HTTP endpoint ({@code /status} JSON in the shape of DM's
- * query-status, {@code /metrics} Prometheus text) bound to 127.0.0.1 unless configured, and the
- * client that {@code jdm status} uses to read it.
+ * The long-running side of jdm: the HTTP endpoint bound to 127.0.0.1 unless configured:
+ * {@code GET /status} (JSON in the shape of DM's query-status), {@code GET /metrics} (Prometheus
+ * text) and {@code POST /tasks/pause}, {@code /tasks/resume}, {@code /tasks/stop} (dmctl's
+ * pause-task, resume-task, stop-task, answered as DM's OperateTaskResponse).
  */
 package io.jdm.cli.daemon;

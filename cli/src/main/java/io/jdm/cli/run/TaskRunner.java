@@ -2,13 +2,14 @@ package io.jdm.cli.run;
 
 import io.jdm.cli.daemon.StatusProvider;
 import io.jdm.cli.daemon.StatusServer;
+import io.jdm.cli.daemon.TaskOp;
+import io.jdm.cli.daemon.TaskOpRefused;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
-import io.jdm.common.error.RetriableException;
 import io.jdm.common.lease.TaskLease;
 import io.jdm.common.metrics.MetricSource;
 import io.jdm.common.metrics.MetricFamilies;
@@ -22,6 +23,7 @@ import io.jdm.sync.SyncMetrics;
 import io.jdm.sync.SyncUnit;
 import java.io.IOException;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,6 +42,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TaskRunner implements StatusProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("jdm");
+    /** How long pause-task waits for the writers to commit what the reader handed them. */
+    private static final Duration PAUSE_TIMEOUT = Duration.ofSeconds(30);
 
     /** Which stages a command runs. */
     public enum Stages { FROM_TASK_MODE, SYNC_ONLY }
@@ -51,44 +55,14 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private final List<SyncUnit> syncs = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
+    /** Set by pause-task, cleared by resume-task: the sync units hold their readers. */
+    private volatile boolean paused;
+    /** One pause or resume at a time; not the runner's own lock, which a lost lease needs at once. */
+    private final Object pauseLock = new Object();
     private volatile DumpUnit currentDump;
     private volatile LoadUnit currentLoad;
     private volatile FatalException leaseLost;
     private final List<TaskLease> leases = new ArrayList<>();
-
-    /** What {@code /status} shows for one source. */
-    private static final class SourceState {
-        final String sourceId;
-        volatile String stage = "pending";
-        volatile BinlogPosition master;
-        volatile long masterReadNanos;
-
-        SourceState(String sourceId) {
-            this.sourceId = sourceId;
-        }
-
-        /** One log line per state change. */
-        void enter(String next) {
-            if (!next.equals(stage)) {
-                LOG.info("source {}: stage {} -> {}", sourceId, stage, next);
-                stage = next;
-            }
-        }
-
-        volatile MetricSource unit;
-        volatile String unitName = "";
-        volatile SyncUnit sync;
-        volatile String error;
-        volatile BinlogPosition position;
-        /** Units that stopped with an error, by DM's metric name and whether it was resumable. */
-        final Map<List<String>, Integer> exits = new ConcurrentHashMap<>();
-
-        /** Counts a unit's failure for DM's {@code dm_<unit>_exit_with_error_count}, then rethrows it. */
-        RuntimeException exited(String dmUnit, RuntimeException e) {
-            exits.merge(List.of(dmUnit, String.valueOf(e instanceof RetriableException)), 1, Integer::sum);
-            return e;
-        }
-    }
 
     public TaskRunner(TaskConfig task, Stages stages) {
         this.task = task;
@@ -326,7 +300,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                 Optional<JdmException> f = failed.sync == null ? Optional.empty() : failed.sync.failure();
                 if (f.isPresent()) {
                     failed.exited("syncer", f.get());
-                    sources.values().forEach(s -> s.error = f.get().getMessage());
+                    sources.values().forEach(s -> s.failure = f.get());
                     new Thread(this::requestStop, task.name() + "-stop").start();
                     syncs.forEach(SyncUnit::awaitTermination);
                     throw f.get();
@@ -382,50 +356,78 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     @Override
     public Map<String, Object> status() {
-        Map<String, Object> root = new LinkedHashMap<>();
-        root.put("task", task.name());
-        root.put("task-mode", task.taskMode().yamlName());
-        root.put("stage", stopping ? "stopping" : stopped.getCount() == 0 ? "finished" : "running");
         List<Map<String, Object>> list = new ArrayList<>();
         for (MySqlInstance i : task.mysqlInstances()) {
             SourceState s = sources.get(i.sourceId());
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("source-id", i.sourceId());
-            m.put("stage", s.stage);
-            m.put("unit", s.unitName);
-            if (s.position != null) {
-                m.put("dump-position", s.position.toString());
-            }
-            if (s.unit != null) {
-                m.put(s.unitName, s.unit.status());
-            }
-            if ("sync".equals(s.unitName)) {
-                BinlogPosition master = masterPosition(i, s);
-                if (master != null) {
-                    m.put("master-binlog", master.toString());
-                }
-            }
-            if (s.error != null) {
-                m.put("error", s.error);
-            }
-            list.add(m);
+            BinlogPosition master = "sync".equals(s.unitName) ? s.master(i) : null;
+            list.add(DmResponses.source(ProcessMetrics.worker(), task.name(), dmStage(s), s, master));
         }
-        root.put("sources", list);
-        return root;
+        return DmResponses.response(list);
     }
 
-    /** The source's current binlog position, read at most once a second for /status. */
-    private static BinlogPosition masterPosition(MySqlInstance i, SourceState s) {
-        long now = System.nanoTime();
-        if (s.master == null || now - s.masterReadNanos > 1_000_000_000L) {
-            try (java.sql.Connection c = io.jdm.common.jdbc.DataSources.connect(i.from().toConnectionSpec())) {
-                s.master = io.jdm.common.position.Flavor.detect(c).currentPosition(c);
-                s.masterReadNanos = now;
-            } catch (SQLException e) {
-                LOG.debug("cannot read the master position of {}: {}", i.sourceId(), e.getMessage());
+    @Override
+    public Map<String, Object> operate(TaskOp op) {
+        switch (op) {
+            case PAUSE -> pause();
+            case RESUME -> resume();
+            case STOP -> {
+                if (stopped.getCount() > 0 && !stopping) {
+                    new Thread(this::requestStop, task.name() + "-stop").start();
+                }
             }
         }
-        return s.master;
+        return DmResponses.operated(op, ProcessMetrics.worker(),
+                task.mysqlInstances().stream().map(MySqlInstance::sourceId).toList());
+    }
+
+    /**
+     * Holds every sync unit's reader at a transaction boundary once its writers have committed
+     * what they were handed. Dump and load have no such point to hold at: refused while they run.
+     */
+    private void pause() {
+        synchronized (pauseLock) {
+            pauseSyncs();
+        }
+    }
+
+    private void pauseSyncs() {
+        List<SyncUnit> units = runningSyncs("pause");
+        paused = true;
+        try {
+            for (SyncUnit u : units) {
+                if (!u.pause(PAUSE_TIMEOUT)) {
+                    LOG.warn("task {}: the writers are still committing after {}s; they go on while paused",
+                            task.name(), PAUSE_TIMEOUT.toSeconds());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("task {}: paused; resume-task goes on from here, stop-task stops", task.name());
+    }
+
+    private void resume() {
+        synchronized (pauseLock) {
+            List<SyncUnit> units = runningSyncs("resume");
+            paused = false;
+            units.forEach(SyncUnit::resume);
+        }
+        LOG.info("task {}: resumed", task.name());
+    }
+
+    /** The sync units a pause or resume acts on, or the one line saying why there are none. */
+    private List<SyncUnit> runningSyncs(String what) {
+        if (stopping || stopped.getCount() == 0) {
+            throw new TaskOpRefused(what + "-task: task " + task.name() + " is stopping");
+        }
+        for (SourceState s : sources.values()) {
+            if (!"sync".equals(s.stage)) {
+                throw new TaskOpRefused(what + "-task: not supported while dumping/loading (source " + s.sourceId
+                        + " is at stage " + s.stage + "); wait until the task syncs, or stop-task and run it again "
+                        + "later: it resumes where it stopped");
+            }
+        }
+        return syncUnits();
     }
 
     @Override
@@ -433,18 +435,21 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         return ProcessMetrics.scrape();
     }
 
-    /** DM's stage numbers ({@code pb.Stage}): 1 New, 2 Running, 3 Paused, 4 Stopped, 5 Finished, 8 Stopping. */
-    private int dmStage(SourceState s) {
-        if (s.error != null) {
-            return 3; // DM pauses a subtask that failed
+    /** The source's stage as DM names it. */
+    private DmStage dmStage(SourceState s) {
+        if (s.failure != null) {
+            return DmStage.PAUSED; // DM pauses a subtask that failed
         }
         if ("done".equals(s.stage)) {
-            return 5;
+            return DmStage.FINISHED;
         }
         if (stopped.getCount() == 0 || stopping) {
-            return stopped.getCount() == 0 ? 4 : 8;
+            return stopped.getCount() == 0 ? DmStage.STOPPED : DmStage.STOPPING;
         }
-        return "pending".equals(s.stage) ? 1 : 2;
+        if (paused) {
+            return DmStage.PAUSED;
+        }
+        return "pending".equals(s.stage) ? DmStage.NEW : DmStage.RUNNING;
     }
 
     /** The task's series: every source's stage, its current unit's series, exits with error, master position. */
@@ -453,7 +458,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             SourceState s = sources.get(i.sourceId());
             Labels l = ProcessMetrics.unitLabels(task.name(), i.sourceId());
             f.gauge("dm_worker_task_state", "state of task, 0 - invalidStage, 1 - New, 2 - Running, 3 - Paused, "
-                    + "4 - Stopped, 5 - Finished, 8 - Stopping", l.add("worker", ProcessMetrics.worker()), dmStage(s));
+                    + "4 - Stopped, 5 - Finished, 8 - Stopping", l.add("worker", ProcessMetrics.worker()), dmStage(s).number);
             s.exits.forEach((k, n) -> f.untyped("dm_" + k.get(0) + "_exit_with_error_count",
                     "counter for " + k.get(0) + " exits with error", l.add("resumable_err", k.get(1)), n));
             MetricSource unit = s.unit;
@@ -461,7 +466,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                 unit.collect(f);
             }
             if ("sync".equals(s.unitName)) {
-                SyncMetrics.binlogPosition(f, "master", l, masterPosition(i, s));
+                SyncMetrics.binlogPosition(f, "master", l, s.master(i));
             }
         }
     }

@@ -17,5 +17,10 @@
  * the same task and source refuses with the owner's name, and an owner that loses its lease aborts
  * its units before applying more. {@code jdm load} takes the same lease; verify does not (it writes
  * no task data and coordinates through its own hold table).
+ *
+ * <p>While it syncs, a task can be paused ({@code jdm pause-task}): every sync unit's reader stops
+ * at a transaction boundary and its writers commit what they hold; resume goes on from there. Dump
+ * and load have no such boundary to hold at, so a pause is refused while they run; stop-task and a
+ * new run resume them exactly. A paused task is not remembered across a restart.
  */
 package io.jdm.cli.run;

@@ -59,7 +59,7 @@ class RunSignalIT {
             HttpClient http = HttpClient.newHttpClient();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
             String status = "";
-            while (System.nanoTime() < deadline && !status.contains("\"unit\" : \"sync\"")) {
+            while (System.nanoTime() < deadline && !status.contains("\"unit\": \"Sync\"")) {
                 try {
                     status = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
                             .build(), HttpResponse.BodyHandlers.ofString()).body();
@@ -69,7 +69,7 @@ class RunSignalIT {
                 assertTrue(p.isAlive(), "jdm exited early: " + Files.readString(dir.resolve("out.log")));
                 Thread.sleep(200);
             }
-            assertTrue(status.contains("\"unit\" : \"sync\""), status);
+            assertTrue(status.contains("\"unit\": \"Sync\""), status);
             source.execute("UPDATE run_signal.t SET v = 2 WHERE id = 1", "INSERT INTO run_signal.t VALUES (2, 2)");
             waitForRow(target, "run_signal.t", 2);
             p.destroy(); // SIGTERM

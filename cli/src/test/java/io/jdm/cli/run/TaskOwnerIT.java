@@ -77,7 +77,7 @@ class TaskOwnerIT {
             awaitSameRows(db);
             assertTrue(owner.isAlive(), "the owner stopped");
             String ownerStatus = status(ownerPort);
-            assertTrue(ownerStatus.contains("\"readerReconnects\" : 0"), ownerStatus);
+            assertTrue(ownerStatus.contains("\"readerReconnects\": 0"), ownerStatus);
 
             owner.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // SIGKILL: the lease row stays, then expires
             insertRows(db, 300, 400);
@@ -174,8 +174,8 @@ class TaskOwnerIT {
             }
             String s1 = status(port1);
             String s2 = status(port2);
-            assertTrue(s1.contains("\"readerReconnects\" : 0"), s1);
-            assertTrue(s2.contains("\"readerReconnects\" : 0"), s2);
+            assertTrue(s1.contains("\"readerReconnects\": 0"), s1);
+            assertTrue(s2.contains("\"readerReconnects\": 0"), s2);
             assertTrue(p1.isAlive() && p2.isAlive(), "a process stopped");
         } finally {
             p1.destroyForcibly();
@@ -220,7 +220,7 @@ class TaskOwnerIT {
         int port = Integer.parseInt(m.group(1));
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         String status = "";
-        while (System.nanoTime() < deadline && !status.contains("\"unit\" : \"sync\"")) {
+        while (System.nanoTime() < deadline && !status.contains("\"unit\": \"Sync\"")) {
             try {
                 status = status(port);
             } catch (IOException e) {
@@ -229,7 +229,7 @@ class TaskOwnerIT {
             assertTrue(p.isAlive(), () -> "jdm exited early: " + read(log));
             Thread.sleep(200);
         }
-        assertTrue(status.contains("\"unit\" : \"sync\""), status);
+        assertTrue(status.contains("\"unit\": \"Sync\""), status);
         return port;
     }
 

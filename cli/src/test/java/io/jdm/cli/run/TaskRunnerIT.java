@@ -3,6 +3,8 @@ package io.jdm.cli.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.cli.TestTasks;
 import io.jdm.cli.daemon.StatusServer;
 import io.jdm.common.config.TaskConfig;
@@ -92,8 +94,12 @@ class TaskRunnerIT {
             HttpClient client = HttpClient.newHttpClient();
             String status = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port() + "/status"))
                     .build(), HttpResponse.BodyHandlers.ofString()).body();
-            assertTrue(status.contains("\"stage\" : \"sync\""), status);
-            assertTrue(status.contains("\"source-id\" : \"s1\""), status);
+            JsonNode src = new ObjectMapper().readTree(status).path("sources").path(0);
+            assertEquals("s1", src.path("sourceStatus").path("source").asText(), status);
+            JsonNode sub = src.path("subTaskStatus").path(0);
+            assertEquals("runner-it", sub.path("name").asText(), status);
+            assertEquals("Running", sub.path("stage").asText(), status);
+            assertEquals("Sync", sub.path("unit").asText(), status);
             String metrics = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + http.port()
                     + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
             assertTrue(metrics.contains("dm_worker_task_state{source_id=\"s1\",task=\"runner-it\""), metrics);

@@ -10,7 +10,7 @@ public interface MetricSource {
     /** The final line: totals, seconds, rates and latency percentiles. */
     String summaryLine();
 
-    /** A JSON-friendly map for {@code /status}. */
+    /** jdm's own numbers of the unit as a JSON-friendly map: {@code /status} shows them apart from DM's fields. */
     Map<String, Object> status();
 
     /** This unit's series for {@code /metrics}, each labelled {@code task} and {@code source_id}. */

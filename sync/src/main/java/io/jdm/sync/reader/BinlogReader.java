@@ -159,7 +159,7 @@ public final class BinlogReader {
                 if (heldDisconnect) {
                     heldDisconnect = false;
                     from = ctx.resumePoint();
-                    LOG.info("sync: held for verify; binlog connection closed at {} until the hold ends", from);
+                    LOG.info("sync: held (verify hold or paused task); binlog connection closed at {} until it ends", from);
                     gate.awaitPassable(from, () -> stopping || failed);
                     reconnects++;
                     lastProgress = System.nanoTime();
@@ -320,7 +320,7 @@ public final class BinlogReader {
         EventType type = h.getEventType();
         firstConnect.countDown(); // streaming: the server accepted the position (else 1236 comes instead)
         ctx.eventStart = h.getNextPosition() > 0 ? h.getNextPosition() - h.getEventLength() : ctx.cursor;
-        if (!ctx.inTxn && gate.isClosed() && type != EventType.HEARTBEAT) {
+        if (!ctx.inTxn && gate.mayHold() && type != EventType.HEARTBEAT) {
             try {
                 if (!gate.before(ctx.file, ctx.eventStart, () -> stopping || failed, HOLD_CONNECTED.toNanos())) {
                     if (!stopping && !failed) {

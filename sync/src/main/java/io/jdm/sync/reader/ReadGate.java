@@ -4,15 +4,18 @@ import io.jdm.common.position.BinlogPosition;
 import java.util.function.BooleanSupplier;
 
 /**
- * Stops the reader at a transaction boundary for {@code jdm verify --snapshot}. Closed at nothing
- * (paused): no transaction starts. Closed at P: transactions that start before P go through, the
- * reader stops at the first boundary at or after P. Open: everything goes through. Only the reader
- * thread waits here; the hold watcher opens and closes it.
+ * Stops the reader at a transaction boundary, for {@code jdm verify --snapshot} and for
+ * {@code jdm pause-task}. Closed at nothing (paused): no transaction starts. Closed at P:
+ * transactions that start before P go through, the reader stops at the first boundary at or after
+ * P. Open: everything goes through. Only the reader thread waits here; the hold watcher opens and
+ * closes it for verify. A paused task holds it closed on its own, so a verify hold that ends while
+ * the task is paused does not start the reader again.
  */
 public final class ReadGate {
     private static final BinlogPosition EVERYTHING = BinlogPosition.of("", 0);
 
     private volatile boolean closed;
+    private volatile boolean taskPaused;
     private BinlogPosition limit = EVERYTHING;
 
     /** No transaction starts from now on. */
@@ -34,8 +37,29 @@ public final class ReadGate {
         notifyAll();
     }
 
+    /** No transaction starts until {@link #resumeTask()}, whatever verify asks. */
+    public synchronized void pauseTask() {
+        taskPaused = true;
+        notifyAll();
+    }
+
+    public synchronized void resumeTask() {
+        taskPaused = false;
+        notifyAll();
+    }
+
+    /** Closed for verify (paused or at a position). */
     public boolean isClosed() {
         return closed;
+    }
+
+    public boolean isTaskPaused() {
+        return taskPaused;
+    }
+
+    /** Closed for verify or for a paused task: the reader checks {@link #before} at each boundary. */
+    boolean mayHold() {
+        return closed || taskPaused;
     }
 
     /**
@@ -45,7 +69,7 @@ public final class ReadGate {
      * stream blocked, see {@link BinlogReader}), or when {@code stop} says so.
      */
     boolean before(String file, long pos, BooleanSupplier stop, long maxWaitNanos) throws InterruptedException {
-        if (!closed) {
+        if (!closed && !taskPaused) {
             return true;
         }
         BinlogPosition at = BinlogPosition.of(file, pos);
@@ -71,6 +95,7 @@ public final class ReadGate {
     }
 
     private boolean holds(BinlogPosition at) {
-        return closed && (limit == EVERYTHING || at.compareTo(limit) >= 0); // positions compare by file and offset
+        return taskPaused
+                || closed && (limit == EVERYTHING || at.compareTo(limit) >= 0); // positions compare by file and offset
     }
 }

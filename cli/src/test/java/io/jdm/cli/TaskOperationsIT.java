@@ -1,0 +1,261 @@
+package io.jdm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jdm.cli.JdmCommandLineTest.Run;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * dmctl's verbs against a real {@code jdm run} process: query-status in DM's shape, pause-task holds
+ * the sync (rows written meanwhile stay away from the target), resume-task lets them through,
+ * stop-task ends the process with exit 0 and a restart goes on without loss or duplicates.
+ */
+class TaskOperationsIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> SUBTASK_FIELDS = List.of("name", "stage", "unit", "result",
+            "unresolvedDDLLockID", "sync", "validation", "jdm");
+    private static final List<String> SYNC_FIELDS = List.of("totalEvents", "totalTps", "recentTps", "masterBinlog",
+            "masterBinlogGtid", "syncerBinlog", "syncerBinlogGtid", "blockingDDLs", "unresolvedGroups", "synced",
+            "binlogType", "secondsBehindMaster", "blockDDLOwner", "conflictMsg", "totalRows", "totalRps",
+            "recentRps");
+
+    @TempDir
+    Path dir;
+
+    private final SqlServer source = ServerPair.shared().source();
+    private final SqlServer target = ServerPair.shared().target();
+
+    @Test
+    void queryPauseResumeStopAndRestart() throws Exception {
+        String db = "dmctl_ops";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_dmctl");
+        source.execute("CREATE TABLE " + db + ".t (a INT, b VARCHAR(20))"); // keyless: a double apply shows
+        insertRows(db, 0, 50);
+        Path task = taskFile(db);
+
+        Process jdm = start("first", task);
+        try {
+            // syncerBinlog is "" until the sync unit has read its checkpoint
+            JsonNode status = awaitStatus(task, jdm, "first", s -> "Sync".equals(subTask(s).path("unit").asText())
+                    && !subTask(s).path("sync").path("syncerBinlog").asText().isEmpty());
+            assertQueryStatusShape(status);
+            String printed = JdmCommandLineTest.run("query-status", task.toString()).out();
+            assertTrue(printed.startsWith("{\n    \"result\": true,\n    \"msg\": \"\",\n    \"sources\": [\n"),
+                    "not laid out as dmctl prints it: " + printed);
+            assertTrue(printed.contains("\"blockingDDLs\": [],"), printed);
+            insertRows(db, 50, 60);
+            awaitSameRows(db);
+            awaitStatus(task, jdm, "first", s -> subTask(s).path("sync").path("synced").asBoolean());
+
+            Run paused = JdmCommandLineTest.run("pause-task", task.toString());
+            assertEquals(0, paused.code(), paused.err());
+            assertEquals("Pause", JSON.readTree(paused.out()).path("op").asText(), paused.out());
+            assertEquals("Paused", subTask(queryStatus(task)).path("stage").asText());
+            insertRows(db, 1000, 1010);
+            source.execute("UPDATE " + db + ".t SET b = CONCAT(b, 'u') WHERE a < 10");
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+            while (System.nanoTime() < until) {
+                assertEquals(0, count(target, db, "a >= 1000 OR b LIKE '%u'"), "rows reached the target while paused");
+                Thread.sleep(200);
+            }
+
+            Run resumed = JdmCommandLineTest.run("resume-task", "--address", address(task));
+            assertEquals(0, resumed.code(), resumed.err());
+            assertEquals("Running", subTask(queryStatus(task)).path("stage").asText());
+            awaitSameRows(db);
+
+            insertRows(db, 2000, 2010); // possibly in flight when the stop comes
+            Run stopped = JdmCommandLineTest.run("stop-task", task.toString());
+            assertEquals(0, stopped.code(), stopped.err());
+            assertTrue(jdm.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
+            assertEquals(0, jdm.exitValue(), read("first"));
+        } finally {
+            jdm.destroyForcibly();
+        }
+
+        insertRows(db, 3000, 3010);
+        source.execute("DELETE FROM " + db + ".t WHERE a % 7 = 0");
+        Process again = start("second", task);
+        try {
+            awaitStatus(task, again, "second", s -> "Sync".equals(subTask(s).path("unit").asText()));
+            awaitSameRows(db);
+            Run stopped = JdmCommandLineTest.run("stop-task", task.toString());
+            assertEquals(0, stopped.code(), stopped.err());
+            assertTrue(again.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
+            assertEquals(0, again.exitValue(), read("second"));
+        } finally {
+            again.destroyForcibly();
+        }
+    }
+
+    private void assertQueryStatusShape(JsonNode s) {
+        assertTrue(s.path("result").asBoolean(), s.toString());
+        assertEquals("", s.path("msg").asText(), s.toString());
+        JsonNode src = s.path("sources").path(0);
+        assertEquals(List.of("result", "msg", "sourceStatus", "subTaskStatus"), names(src));
+        assertEquals(List.of("source", "worker", "result", "relayStatus"), names(src.path("sourceStatus")));
+        assertEquals("s1", src.path("sourceStatus").path("source").asText());
+        JsonNode sub = subTask(s);
+        assertEquals(SUBTASK_FIELDS, names(sub));
+        assertEquals("dmctl-ops", sub.path("name").asText());
+        assertEquals("Running", sub.path("stage").asText());
+        assertTrue(sub.path("result").isNull(), sub.toString());
+        JsonNode sync = sub.path("sync");
+        assertEquals(SYNC_FIELDS, names(sync));
+        for (String int64 : List.of("totalEvents", "totalRows", "totalRps", "recentRps", "secondsBehindMaster")) {
+            assertTrue(sync.path(int64).isTextual() && sync.path(int64).asText().matches("\\d+"),
+                    int64 + " is not an int64 string as jsonpb prints it: " + sync);
+        }
+        assertTrue(sync.path("masterBinlog").asText().matches("\\(.+\\.\\d+, \\d+\\)"), sync.toString());
+        assertTrue(sync.path("syncerBinlog").asText().matches("\\(.+\\.\\d+, \\d+\\)"), sync.toString());
+        assertTrue(sync.path("blockingDDLs").isArray() && sync.path("blockingDDLs").isEmpty(), sync.toString());
+        assertEquals("remote", sync.path("binlogType").asText());
+    }
+
+    private static JsonNode subTask(JsonNode status) {
+        return status.path("sources").path(0).path("subTaskStatus").path(0);
+    }
+
+    private static List<String> names(JsonNode n) {
+        List<String> out = new ArrayList<>();
+        for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+            out.add(it.next());
+        }
+        return out;
+    }
+
+    private JsonNode queryStatus(Path task) throws IOException {
+        Run r = JdmCommandLineTest.run("query-status", task.toString());
+        assertEquals(0, r.code(), r.err());
+        return JSON.readTree(r.out());
+    }
+
+    /** Polls query-status until {@code until} holds; the process must stay alive meanwhile. */
+    private JsonNode awaitStatus(Path task, Process p, String log, Predicate<JsonNode> until) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        Run last = null;
+        while (System.nanoTime() < deadline) {
+            assertTrue(p.isAlive(), () -> "jdm exited early: " + read(log));
+            last = JdmCommandLineTest.run("query-status", task.toString());
+            if (last.code() == 0) {
+                JsonNode s = JSON.readTree(last.out());
+                if (until.test(s)) {
+                    return s;
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("status never reached the expected state: " + (last == null ? "" : last.out()
+                + last.err()));
+    }
+
+    private String address(Path task) throws IOException {
+        String yaml = Files.readString(task);
+        int at = yaml.indexOf("status-addr: \"") + "status-addr: \"".length();
+        return yaml.substring(at, yaml.indexOf('"', at));
+    }
+
+    private Path taskFile(String db) throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        return Files.writeString(dir.resolve("task.yaml"), String.join("\n",
+                "name: dmctl-ops",
+                "task-mode: all",
+                "meta-schema: jdm_meta_dmctl",
+                "status-addr: \"127.0.0.1:" + port + "\"",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [" + db + "]}}",
+                "mydumpers: {global: {threads: 1, dir: \"" + dir.resolve("dump") + "\"}}",
+                "syncers: {global: {worker-count: 2, checkpoint-flush-interval: 1}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+    }
+
+    private Process start(String log, Path task) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", "run",
+                task.toString()).redirectErrorStream(true).redirectOutput(dir.resolve(log + ".log").toFile()).start();
+    }
+
+    private String read(String log) {
+        try {
+            return Files.readString(dir.resolve(log + ".log"));
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    private void insertRows(String db, int from, int to) throws Exception {
+        StringBuilder sb = new StringBuilder("INSERT INTO " + db + ".t VALUES ");
+        for (int i = from; i < to; i++) {
+            sb.append(i > from ? "," : "").append('(').append(i).append(", 'r").append(i).append("')");
+        }
+        source.execute(sb.toString());
+    }
+
+    private static long count(SqlServer s, String db, String where) throws Exception {
+        try (Connection c = s.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + db + ".t WHERE " + where)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** Every row of {@code db.t} on one server, as hex, in one order. */
+    private static List<String> rows(SqlServer s, String db) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Connection c = s.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT CONCAT_WS('|', HEX(a), HEX(b)) FROM " + db + ".t ORDER BY a, b")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /** Polls until the target's table equals the source's row by row, then asserts it. */
+    private void awaitSameRows(String db) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        List<String> want = rows(source, db);
+        List<String> got = List.of();
+        while (System.nanoTime() < deadline) {
+            try {
+                got = rows(target, db);
+                if (got.equals(want)) {
+                    break;
+                }
+            } catch (java.sql.SQLException e) {
+                // not created yet
+            }
+            Thread.sleep(100);
+        }
+        assertEquals(want, got);
+        assertFalse(want.isEmpty());
+    }
+}
