@@ -319,7 +319,7 @@ public final class BinlogReader {
         EventHeaderV4 h = event.getHeader();
         EventType type = h.getEventType();
         firstConnect.countDown(); // streaming: the server accepted the position (else 1236 comes instead)
-        ctx.eventStart = h.getNextPosition() > 0 ? h.getNextPosition() - h.getEventLength() : ctx.cursor;
+        ctx.startEvent(h);
         if (!ctx.inTxn && gate.isClosed() && type != EventType.HEARTBEAT) {
             try {
                 if (!gate.before(ctx.file, ctx.eventStart, () -> stopping || failed, HOLD_CONNECTED.toNanos())) {
@@ -343,12 +343,9 @@ public final class BinlogReader {
             if (handler != null) {
                 handler.handle(h, event.getData(), ctx);
             }
-            if (type != EventType.ROTATE && type != EventType.FORMAT_DESCRIPTION) {
-                // MariaDB leaves end positions inside a transaction at 0: count them from lengths
-                ctx.cursor = h.getNextPosition() > 0 ? h.getNextPosition() : ctx.cursor + h.getEventLength();
-                ctx.lastEventEnd = new BinlogPosition(ctx.file, ctx.cursor, "");
-            }
-            if (type == EventType.XID || type == EventType.ROTATE || type == EventType.QUERY) {
+            ctx.endEvent(h);
+            if (type == EventType.XID || type == EventType.ROTATE || type == EventType.QUERY
+                    || type == EventType.TRANSACTION_PAYLOAD) {
                 boundary();
             }
         } catch (JdmException e) {
