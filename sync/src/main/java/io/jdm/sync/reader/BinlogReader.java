@@ -276,6 +276,8 @@ public final class BinlogReader {
         c.setBlocking(true);
         c.setHeartbeatInterval(settings.heartbeat().toMillis());
         c.setConnectTimeout(s.connectTimeoutSeconds() * 1000L);
+        // A caching_sha2_password user (MySQL 8) needs no setting here: without TLS the library fetches
+        // the server's RSA key for the full login, as the JDBC URL allows (see ConnectionSpec#jdbcUrl)
         c.setSSLMode(s.sslCa() != null && !s.sslCa().isBlank() ? SSLMode.VERIFY_CA : SSLMode.DISABLED);
         c.setEventDeserializer(Deserializers.create(settings.selected()));
         int readTimeout = (int) Math.max(10_000, settings.heartbeat().toMillis() * 5);
