@@ -1,6 +1,7 @@
 package io.jdm.cli.check;
 
 import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.jdbc.TidbSession;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -42,7 +43,7 @@ final class TidbChecks {
 
     static List<CheckResult> judge(String tidbVersion, String inst, SourceTables t) {
         List<CheckResult> out = new ArrayList<>();
-        int[] v = SourceChecks.majorMinor(tidbVersion);
+        int[] v = TidbSession.tidbVersion(tidbVersion);
         boolean fkEnforced = v[0] > 6 || (v[0] == 6 && v[1] >= 6);
         if (t.foreignKeys().isEmpty()) {
             out.add(CheckResult.pass("tidb_foreign_key", inst, "no selected table has a foreign key"));

@@ -47,8 +47,8 @@ public final class TidbSession {
         }
     }
 
-    /** TiDB's own version from {@code 8.0.11-TiDB-v7.5.1}; {0, 0, 0} when it cannot be read. */
-    static int[] tidbVersion(String version) {
+    /** TiDB's own version (major, minor, patch) from {@code 8.0.11-TiDB-v7.5.1}; zeros where unreadable. */
+    public static int[] tidbVersion(String version) {
         int at = version.indexOf("-TiDB-v");
         String[] parts = (at < 0 ? "" : version.substring(at + 7)).split("[.-]");
         int[] out = new int[3];
