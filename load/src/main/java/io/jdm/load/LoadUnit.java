@@ -6,6 +6,7 @@ import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.jdbc.TidbSession;
 import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.SqlModes;
@@ -191,10 +192,12 @@ public final class LoadUnit {
 
     /**
      * The replay sql_mode (strict, explicit 0 kept in AUTO_INCREMENT columns) and the fast-path
-     * switches, minus {@code sql_log_bin} when the user may not set it.
+     * switches, minus {@code sql_log_bin} when the user may not set it; on TiDB also DM's session
+     * (see {@link TidbSession}).
      */
     private Map<String, String> sessionVariables() {
-        Map<String, String> vars = new LinkedHashMap<>();
+        Map<String, String> vars = new LinkedHashMap<>(job.withRetry("reading the target's version",
+                c -> TidbSession.defaults(c, config.target().session())));
         vars.put("sql_mode", SqlModes.REPLAY);
         if (config.disableForeignKeyChecks()) {
             vars.put("foreign_key_checks", "0");

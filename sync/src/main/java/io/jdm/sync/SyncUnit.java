@@ -14,6 +14,7 @@ import io.jdm.common.hold.SyncHoldTable;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.causality.Causality;
@@ -62,6 +63,12 @@ public final class SyncUnit {
     private static final Logger LOG = LoggerFactory.getLogger(SyncUnit.class);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration HOLD_POLL = Duration.ofMillis(100);
+
+    /**
+     * TiDB's default {@code txn-total-size-limit}: a larger transaction fails with 8004 (a batch that
+     * still does is committed in halves, see the package doc).
+     */
+    static final long TIDB_TXN_LIMIT = 100L << 20;
 
     private final SyncConfig cfg;
     private final PipelineCounters counters = new PipelineCounters();
@@ -225,14 +232,22 @@ public final class SyncUnit {
                 + Identifiers.quote(cfg.task() + "_stage") + where + "; remove the task's dump directory";
     }
 
+    private static long batchBytes(Connection c) throws SQLException {
+        try (var st = c.createStatement(); var rs = st.executeQuery("SELECT @@max_allowed_packet, VERSION()")) {
+            return rs.next() ? batchBytes(rs.getLong(1), rs.getString(2)) : 4L << 20;
+        }
+    }
+
     /**
      * A quarter of the target's {@code max_allowed_packet}: a batch goes to the target as one packet,
-     * and its SQL text may be twice the bytes of its row images (short binary values as hex).
+     * and its SQL text may be twice the bytes of its row images (short binary values as hex). On
+     * TiDB also at most a quarter of {@link #TIDB_TXN_LIMIT}: a batch is one transaction, which
+     * TiDB holds in memory as key-value pairs, one per row plus one per secondary index entry, so
+     * the same rows take more room there than in the SQL text.
      */
-    private static long batchBytes(Connection c) throws SQLException {
-        try (var st = c.createStatement(); var rs = st.executeQuery("SELECT @@max_allowed_packet")) {
-            return rs.next() ? Math.max(64L << 10, rs.getLong(1) / 4) : 4L << 20;
-        }
+    static long batchBytes(long maxAllowedPacket, String version) {
+        long bytes = Math.max(64L << 10, maxAllowedPacket / 4);
+        return Flavor.fromVersion(version) == Flavor.TIDB ? Math.min(bytes, TIDB_TXN_LIMIT / 4) : bytes;
     }
 
     /** A writer position meaning "nothing at or after {@code p} applied". */

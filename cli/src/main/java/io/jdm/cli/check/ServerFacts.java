@@ -38,7 +38,8 @@ final class ServerFacts {
             }
             try (ResultSet rs = st.executeQuery("SHOW GLOBAL VARIABLES WHERE Variable_name IN ('log_bin', "
                     + "'binlog_format', 'binlog_row_image', 'server_id', 'log_bin_compress', 'gtid_mode', "
-                    + "'gtid_strict_mode', 'character_set_server', 'max_allowed_packet', 'lower_case_table_names')")) {
+                    + "'gtid_strict_mode', 'character_set_server', 'max_allowed_packet', 'lower_case_table_names', "
+                    + "'binlog_row_value_options', 'binlog_transaction_compression')")) {
                 while (rs.next()) {
                     vars.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2));
                 }
@@ -50,6 +51,11 @@ final class ServerFacts {
             }
         }
         return new ServerFacts(c, version, vars, grants);
+    }
+
+    /** Facts given rather than read: for checks that need no connection. */
+    static ServerFacts of(String version, Map<String, String> variables, List<String> grants) {
+        return new ServerFacts(null, version, Map.copyOf(variables), List.copyOf(grants));
     }
 
     String var(String name) {

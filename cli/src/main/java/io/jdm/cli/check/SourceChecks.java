@@ -28,6 +28,9 @@ final class SourceChecks {
             out.add(expect(f, inst, "binlog_row_image", "FULL",
                     "SET GLOBAL binlog_row_image=FULL and in my.cnf"));
             out.add(serverId(f, inst));
+            if (f.flavor == Flavor.MYSQL) {
+                out.add(rowValueOptions(f, inst));
+            }
             if (f.flavor == Flavor.MARIADB) {
                 out.add(logBinCompress(f, inst));
             }
@@ -84,6 +87,20 @@ final class SourceChecks {
             return CheckResult.pass(var, inst, var + "=" + v);
         }
         return CheckResult.fail(var, inst, var + "=" + (v.isEmpty() ? "(unset)" : v) + ", need " + want + ": " + fix);
+    }
+
+    /**
+     * MySQL 8's PARTIAL_JSON logs only the changed parts of a JSON value (PARTIAL_UPDATE_ROWS), which
+     * the binlog library cannot decode: sync stops at the first such event of a selected table.
+     */
+    static CheckResult rowValueOptions(ServerFacts f, String inst) {
+        String v = f.var("binlog_row_value_options");
+        if (!v.toUpperCase(Locale.ROOT).contains("PARTIAL_JSON")) {
+            return CheckResult.pass("binlog_row_value_options", inst, "binlog_row_value_options='" + v + "'");
+        }
+        return CheckResult.fail("binlog_row_value_options", inst, "binlog_row_value_options=" + v
+                + ": partial JSON updates cannot be replayed; SET GLOBAL binlog_row_value_options='' and set it "
+                + "in my.cnf, then reconnect the source's writers");
     }
 
     private static CheckResult serverId(ServerFacts f, String inst) {

@@ -1,6 +1,7 @@
 package io.jdm.cli.check;
 
 import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.position.Flavor;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,6 +24,9 @@ final class TargetChecks {
         out.add(SourceChecks.version(f, inst));
         out.add(privileges(f, inst, in.metaSchema()));
         out.add(charsets(f, inst, in));
+        if (f.flavor == Flavor.TIDB) {
+            out.addAll(TidbChecks.run(f, inst, in));
+        }
         return out;
     }
 

@@ -109,6 +109,43 @@ class ReplayValuesIT {
         assertTrue(run.failure() == null, "runner failed: " + run.failure());
     }
 
+    @Test
+    void anInvisibleColumnKeepsItsValuesThroughDumpLoadAndSync() throws Exception {
+        String db = "replay_invisible";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_invisible");
+        source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(10), "
+                        + "secret VARBINARY(8) INVISIBLE DEFAULT 'dflt') DEFAULT CHARSET = utf8mb4",
+                "INSERT INTO " + db + ".t (id, v, secret) VALUES (1, 'a', 0x0102), (2, 'b', NULL)");
+        String rows = "SELECT id, HEX(v), HEX(secret) FROM " + db + ".t ORDER BY id";
+
+        TaskRunner runner = new TaskRunner(new TaskConfigLoader().load(
+                TestTasks.allMode(dir, "replay-invisible", "jdm_invisible", source, target, db)),
+                TaskRunner.Stages.FROM_TASK_MODE);
+        BackgroundTask run = BackgroundTask.start(runner, "replay-invisible");
+        try {
+            SyncUnit sync = run.awaitSync(Duration.ofMinutes(2));
+            assertTrue(sync != null, "sync never started: " + run.failure());
+            assertEquals(List.of("1|61|0102", "2|62|"), rows(target, rows), "loaded");
+            assertEquals(showCreate(source, db + ".t"), showCreate(target, db + ".t"));
+
+            source.execute("INSERT INTO " + db + ".t (id, v, secret) VALUES (3, 'c', 0xFF)",
+                    "INSERT INTO " + db + ".t VALUES (4, 'd')",
+                    "UPDATE " + db + ".t SET secret = 0x0A WHERE id = 2");
+            BinlogPosition end;
+            try (Connection c = DataSources.connect(spec(source))) {
+                end = Flavor.MARIADB.currentPosition(c);
+            }
+            assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
+            assertEquals(List.of("1|61|0102", "2|62|0A", "3|63|FF", "4|64|64666C74"), rows(target, rows));
+            assertEquals(rows(source, rows), rows(target, rows));
+            assertEquals(showCreate(source, db + ".t"), showCreate(target, db + ".t"));
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertTrue(run.failure() == null, "runner failed: " + run.failure());
+    }
+
     private static String aiRows(String db) {
         return "SELECT id, HEX(v) FROM " + db + ".ai ORDER BY id";
     }

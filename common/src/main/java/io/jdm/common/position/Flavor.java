@@ -55,9 +55,11 @@ public enum Flavor {
     }
 
     private static String showMasterStatusSql(Connection c) throws SQLException {
-        // MySQL 8.4 removed SHOW MASTER STATUS in favour of SHOW BINARY LOG STATUS.
-        int major = c.getMetaData().getDatabaseMajorVersion();
-        int minor = c.getMetaData().getDatabaseMinorVersion();
+        return mysqlStatusSql(c.getMetaData().getDatabaseMajorVersion(), c.getMetaData().getDatabaseMinorVersion());
+    }
+
+    /** MySQL 8.4 removed SHOW MASTER STATUS in favour of SHOW BINARY LOG STATUS (8.2+ has both). */
+    static String mysqlStatusSql(int major, int minor) {
         return (major > 8 || (major == 8 && minor >= 4)) ? "SHOW BINARY LOG STATUS" : "SHOW MASTER STATUS";
     }
 }

@@ -276,6 +276,8 @@ public final class BinlogReader {
         c.setBlocking(true);
         c.setHeartbeatInterval(settings.heartbeat().toMillis());
         c.setConnectTimeout(s.connectTimeoutSeconds() * 1000L);
+        // A caching_sha2_password user (MySQL 8) needs no setting here: without TLS the library fetches
+        // the server's RSA key for the full login, as the JDBC URL allows (see ConnectionSpec#jdbcUrl)
         c.setSSLMode(s.sslCa() != null && !s.sslCa().isBlank() ? SSLMode.VERIFY_CA : SSLMode.DISABLED);
         c.setEventDeserializer(Deserializers.create(settings.selected()));
         int readTimeout = (int) Math.max(10_000, settings.heartbeat().toMillis() * 5);
@@ -319,7 +321,7 @@ public final class BinlogReader {
         EventHeaderV4 h = event.getHeader();
         EventType type = h.getEventType();
         firstConnect.countDown(); // streaming: the server accepted the position (else 1236 comes instead)
-        ctx.eventStart = h.getNextPosition() > 0 ? h.getNextPosition() - h.getEventLength() : ctx.cursor;
+        ctx.startEvent(h);
         if (!ctx.inTxn && gate.mayHold() && type != EventType.HEARTBEAT) {
             try {
                 if (!gate.before(ctx.file, ctx.eventStart, () -> stopping || failed, HOLD_CONNECTED.toNanos())) {
@@ -343,12 +345,9 @@ public final class BinlogReader {
             if (handler != null) {
                 handler.handle(h, event.getData(), ctx);
             }
-            if (type != EventType.ROTATE && type != EventType.FORMAT_DESCRIPTION) {
-                // MariaDB leaves end positions inside a transaction at 0: count them from lengths
-                ctx.cursor = h.getNextPosition() > 0 ? h.getNextPosition() : ctx.cursor + h.getEventLength();
-                ctx.lastEventEnd = new BinlogPosition(ctx.file, ctx.cursor, "");
-            }
-            if (type == EventType.XID || type == EventType.ROTATE || type == EventType.QUERY) {
+            ctx.endEvent(h);
+            if (type == EventType.XID || type == EventType.ROTATE || type == EventType.QUERY
+                    || type == EventType.TRANSACTION_PAYLOAD) {
                 boundary();
             }
         } catch (JdmException e) {

@@ -20,7 +20,8 @@ import java.util.function.BiPredicate;
  * The event deserializer: only the event types the reader handles get a data deserializer (the
  * rest are skipped as bytes), rows are decoded only for selected tables, strings stay bytes until
  * the converter decodes them with the column's charset. QUERY events keep their status variables
- * (the session the statement ran in) and the statement's bytes.
+ * (the session the statement ran in) and the statement's bytes. The events inside a compressed
+ * transaction (MySQL 8's TRANSACTION_PAYLOAD) go through a second deserializer built the same way.
  */
 final class Deserializers {
     private Deserializers() {
@@ -41,6 +42,15 @@ final class Deserializers {
                 EventType.EXT_UPDATE_ROWS);
         put(m, tableMaps, selected, SelectiveRowsDeserializer.Kind.DELETE, EventType.DELETE_ROWS,
                 EventType.EXT_DELETE_ROWS);
+        m.put(EventType.PARTIAL_UPDATE_ROWS_EVENT, new PartialUpdateRows.Deserializer());
+        // the events inside a compressed transaction: decoded the same way, into the same table maps
+        EventDeserializer inner = deserializer(new HashMap<>(m), tableMaps);
+        m.put(EventType.TRANSACTION_PAYLOAD, new TransactionPayloadDeserializer(inner));
+        return deserializer(m, tableMaps);
+    }
+
+    private static EventDeserializer deserializer(Map<EventType, EventDataDeserializer> m,
+                                                  Map<Long, TableMapEventData> tableMaps) {
         EventDeserializer d = new EventDeserializer(new EventHeaderV4Deserializer(), new NullEventDataDeserializer(),
                 m, tableMaps);
         d.setCompatibilityMode(EventDeserializer.CompatibilityMode.CHAR_AND_BINARY_AS_BYTE_ARRAY);

@@ -22,6 +22,8 @@ final class Handlers {
                 EventType.EXT_UPDATE_ROWS, EventType.DELETE_ROWS, EventType.EXT_DELETE_ROWS}) {
             m.put(t, rows);
         }
+        m.put(EventType.PARTIAL_UPDATE_ROWS_EVENT, new PartialUpdateRows.Handler());
+        m.put(EventType.TRANSACTION_PAYLOAD, new PayloadHandler(m));
         return m;
     }
 }

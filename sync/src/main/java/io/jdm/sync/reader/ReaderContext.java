@@ -1,5 +1,7 @@
 package io.jdm.sync.reader;
 
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
@@ -55,6 +57,24 @@ final class ReaderContext {
         this.file = start.file();
         this.cursor = start.pos();
         this.lastEventEnd = start;
+    }
+
+    /** An event begins: its start from its header when the server filled it in, else counted. */
+    void startEvent(EventHeaderV4 h) {
+        eventStart = h.getNextPosition() > 0 ? h.getNextPosition() - h.getEventLength() : cursor;
+    }
+
+    /**
+     * An event was handled: the cursor moves past it (rotations set it themselves). The events
+     * inside a compressed transaction never come here, only the payload that holds them.
+     */
+    void endEvent(EventHeaderV4 h) {
+        EventType type = h.getEventType();
+        if (type != EventType.ROTATE && type != EventType.FORMAT_DESCRIPTION) {
+            // MariaDB leaves end positions inside a transaction at 0: count them from lengths
+            cursor = h.getNextPosition() > 0 ? h.getNextPosition() : cursor + h.getEventLength();
+            lastEventEnd = new BinlogPosition(file, cursor, "");
+        }
     }
 
     void beginTxn(long pos, boolean explicit) {

@@ -59,7 +59,7 @@ final class RowsHandler implements BinlogEventHandler {
     }
 
     /** The event filter: true to apply the event, false to skip it; Error stops the task. */
-    private static boolean decide(ReaderContext ctx, TableCache.Decoder d, EventType type) {
+    static boolean decide(ReaderContext ctx, TableCache.Decoder d, EventType type) {
         TableName t = d.info().source();
         Action a = ctx.decider.decide(t.schema(), t.table(), type, null);
         if (a == Action.ERROR) {

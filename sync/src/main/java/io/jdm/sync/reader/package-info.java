@@ -3,6 +3,16 @@
  * deserializer that decodes only selected tables, and one converter from binlog values to the
  * encoder's canonical values. Publishes into a {@link io.jdm.sync.reader.ChangeSink}.
  *
+ * <h2>MySQL 8 compressed transactions and partial JSON</h2>
+ * With binlog_transaction_compression=ON a transaction's events (BEGIN, TABLE_MAP, rows, XID)
+ * arrive zstd-compressed in one TRANSACTION_PAYLOAD event after its GTID event. They are decoded
+ * by the same deserializer as uncompressed events and handed to the same handlers, all at the
+ * payload's start (inner events have no position of their own): the transaction starts at its
+ * GTID event, or at the payload without GTIDs, and its rows are ordered by their ordinal in it as
+ * any transaction's are, so a restart reads the whole payload again and drops what was applied.
+ * PARTIAL_UPDATE_ROWS (binlog_row_value_options=PARTIAL_JSON) cannot be decoded: one on a
+ * selected table stops the reader, which {@code jdm check} refuses beforehand.
+ *
  * <h2>DDL and the schema at each position</h2>
  * <pre>
  *  QUERY ─► status variables ─► SourceSession (sql_mode, charsets, time zone, timestamp, …)
