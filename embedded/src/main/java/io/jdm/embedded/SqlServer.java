@@ -1,7 +1,11 @@
 package io.jdm.embedded;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A running database server that a test or the demo can connect to over TCP. */
 public interface SqlServer extends AutoCloseable {
@@ -23,6 +27,26 @@ public interface SqlServer extends AutoCloseable {
     void execute(String... sql);
 
     void freshDatabase(String database);
+
+    /**
+     * Every row of a query as one string, its columns joined by {@code |} (NULL as empty): the way
+     * tests compare source and target row by row. Select {@code HEX(col)} to compare bytes.
+     */
+    default List<String> rows(String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder sb = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    String v = rs.getString(i);
+                    sb.append(i > 1 ? "|" : "").append(v == null ? "" : v);
+                }
+                out.add(sb.toString());
+            }
+        }
+        return out;
+    }
 
     @Override
     void close();

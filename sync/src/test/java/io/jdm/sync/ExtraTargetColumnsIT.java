@@ -11,7 +11,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -71,11 +70,11 @@ class ExtraTargetColumnsIT {
         }
         assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
         String cols = "id, HEX(a), b, c";
-        assertEquals(rows(src, "SELECT " + cols + " FROM `" + db + "`.t ORDER BY id"),
-                rows(tgt, "SELECT " + cols + " FROM `" + db + "`.t ORDER BY id"));
+        assertEquals(src.rows("SELECT " + cols + " FROM `" + db + "`.t ORDER BY id"),
+                tgt.rows("SELECT " + cols + " FROM `" + db + "`.t ORDER BY id"));
         assertEquals(List.of("1|target|7|2001-01-01 00:00:00", "2|target|7|2001-01-01 00:00:00",
                         "4|target|7|2001-01-01 00:00:00", "100|kept|99|2001-01-01 00:00:00"),
-                rows(tgt, "SELECT id, note, extra, loaded_at FROM `" + db + "`.t ORDER BY id"));
+                tgt.rows("SELECT id, note, extra, loaded_at FROM `" + db + "`.t ORDER BY id"));
     }
 
     @Test
@@ -105,7 +104,7 @@ class ExtraTargetColumnsIT {
         }
         String message = unit.failure().map(Throwable::getMessage).orElse("no failure");
         assertTrue(message.contains("binlog_row_metadata=FULL") && !message.contains("\n"), message);
-        assertEquals(List.of(), rows(tgt, "SELECT id FROM `" + db + "`.t"), "nothing applied in another shape");
+        assertEquals(List.of(), tgt.rows("SELECT id FROM `" + db + "`.t"), "nothing applied in another shape");
     }
 
     private static String scalar(SqlServer server, String sql) throws Exception {
@@ -115,18 +114,4 @@ class ExtraTargetColumnsIT {
         }
     }
 
-    private static List<String> rows(SqlServer server, String sql) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Connection c = server.connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder sb = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    sb.append(i > 1 ? "|" : "").append(rs.getString(i));
-                }
-                out.add(sb.toString());
-            }
-        }
-        return out;
-    }
 }

@@ -7,11 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -50,31 +46,17 @@ class TargetDatabaseDefaultsIT {
         assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
         String columns = "SELECT TABLE_NAME, COLUMN_NAME, CHARACTER_SET_NAME, COLLATION_NAME FROM "
                 + "information_schema.COLUMNS WHERE TABLE_SCHEMA = '" + db + "' ORDER BY TABLE_NAME, ORDINAL_POSITION";
-        assertEquals(rows(src, columns), rows(tgt, columns));
+        assertEquals(src.rows(columns), tgt.rows(columns));
         String tables = "SELECT TABLE_NAME, TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
                 + db + "' ORDER BY TABLE_NAME";
-        assertEquals(rows(src, tables), rows(tgt, tables));
+        assertEquals(src.rows(tables), tgt.rows(tables));
         for (String t : List.of("t", "t2")) {
             String values = "SELECT id, HEX(s) FROM " + db + "." + t + " ORDER BY id";
-            assertEquals(rows(src, values), rows(tgt, values), t);
+            assertEquals(src.rows(values), tgt.rows(values), t);
         }
-        assertEquals(List.of("latin1|latin1_swedish_ci"), rows(tgt, "SELECT DEFAULT_CHARACTER_SET_NAME, "
+        assertEquals(List.of("latin1|latin1_swedish_ci"), tgt.rows("SELECT DEFAULT_CHARACTER_SET_NAME, "
                 + "DEFAULT_COLLATION_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '" + db + "'"),
                 "the target database keeps its own defaults");
     }
 
-    private static List<String> rows(SqlServer server, String sql) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Connection c = server.connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder sb = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    sb.append(i > 1 ? "|" : "").append(rs.getString(i));
-                }
-                out.add(sb.toString());
-            }
-        }
-        return out;
-    }
 }

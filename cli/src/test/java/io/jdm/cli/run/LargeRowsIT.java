@@ -13,7 +13,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -99,9 +98,9 @@ class LargeRowsIT {
         String log = Files.readString(out);
         assertFalse(log.contains("OutOfMemoryError"), log);
         String digest = "SELECT id, LENGTH(b), HEX(SHA2(b, 256)), HEX(SHA2(s, 256)) FROM large_rows.t ORDER BY id";
-        List<String> expected = rowsOf(source, digest);
+        List<String> expected = source.rows(digest);
         assertEquals(rows + 1, expected.size());
-        assertEquals(expected, rowsOf(target, digest));
+        assertEquals(expected, target.rows(digest));
     }
 
     private static long scalar(SqlServer server, String sql) throws Exception {
@@ -111,13 +110,4 @@ class LargeRowsIT {
         }
     }
 
-    private static List<String> rowsOf(SqlServer server, String sql) throws Exception {
-        List<String> rows = new ArrayList<>();
-        try (Connection c = server.connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                rows.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4));
-            }
-        }
-        return rows;
-    }
 }

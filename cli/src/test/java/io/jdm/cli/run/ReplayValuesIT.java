@@ -22,7 +22,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -66,8 +65,8 @@ class ReplayValuesIT {
         }
         new LoadUnit(LoadConfig.of("replay_ansi", "s1", spec(target), dir.resolve("dump"))).run();
         assertEquals(showCreate(source, db + ".t"), showCreate(target, db + ".t"));
-        assertEquals(rows(source, "SELECT id, HEX(`a b`), `q\"` FROM " + db + ".t ORDER BY id"),
-                rows(target, "SELECT id, HEX(`a b`), `q\"` FROM " + db + ".t ORDER BY id"));
+        assertEquals(source.rows("SELECT id, HEX(`a b`), `q\"` FROM " + db + ".t ORDER BY id"),
+                target.rows("SELECT id, HEX(`a b`), `q\"` FROM " + db + ".t ORDER BY id"));
     }
 
     @Test
@@ -79,7 +78,7 @@ class ReplayValuesIT {
                 "CREATE TABLE " + db + ".en (id INT PRIMARY KEY, e ENUM('a','b') NOT NULL, s VARCHAR(4))");
         sourceSession("NO_AUTO_VALUE_ON_ZERO", "INSERT INTO " + db + ".ai VALUES (0, 'zero')");
         sourceSession("", "INSERT INTO " + db + ".en VALUES (1, 'a', 'x'), (2, 'no such label', 'y')");
-        assertEquals(List.of("1|61|1", "2||0"), rows(source, enumRows(db)), "the source holds index 0");
+        assertEquals(List.of("1|61|1", "2||0"), source.rows(enumRows(db)), "the source holds index 0");
 
         TaskRunner runner = new TaskRunner(new TaskConfigLoader().load(
                 TestTasks.allMode(dir, "replay-values", "jdm_replay", source, target, db)),
@@ -88,8 +87,8 @@ class ReplayValuesIT {
         try {
             SyncUnit sync = run.awaitSync(Duration.ofMinutes(2));
             assertTrue(sync != null, "sync never started: " + run.failure());
-            assertEquals(rows(source, aiRows(db)), rows(target, aiRows(db)), "loaded");
-            assertEquals(rows(source, enumRows(db)), rows(target, enumRows(db)), "loaded");
+            assertEquals(source.rows(aiRows(db)), target.rows(aiRows(db)), "loaded");
+            assertEquals(source.rows(enumRows(db)), target.rows(enumRows(db)), "loaded");
 
             source.execute("INSERT INTO " + db + ".ai (v) VALUES ('one'), ('two')");
             sourceSession("", "INSERT INTO " + db + ".en VALUES (3, 'nope', 'z'), (4, 'b', 'w')",
@@ -99,10 +98,10 @@ class ReplayValuesIT {
                 end = Flavor.MARIADB.currentPosition(c);
             }
             assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
-            assertEquals(List.of("0|7A65726F", "1|6F6E65", "2|74776F"), rows(target, aiRows(db)));
-            assertEquals(rows(source, aiRows(db)), rows(target, aiRows(db)));
-            assertEquals(List.of("1||0", "2||0", "3||0", "4|62|2"), rows(target, enumRows(db)));
-            assertEquals(rows(source, enumRows(db)), rows(target, enumRows(db)));
+            assertEquals(List.of("0|7A65726F", "1|6F6E65", "2|74776F"), target.rows(aiRows(db)));
+            assertEquals(source.rows(aiRows(db)), target.rows(aiRows(db)));
+            assertEquals(List.of("1||0", "2||0", "3||0", "4|62|2"), target.rows(enumRows(db)));
+            assertEquals(source.rows(enumRows(db)), target.rows(enumRows(db)));
         } finally {
             run.stop(Duration.ofSeconds(60));
         }
@@ -126,7 +125,7 @@ class ReplayValuesIT {
         try {
             SyncUnit sync = run.awaitSync(Duration.ofMinutes(2));
             assertTrue(sync != null, "sync never started: " + run.failure());
-            assertEquals(List.of("1|61|0102", "2|62|"), rows(target, rows), "loaded");
+            assertEquals(List.of("1|61|0102", "2|62|"), target.rows(rows), "loaded");
             assertEquals(showCreate(source, db + ".t"), showCreate(target, db + ".t"));
 
             source.execute("INSERT INTO " + db + ".t (id, v, secret) VALUES (3, 'c', 0xFF)",
@@ -137,8 +136,8 @@ class ReplayValuesIT {
                 end = Flavor.MARIADB.currentPosition(c);
             }
             assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
-            assertEquals(List.of("1|61|0102", "2|62|0A", "3|63|FF", "4|64|64666C74"), rows(target, rows));
-            assertEquals(rows(source, rows), rows(target, rows));
+            assertEquals(List.of("1|61|0102", "2|62|0A", "3|63|FF", "4|64|64666C74"), target.rows(rows));
+            assertEquals(source.rows(rows), target.rows(rows));
             assertEquals(showCreate(source, db + ".t"), showCreate(target, db + ".t"));
         } finally {
             run.stop(Duration.ofSeconds(60));
@@ -181,18 +180,4 @@ class ReplayValuesIT {
         }
     }
 
-    private static List<String> rows(SqlServer server, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Connection c = server.connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder sb = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    sb.append(i > 1 ? "|" : "").append(rs.getString(i) == null ? "" : rs.getString(i));
-                }
-                out.add(sb.toString());
-            }
-        }
-        return out;
-    }
 }
