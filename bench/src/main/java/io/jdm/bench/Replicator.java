@@ -14,6 +14,11 @@ interface Replicator extends AutoCloseable {
     /** Metrics only this replicator can report (e.g. events read, transaction latency), over {@code seconds}. */
     Map<String, Double> extra(double seconds);
 
+    /** Metrics known only once it has stopped (a whole process's CPU and peak RSS). */
+    default Map<String, Double> afterClose() throws Exception {
+        return Map.of();
+    }
+
     @Override
     void close() throws Exception;
 }

@@ -47,14 +47,22 @@ final class SyncBacklog {
 
     void run() throws Exception {
         BenchConfig cfg = env.cfg();
+        boolean process = cfg.runner() == BenchConfig.Runner.PROCESS;
+        if (process && !Measured.available()) {
+            throw new IllegalStateException("bench: runner process measures each process with GNU time "
+                    + "(/usr/bin/time, Debian package time); install it or set runner: in-jvm");
+        }
         try {
             for (Mix mix : cfg.sync().mixes()) {
                 Backlog backlog = write(mix);
                 for (SyncSweeps.Setting st : SyncSweeps.settings(cfg, natives)) {
                     for (int rep = 1; rep <= cfg.repetitions(); rep++) {
                         String task = "jdmbench_backlog_" + (++taskSeq);
-                        sample("jdm", mix, st.params(), rep, backlog, () -> new JdmReplicator(env.source(),
-                                env.target(), db, task, st.workers(), st.batch(), metaSchema));
+                        sample("jdm", mix, st.params(), rep, backlog, () -> process
+                                ? new JdmProcessReplicator(env.source(), env.target(), db, task, st.workers(),
+                                        st.batch(), metaSchema, env.work())
+                                : new JdmReplicator(env.source(), env.target(), db, task, st.workers(), st.batch(),
+                                        metaSchema));
                         if (st.peer()) {
                             sample("mariadb-parallel-replication", mix, st.peerParams(), rep, backlog,
                                     () -> new NativeReplication(env.source(), env.target(), st.workers()));
@@ -134,7 +142,8 @@ final class SyncBacklog {
         restore();
         atStart = false;
         Map<String, Double> m = new LinkedHashMap<>();
-        try (Replicator r = make.get()) {
+        Replicator made = make.get();
+        try (Replicator r = made) {
             long t0 = System.nanoTime();
             r.start(backlog.from());
             while (!r.caughtUp(backlog.end(), POLL_MS)) {
@@ -151,6 +160,7 @@ final class SyncBacklog {
             m.put(Sample.SOURCE_TPS, backlog.transactions() / backlog.seconds());
             m.putAll(r.extra(seconds));
         }
+        m.putAll(made.afterClose());
         Checksums.assertSame(env.source(), db, env.target(), db, env.cfg().tables(), "sync backlog: " + tool);
         env.rec().sample(new Sample("sync", tool, mix.name().toLowerCase(Locale.ROOT), params, rep, m));
     }

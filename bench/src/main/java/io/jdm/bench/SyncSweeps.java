@@ -62,6 +62,8 @@ final class SyncSweeps {
         BenchConfig cfg = env.cfg();
         env.rec().note("sync: live mode: the workload and the replicator run together; rows/s is capped by the "
                 + "workload's rate");
+        env.rec().note("sync: live mode samples lag from inside the unit, so jdm runs in the bench's JVM here "
+                + "whatever the runner (backlog mode runs it as a whole process)");
         for (Mix mix : cfg.sync().mixes()) {
             for (Setting st : settings(cfg, natives)) {
                 for (int rep = 1; rep <= cfg.repetitions(); rep++) {

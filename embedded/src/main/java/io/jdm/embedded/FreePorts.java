@@ -6,11 +6,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Finds a free TCP port on the loopback interface. */
-final class FreePorts {
+public final class FreePorts {
     private FreePorts() {
     }
 
-    static int find() {
+    public static int find() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();
