@@ -35,21 +35,37 @@ public final class DataSources {
 
     /** One connection outside any pool: for the dump's snapshot and the checks. */
     public static Connection connect(ConnectionSpec spec) throws SQLException {
+        return connect(spec, new Properties());
+    }
+
+    /**
+     * One connection outside any pool, with Connector/J properties of the caller's added (e.g. the
+     * sync writers' multi-statement batches) and the spec's session variables set.
+     */
+    public static Connection connect(ConnectionSpec spec, Properties driver) throws SQLException {
         Properties p = new Properties();
+        p.putAll(driver);
         p.setProperty("user", spec.user());
         p.setProperty("password", spec.password());
         DriverManager.setLoginTimeout(spec.connectTimeoutSeconds());
         Connection c = DriverManager.getConnection(spec.jdbcUrl(), p);
-        String init = sessionSql(spec.session());
-        if (!init.isEmpty()) {
-            try (Statement st = c.createStatement()) {
-                st.execute(init);
-            } catch (SQLException e) {
-                c.close();
-                throw e;
-            }
+        try {
+            setSession(c, spec.session());
+        } catch (SQLException e) {
+            c.close();
+            throw e;
         }
         return c;
+    }
+
+    /** {@code SET SESSION} of every variable given, names checked and values quoted the one way. */
+    public static void setSession(Connection c, Map<String, String> session) throws SQLException {
+        String sql = sessionSql(session);
+        if (!sql.isEmpty()) {
+            try (Statement st = c.createStatement()) {
+                st.execute(sql);
+            }
+        }
     }
 
     static String sessionSql(Map<String, String> session) {

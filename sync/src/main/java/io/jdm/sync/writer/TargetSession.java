@@ -1,9 +1,9 @@
 package io.jdm.sync.writer;
 
 import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.jdbc.TidbSession;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.LinkedHashMap;
@@ -24,35 +24,23 @@ final class TargetSession {
 
     static Connection open(ConnectionSpec spec) throws SQLException {
         Properties p = new Properties();
-        p.setProperty("user", spec.user());
-        p.setProperty("password", spec.password());
         p.setProperty("allowMultiQueries", "true");
         p.setProperty("socketTimeout", "600000");
-        Connection c = DriverManager.getConnection(spec.jdbcUrl(), p);
-        try (Statement st = c.createStatement()) {
-            st.execute("SET SESSION sql_mode = '" + SQL_MODE + "', foreign_key_checks = 0");
-            Map<String, String> session = new LinkedHashMap<>(TidbSession.defaults(c, spec.session()));
-            session.putAll(spec.session());
-            for (Map.Entry<String, String> e : session.entrySet()) {
-                if (!e.getKey().matches("[A-Za-z_][A-Za-z0-9_.]*")) {
-                    throw new SQLException("session variable name not allowed: " + e.getKey());
-                }
-                st.execute("SET SESSION " + e.getKey() + " = " + value(e.getValue()));
-            }
+        Connection c = DataSources.connect(spec, p);
+        try {
+            Map<String, String> own = new LinkedHashMap<>();
+            own.put("sql_mode", SQL_MODE);
+            own.put("foreign_key_checks", "0");
+            own.putAll(TidbSession.defaults(c, spec.session()));
+            // the task's own session variables (set by connect) win over these
+            own.keySet().removeIf(k -> spec.session().keySet().stream().anyMatch(k::equalsIgnoreCase));
+            DataSources.setSession(c, own);
             c.setAutoCommit(false);
         } catch (SQLException e) {
             c.close();
             throw e;
         }
         return c;
-    }
-
-    private static String value(String v) {
-        if (v.matches("-?[0-9]+(\\.[0-9]+)?") || v.equalsIgnoreCase("ON") || v.equalsIgnoreCase("OFF")
-                || v.equalsIgnoreCase("DEFAULT")) {
-            return v;
-        }
-        return io.jdm.common.sql.Identifiers.literal(v);
     }
 
     /** Runs a multi-statement string, reading every result so a failing statement surfaces here. */
