@@ -93,6 +93,11 @@ public final class SyncMetrics implements MetricSource {
         return c.retries.total();
     }
 
+    /** Writer retries by reason, for messages. */
+    public java.util.Map<String, Long> retriesByCode() {
+        return c.retries.byReason();
+    }
+
     /** Source event time to now for the oldest change not yet committed; 0 when caught up. */
     public double lagSeconds() {
         long cur = cursor.getAsLong();

@@ -60,7 +60,12 @@ class TargetErrorsIT {
             assertTrue(m.retries("9007") >= 4, "9007 retries: " + m.retries("9007"));
             assertTrue(m.retries("8028") >= 3, "8028 retries: " + m.retries("8028"));
             assertTrue(m.retries("1105") >= 3, "1105 retries: " + m.retries("1105"));
-            assertEquals(errors.fired(), m.retries(), "one retry per injected error, and no other");
+            long injected = m.retries("9007") + m.retries("8028") + m.retries("1105");
+            assertEquals(errors.fired(), injected, "one retry per injected error");
+            // Four writers on tables with a unique key may also meet a real InnoDB deadlock or lock
+            // wait among themselves; those are retried too, and nothing else is.
+            assertEquals(injected + m.retries("1213") + m.retries("1205"), m.retries(),
+                    () -> "retries by code: " + m.retriesByCode());
             MetricFamilies families = new MetricFamilies();
             m.collect(families);
             String text = families.text();
