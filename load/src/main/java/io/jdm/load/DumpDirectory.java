@@ -1,6 +1,7 @@
 package io.jdm.load;
 
 import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.sql.TableName;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,9 +18,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-/** The files of one dump directory that the table filter selects, sorted by name. */
+/**
+ * The files of one dump directory that the table filter selects, sorted by name.
+ *
+ * @param escaping how the directory's file names escape schema and table names
+ */
 record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<SchemaFile> views,
-                     List<DataFile> data) {
+                     List<DataFile> data, DumpFileNames.Escaping escaping) {
 
     /** A CREATE TABLE or CREATE VIEW file of one source table. */
     record SchemaFile(TableName source, Path path) {
@@ -37,8 +42,12 @@ record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<
     /** mydumper names the only data file of an unchunked table {@code db.tbl.sql}, without a chunk number. */
     private static final Pattern UNCHUNKED = Pattern.compile("^([^.]+)\\.([^.]+)\\.sql(\\.gz|\\.zst)?$");
 
-    static DumpFileNames.Parsed parse(String fileName) {
-        DumpFileNames.Parsed f = DumpFileNames.parse(fileName).orElse(null);
+    DumpFileNames.Parsed parse(String fileName) {
+        return parse(fileName, escaping);
+    }
+
+    static DumpFileNames.Parsed parse(String fileName, DumpFileNames.Escaping escaping) {
+        DumpFileNames.Parsed f = DumpFileNames.parse(fileName, escaping).orElse(null);
         if (f != null || fileName.contains("-schema")) {
             return f;
         }
@@ -46,8 +55,8 @@ record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<
         if (!m.matches()) {
             return null;
         }
-        return new DumpFileNames.Parsed(DumpFileNames.Kind.DATA, DumpFileNames.unescape(m.group(1)),
-                DumpFileNames.unescape(m.group(2)), 0, m.group(3) == null ? "" : m.group(3));
+        return new DumpFileNames.Parsed(DumpFileNames.Kind.DATA, escaping.unescape(m.group(1)),
+                escaping.unescape(m.group(2)), 0, m.group(3) == null ? "" : m.group(3));
     }
 
     static DumpDirectory scan(Path dir, BiPredicate<String, String> filter) throws IOException {
@@ -59,10 +68,11 @@ record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<
         try (Stream<Path> s = Files.list(dir)) {
             files = s.filter(Files::isRegularFile).sorted().toList();
         }
+        DumpFileNames.Escaping escaping = FileManifest.escaping(dir);
         Set<String> selectedDbs = new HashSet<>();
         Set<String> allDbs = new HashSet<>();
         for (Path p : files) {
-            DumpFileNames.Parsed f = parse(p.getFileName().toString());
+            DumpFileNames.Parsed f = parse(p.getFileName().toString(), escaping);
             if (f == null) {
                 continue;
             }
@@ -87,6 +97,6 @@ record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<
         // a database is created when one of its objects is selected, or when it is empty in the dump
         dbs.keySet().removeIf(db -> !selectedDbs.contains(db) && (allDbs.contains(db) || !filter.test(db, "")));
         data.sort(Comparator.comparing(DataFile::source).thenComparingLong(DataFile::index));
-        return new DumpDirectory(dbs, tables, views, data);
+        return new DumpDirectory(dbs, tables, views, data, escaping);
     }
 }

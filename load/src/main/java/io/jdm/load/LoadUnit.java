@@ -173,7 +173,7 @@ public final class LoadUnit {
             }
         }
         for (String name : manifest.entries().keySet()) {
-            DumpFileNames.Parsed p = DumpDirectory.parse(name);
+            DumpFileNames.Parsed p = dump.parse(name);
             if (p != null && config.tableFilter().test(p.schema(), p.table()) && !present.contains(name)) {
                 throw new FatalException(job.who() + ": data file " + name + " is listed in " + FileManifest.NAME
                         + " but missing from " + config.dir() + "; run the dump again");

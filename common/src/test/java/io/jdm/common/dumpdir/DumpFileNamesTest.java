@@ -18,16 +18,52 @@ class DumpFileNamesTest {
     }
 
     @Test
+    void namesAreEscapedAsDumplingEscapesThem() {
+        assertEquals("订单", DumpFileNames.escape("订单"));
+        assertEquals("a%2Fb", DumpFileNames.escape("a/b"));
+        assertEquals("a%2Eb", DumpFileNames.escape("a.b"));
+        assertEquals("sp ace", DumpFileNames.escape("sp ace"));
+        assertEquals("100%25", DumpFileNames.escape("100%"));
+        assertEquals("user@2024", DumpFileNames.escape("user@2024"));
+        assertEquals("t%2Dschema", DumpFileNames.escape("t-schema"));
+        assertEquals("t%2DSCHEMA-x", DumpFileNames.escape("t-SCHEMA-x"));
+        assertEquals("%3A%3F%2A%5C%7C%22%3C%3E%0A", DumpFileNames.escape(":?*\\|\"<>\n"));
+        assertEquals("shop.订单-schema.sql", DumpFileNames.tableSchema("shop", "订单"));
+    }
+
+    @Test
+    void readsDumplingsPercentNames() {
+        assertEquals("订单", DumpFileNames.unescape("%E8%AE%A2%E5%8D%95"));
+        assertEquals("a/b.c 100%@x", DumpFileNames.unescape("a%2Fb%2Ec 100%25@x"));
+        var p = DumpFileNames.parse("my%2Edb.t%2Dschema%2Fx.000000003.sql.gz").orElseThrow();
+        assertEquals(new DumpFileNames.Parsed(DumpFileNames.Kind.DATA, "my.db", "t-schema/x", 3, ".gz"), p);
+        assertEquals(new DumpFileNames.Parsed(DumpFileNames.Kind.VIEW, "shop", "订单 v", 0, ""),
+                DumpFileNames.parse("shop.订单 v-schema-view.sql").orElseThrow());
+    }
+
+    @Test
+    void readsOlderJdmAtNamesOnlyWhenAsked() {
+        assertEquals("a.b/订", DumpFileNames.Escaping.LEGACY_AT.unescape("a@002eb@002f@8ba2"));
+        assertEquals("user@2024", DumpFileNames.Escaping.PERCENT.unescape("user@2024"));
+        assertEquals(new DumpFileNames.Parsed(DumpFileNames.Kind.TABLE, "d.b", "x y", 0, ""),
+                DumpFileNames.parse("d@002eb.x@0020y-schema.sql", DumpFileNames.Escaping.LEGACY_AT).orElseThrow());
+    }
+
+    @Test
     void oddNamesRoundTripThroughTheFileName() {
-        for (String name : List.of("we`ird", "a.b", "sp ace", "slash/x", "ünï", "😀", "@0041")) {
+        for (String name : List.of("we`ird", "a.b", "sp ace", "slash/x", "ünï", "😀", "@0041", "订单", "100%", "%41",
+                "x-schema-view", "-schema", "back\\slash", "tab\tnl\n")) {
             String file = DumpFileNames.dataFile("d.b", name, 12, ".zst");
-            assertTrue(file.matches("[A-Za-z0-9_$@.-]+"), file);
+            assertTrue(file.chars().noneMatch(c -> c == '/' || c < 0x20), file);
             var parsed = DumpFileNames.parse(file).orElseThrow();
             assertEquals(DumpFileNames.Kind.DATA, parsed.kind());
             assertEquals("d.b", parsed.schema());
             assertEquals(name, parsed.table());
             assertEquals(12, parsed.index());
             assertEquals(".zst", parsed.compression());
+            assertEquals(DumpFileNames.Kind.TABLE,
+                    DumpFileNames.parse(DumpFileNames.tableSchema("d.b", name)).orElseThrow().kind());
+            assertEquals(name, DumpFileNames.parse(DumpFileNames.viewSchema("d.b", name)).orElseThrow().table());
         }
     }
 
