@@ -94,6 +94,10 @@ record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<
                 default -> throw new IllegalStateException(f.kind().name());
             }
         }
+        // Dumpling's and mydumper's placeholder table of a view: the view file replaces it, after the tables
+        Set<TableName> viewNames = new HashSet<>();
+        views.forEach(v -> viewNames.add(v.source()));
+        tables.removeIf(t -> viewNames.contains(t.source()));
         // a database is created when one of its objects is selected, or when it is empty in the dump
         dbs.keySet().removeIf(db -> !selectedDbs.contains(db) && (allDbs.contains(db) || !filter.test(db, "")));
         data.sort(Comparator.comparing(DataFile::source).thenComparingLong(DataFile::index));
