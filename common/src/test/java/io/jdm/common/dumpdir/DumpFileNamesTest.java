@@ -94,4 +94,33 @@ class DumpFileNamesTest {
         assertEquals(new BinlogPosition("binlog.000002", 157,
                 "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5,4e11fa47-71ca-11e1-9e33-c80aa9429562:1-7"), mysql.position());
     }
+
+    @Test
+    void readsTheIniMetadataOfNewerMydumper() {
+        var master = DumpMetadata.parse(List.of(
+                "# Started dump at: 2023-06-09 11:47:18",
+                "[master]",
+                "# Channel_Name = '' # It can be use to setup replication FOR CHANNEL",
+                "File = mydumper1-bin.000017",
+                "Position = 241149225",
+                "Executed_Gtid_Set = 7b166a41-65a2-11ed-9de3-0800275ff74d:1-147115",
+                "",
+                "[`sakila`.`store`]",
+                "Rows = 2",
+                "# Finished dump at: 2023-06-09 11:47:19"));
+        assertEquals(new BinlogPosition("mydumper1-bin.000017", 241149225,
+                "7b166a41-65a2-11ed-9de3-0800275ff74d:1-147115"), master.position());
+        assertEquals(LocalDateTime.of(2023, 6, 9, 11, 47, 18), master.started());
+        assertEquals(LocalDateTime.of(2023, 6, 9, 11, 47, 19), master.finished());
+
+        var source = DumpMetadata.parse(List.of(
+                "[config]",
+                "File = not-this-one.000001",
+                "[source]",
+                "executed_gtid_set = \"0-1-42\"",
+                "SOURCE_LOG_FILE = \"mysql-bin.000003\"",
+                "SOURCE_LOG_POS = 1234",
+                "#SOURCE_AUTO_POSITION = {0|1}"));
+        assertEquals(new BinlogPosition("mysql-bin.000003", 1234, "0-1-42"), source.position());
+    }
 }
