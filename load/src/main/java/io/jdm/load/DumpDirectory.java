@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.BiPredicate;
 import java.util.regex.Matcher;
@@ -22,9 +23,10 @@ import java.util.stream.Stream;
  * The files of one dump directory that the table filter selects, sorted by name.
  *
  * @param escaping how the directory's file names escape schema and table names
+ * @param skipped one line per SQL file the load does not apply: its name, why, and what to do
  */
 record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<SchemaFile> views,
-                     List<DataFile> data, DumpFileNames.Escaping escaping) {
+                     List<DataFile> data, DumpFileNames.Escaping escaping, List<String> skipped) {
 
     /** A CREATE TABLE or CREATE VIEW file of one source table. */
     record SchemaFile(TableName source, Path path) {
@@ -69,11 +71,13 @@ record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<
             files = s.filter(Files::isRegularFile).sorted().toList();
         }
         DumpFileNames.Escaping escaping = FileManifest.escaping(dir);
+        List<String> skipped = new ArrayList<>();
         Set<String> selectedDbs = new HashSet<>();
         Set<String> allDbs = new HashSet<>();
         for (Path p : files) {
             DumpFileNames.Parsed f = parse(p.getFileName().toString(), escaping);
             if (f == null) {
+                skipReason(p.getFileName().toString()).ifPresent(skipped::add);
                 continue;
             }
             if (f.kind() == DumpFileNames.Kind.DATABASE) {
@@ -101,6 +105,27 @@ record DumpDirectory(Map<String, Path> databases, List<SchemaFile> tables, List<
         // a database is created when one of its objects is selected, or when it is empty in the dump
         dbs.keySet().removeIf(db -> !selectedDbs.contains(db) && (allDbs.contains(db) || !filter.test(db, "")));
         data.sort(Comparator.comparing(DataFile::source).thenComparingLong(DataFile::index));
-        return new DumpDirectory(dbs, tables, views, data, escaping);
+        return new DumpDirectory(dbs, tables, views, data, escaping, skipped);
+    }
+
+    /** Why a file that looks like SQL is not applied; empty for the files that are not SQL (metadata). */
+    static Optional<String> skipReason(String name) {
+        String base = name.replaceFirst("\\.(gz|zst)$", "");
+        if (!base.endsWith(".sql")) {
+            return Optional.empty();
+        }
+        String why;
+        if (base.endsWith("-schema-triggers.sql")) {
+            why = "its triggers are not created; run the file on the target after the load";
+        } else if (base.endsWith("-schema-post.sql")) {
+            why = "its functions, procedures and events are not created; run the file on the target after the load";
+        } else if (base.endsWith("-schema-sequence.sql")) {
+            why = "its sequences are not created; run the file on the target before the load";
+        } else if (base.endsWith("-placement-policy-create.sql")) {
+            why = "placement policies are not created; run the file on the TiDB target before the load";
+        } else {
+            why = "not a file of Dumpling's, mydumper's or jdm's layout; load it by hand if it belongs to the dump";
+        }
+        return Optional.of("skipping " + name + ": " + why);
     }
 }

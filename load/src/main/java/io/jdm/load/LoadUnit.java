@@ -184,7 +184,9 @@ public final class LoadUnit {
 
     private DumpDirectory scan() {
         try {
-            return DumpDirectory.scan(config.dir(), config.tableFilter());
+            DumpDirectory dump = DumpDirectory.scan(config.dir(), config.tableFilter());
+            dump.skipped().forEach(line -> LOG.warn("{}: {}", job.who(), line));
+            return dump;
         } catch (IOException e) {
             throw new FatalException(job.who() + ": cannot list " + config.dir() + ": " + e.getMessage(), e);
         }

@@ -61,4 +61,24 @@ class LoadPlanTest {
         DumpDirectory d = DumpDirectory.scan(dir, (db, t) -> true);
         assertEquals(List.of("we;ird"), d.data().stream().map(f -> f.source().table()).toList());
     }
+
+    @Test
+    void scanNamesEachSqlFileItDoesNotApply(@TempDir Path dir) throws Exception {
+        for (String f : new String[] {"metadata", "notes.txt", "d.t-schema.sql", "d.t-schema-triggers.sql",
+                "d-schema-post.sql.gz", "d.s-schema-sequence.sql", "p-placement-policy-create.sql", "extra.sql"}) {
+            Files.writeString(dir.resolve(f), "");
+        }
+        assertEquals(List.of(
+                "skipping d-schema-post.sql.gz: its functions, procedures and events are not created; run the file on "
+                        + "the target after the load",
+                "skipping d.s-schema-sequence.sql: its sequences are not created; run the file on the target before "
+                        + "the load",
+                "skipping d.t-schema-triggers.sql: its triggers are not created; run the file on the target after the "
+                        + "load",
+                "skipping extra.sql: not a file of Dumpling's, mydumper's or jdm's layout; load it by hand if it "
+                        + "belongs to the dump",
+                "skipping p-placement-policy-create.sql: placement policies are not created; run the file on the TiDB "
+                        + "target before the load"),
+                DumpDirectory.scan(dir, (db, t) -> true).skipped());
+    }
 }
