@@ -18,6 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 final class DumpDirectory {
     private static final Logger LOG = LoggerFactory.getLogger(DumpDirectory.class);
+    private static final String SET_NAMES = "/*!40101 SET NAMES utf8mb4*/;\n";
     private final Path dir;
     private final Compression compression;
 
@@ -60,11 +61,17 @@ final class DumpDirectory {
         }
     }
 
-    /** Writes a schema file: the statement as SHOW CREATE returns it, ending with ";\n". */
-    void writeSchema(String fileName, String createStatement) throws IOException {
+    /**
+     * Writes a schema file: the statements as SHOW CREATE returns them, ending with ";\n", after a
+     * {@code SET NAMES} so that any client replays the file's bytes as they were read, whatever its
+     * default character set. Dumpling and mydumper write {@code SET NAMES binary}, but SHOW CREATE's
+     * text is UTF-8 even for a latin1 column's default, and replayed as binary a default 'é' becomes
+     * 'Ã©'; {@code utf8mb4} is the character set the text is in.
+     */
+    void writeSchema(String fileName, String statements) throws IOException {
         Path file = dir.resolve(fileName + compression.suffix());
         try (OutputStream out = compression.wrap(Files.newOutputStream(file))) {
-            out.write((createStatement + ";\n").getBytes(StandardCharsets.UTF_8));
+            out.write((SET_NAMES + statements + ";\n").getBytes(StandardCharsets.UTF_8));
         }
     }
 }

@@ -9,6 +9,7 @@ import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import java.io.IOException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -19,7 +20,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Writes the schema files (CREATE DATABASE, CREATE TABLE, CREATE VIEW as SHOW CREATE returns them)
+ * Writes the schema files (CREATE DATABASE, CREATE TABLE, CREATE VIEW as SHOW CREATE returns them,
+ * each view with Dumpling's placeholder table)
  * and reads each table's columns, keys and row estimate into a {@link TableJob}, one table at a
  * time as the dump reaches it, so the first table's chunks are read while the next one is planned.
  */
@@ -79,6 +81,12 @@ final class SchemaDumper {
         return new TableJob(schema, estimates.getOrDefault(t, 0L));
     }
 
+    /**
+     * Writes each view as Dumpling and mydumper do: {@code db.v-schema.sql} holds a placeholder
+     * table with the view's columns, so a loader may create schemas in any order, and {@code
+     * db.v-schema-view.sql} drops the placeholder and creates the view under the character set it
+     * was defined with.
+     */
     void views(Connection meta, List<TableName> views) throws SQLException, IOException {
         for (TableName v : views) {
             // From inside the view's database the server leaves same-database names unqualified, so
@@ -86,7 +94,54 @@ final class SchemaDumper {
             try (Statement st = meta.createStatement()) {
                 st.execute("USE " + Identifiers.quote(v.schema()));
             }
-            dir.writeSchema(DumpFileNames.viewSchema(v.schema(), v.table()), showCreate(meta, "VIEW", v.quoted(), v));
+            String[] create = showCreateView(meta, v);
+            dir.writeSchema(DumpFileNames.tableSchema(v.schema(), v.table()), placeholder(meta, v));
+            String q = Identifiers.quote(v.table());
+            dir.writeSchema(DumpFileNames.viewSchema(v.schema(), v.table()), "DROP TABLE IF EXISTS " + q + ";\n"
+                    + "DROP VIEW IF EXISTS " + q + ";\n"
+                    + "SET @PREV_CHARACTER_SET_CLIENT=@@CHARACTER_SET_CLIENT;\n"
+                    + "SET @PREV_CHARACTER_SET_RESULTS=@@CHARACTER_SET_RESULTS;\n"
+                    + "SET @PREV_COLLATION_CONNECTION=@@COLLATION_CONNECTION;\n"
+                    + "SET character_set_client = " + create[1] + ";\n"
+                    + "SET character_set_results = " + create[1] + ";\n"
+                    + "SET collation_connection = " + create[2] + ";\n"
+                    + create[0] + ";\n"
+                    + "SET character_set_client = @PREV_CHARACTER_SET_CLIENT;\n"
+                    + "SET character_set_results = @PREV_CHARACTER_SET_RESULTS;\n"
+                    + "SET collation_connection = @PREV_COLLATION_CONNECTION");
+        }
+    }
+
+    /** Dumpling's placeholder: the view's column names, each {@code int}. */
+    private static String placeholder(Connection c, TableName v) throws SQLException {
+        StringBuilder sb = new StringBuilder("CREATE TABLE ").append(Identifiers.quote(v.table())).append("(\n");
+        int n = 0;
+        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME FROM information_schema.COLUMNS "
+                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+            ps.setString(1, v.schema());
+            ps.setString(2, v.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sb.append(n++ == 0 ? "" : ",\n").append(Identifiers.quote(rs.getString(1))).append(" int");
+                }
+            }
+        }
+        return sb.append("\n)ENGINE=MyISAM").toString();
+    }
+
+    /** SHOW CREATE VIEW: the statement, character_set_client and collation_connection. */
+    private static String[] showCreateView(Connection c, TableName v) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW CREATE VIEW " + v.quoted())) {
+            if (!rs.next()) {
+                throw new SQLException("SHOW CREATE VIEW " + v.quoted() + " returned nothing", "42S02", 1146);
+            }
+            return new String[] {rs.getString(2), rs.getString(3), rs.getString(4)};
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146) {
+                throw e;
+            }
+            throw new SQLException("SHOW CREATE VIEW " + v.quoted() + ": " + ErrorClassifier.oneLine(e),
+                    e.getSQLState(), e.getErrorCode(), e);
         }
     }
 

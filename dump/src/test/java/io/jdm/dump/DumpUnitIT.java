@@ -119,7 +119,8 @@ class DumpUnitIT {
         assertTrue(names.contains("DumpUnitIT.empty-schema.sql"));
         assertFalse(names.stream().anyMatch(n -> n.startsWith("DumpUnitIT.empty.")), "an empty table has no data file");
         assertTrue(names.contains("DumpUnitIT.v_big-schema-view.sql"));
-        assertFalse(names.contains("DumpUnitIT.v_big-schema.sql"));
+        assertEquals("/*!40101 SET NAMES utf8mb4*/;\nCREATE TABLE `v_big`(\n`id` int,\n`k` int\n)ENGINE=MyISAM;\n",
+                Files.readString(dir.resolve("DumpUnitIT.v_big-schema.sql")), "Dumpling's placeholder table");
         String weird = DumpFileNames.dataFile(DB, "we`ird.name", 1, "");
         assertTrue(names.contains(weird), weird + " in " + names);
         assertEquals("we`ird.name", DumpFileNames.parse(weird).orElseThrow().table());
@@ -136,9 +137,12 @@ class DumpUnitIT {
         assertEquals(DataFileWriter.HEADER + "INSERT INTO `we``ird.name` (`id`,`sel``ect`) VALUES\n(1,'a;b'),\n(2,';');\n",
                 data);
         String schema = Files.readString(dir.resolve("DumpUnitIT.big-schema.sql"));
-        assertTrue(schema.startsWith("CREATE TABLE `big` ("), schema);
+        assertTrue(schema.startsWith("/*!40101 SET NAMES utf8mb4*/;\nCREATE TABLE `big` ("), schema);
         assertTrue(schema.endsWith(";\n"));
         String view = Files.readString(dir.resolve("DumpUnitIT.v_big-schema-view.sql"));
+        assertTrue(view.startsWith("/*!40101 SET NAMES utf8mb4*/;\nDROP TABLE IF EXISTS `v_big`;\n"
+                + "DROP VIEW IF EXISTS `v_big`;\n"), view);
+        assertTrue(view.contains("SET character_set_client = utf8mb4;\n"), view);
         assertTrue(view.contains("VIEW `v_big` AS select `big`.`id`"), view);
     }
 

@@ -173,7 +173,7 @@ public final class LoadUnit {
             }
         }
         for (String name : manifest.entries().keySet()) {
-            DumpFileNames.Parsed p = DumpDirectory.parse(name);
+            DumpFileNames.Parsed p = dump.parse(name);
             if (p != null && config.tableFilter().test(p.schema(), p.table()) && !present.contains(name)) {
                 throw new FatalException(job.who() + ": data file " + name + " is listed in " + FileManifest.NAME
                         + " but missing from " + config.dir() + "; run the dump again");
@@ -184,7 +184,9 @@ public final class LoadUnit {
 
     private DumpDirectory scan() {
         try {
-            return DumpDirectory.scan(config.dir(), config.tableFilter());
+            DumpDirectory dump = DumpDirectory.scan(config.dir(), config.tableFilter());
+            dump.skipped().forEach(line -> LOG.warn("{}: {}", job.who(), line));
+            return dump;
         } catch (IOException e) {
             throw new FatalException(job.who() + ": cannot list " + config.dir() + ": " + e.getMessage(), e);
         }

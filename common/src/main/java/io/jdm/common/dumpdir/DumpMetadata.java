@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -23,6 +24,16 @@ import java.util.Optional;
  * 	GTID:0-1-42
  *
  * Finished dump at: 2026-12-02 10:01:00
+ * </pre>
+ *
+ * or in mydumper's INI-like format of 0.14 and later, which only the load reads:
+ *
+ * <pre>
+ * # Started dump at: 2026-12-02 10:00:00
+ * [source]
+ * File = mysql-bin.000003
+ * Position = 1234
+ * Executed_Gtid_Set = 0-1-42
  * </pre>
  *
  * jdm adds a {@code Consistency:} line; a position read without a lock ({@code consistency: none})
@@ -73,6 +84,9 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
     }
 
     static DumpMetadata parse(List<String> lines) {
+        if (lines.stream().anyMatch(l -> l.strip().startsWith("["))) {
+            return parseIni(lines);
+        }
         LocalDateTime started = null;
         LocalDateTime finished = null;
         String log = null;
@@ -110,6 +124,41 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
         }
         BinlogPosition position = log == null || pos < 0 ? null : new BinlogPosition(log, pos, gtid.toString());
         return new DumpMetadata(started, finished, position, consistency);
+    }
+
+    /** mydumper ≥ 0.14: the position is in {@code [master]} (older) or {@code [source]}, as key = value. */
+    private static DumpMetadata parseIni(List<String> lines) {
+        LocalDateTime started = null;
+        LocalDateTime finished = null;
+        String log = null;
+        long pos = -1;
+        String gtid = "";
+        boolean inSource = false;
+        for (String raw : lines) {
+            String line = raw.strip();
+            if (line.startsWith("# Started dump at:")) {
+                started = time(line.substring("# Started dump at:".length()));
+            } else if (line.startsWith("# Finished dump at:")) {
+                finished = time(line.substring("# Finished dump at:".length()));
+            } else if (line.startsWith("[")) {
+                inSource = line.equalsIgnoreCase("[master]") || line.equalsIgnoreCase("[source]");
+            } else if (inSource && !line.startsWith("#") && line.indexOf('=') > 0) {
+                String key = line.substring(0, line.indexOf('=')).strip().toLowerCase(Locale.ROOT);
+                String value = unquote(line.substring(line.indexOf('=') + 1).strip());
+                switch (key) {
+                    case "file", "source_log_file" -> log = value;
+                    case "position", "source_log_pos" -> pos = Long.parseLong(value);
+                    case "executed_gtid_set" -> gtid = value;
+                    default -> { }
+                }
+            }
+        }
+        BinlogPosition position = log == null || log.isEmpty() || pos < 0 ? null : new BinlogPosition(log, pos, gtid);
+        return new DumpMetadata(started, finished, position, null);
+    }
+
+    private static String unquote(String v) {
+        return v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"") ? v.substring(1, v.length() - 1) : v;
     }
 
     private static LocalDateTime time(String s) {

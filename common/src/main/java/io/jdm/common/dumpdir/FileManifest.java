@@ -31,7 +31,10 @@ import java.util.zip.CRC32C;
  */
 public record FileManifest(Map<String, Entry> entries) {
     public static final String NAME = "jdm-files";
-    private static final String HEADER = "# jdm data files: crc32c size rows name";
+    /** Names it lists are escaped as Dumpling escapes them. */
+    private static final String HEADER = "# jdm data files: crc32c size rows name (names as Dumpling escapes them)";
+    /** Written by older jdm versions, whose names were escaped {@code @xxxx}. */
+    private static final String LEGACY_HEADER = "# jdm data files: crc32c size rows name";
 
     /** One data file: CRC32C and size of its bytes on disk, and the rows its statements insert. */
     public record Entry(String name, long crc32c, long size, long rows) {
@@ -80,6 +83,21 @@ public record FileManifest(Map<String, Entry> entries) {
             return Optional.empty();
         }
         return Optional.of(parse(Files.readAllLines(f, StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * How the names in {@code dir} are escaped: {@code @xxxx} when an older jdm wrote the dump (its
+     * {@code jdm-files} starts with the old header), Dumpling's {@code %XX} otherwise.
+     */
+    public static DumpFileNames.Escaping escaping(Path dir) throws IOException {
+        Path f = dir.resolve(NAME);
+        if (!Files.exists(f)) {
+            return DumpFileNames.Escaping.PERCENT;
+        }
+        try (var lines = Files.lines(f, StandardCharsets.UTF_8)) {
+            return lines.findFirst().map(String::strip).filter(LEGACY_HEADER::equals).isPresent()
+                    ? DumpFileNames.Escaping.LEGACY_AT : DumpFileNames.Escaping.PERCENT;
+        }
     }
 
     static FileManifest parse(List<String> lines) throws IOException {

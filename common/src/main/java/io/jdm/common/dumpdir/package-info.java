@@ -6,9 +6,13 @@
  *   metadata                         written last, atomically: the snapshot's binlog position
  *   jdm-files                        written just before it by jdm: crc32c, size and rows of each data file
  *   {db}-schema-create.sql           CREATE DATABASE
- *   {db}.{tbl}-schema.sql            CREATE TABLE
- *   {db}.{tbl}-schema-view.sql       CREATE VIEW
+ *   {db}.{tbl}-schema.sql            CREATE TABLE; of a view, a placeholder table with its columns
+ *   {db}.{tbl}-schema-view.sql       drops the placeholder, CREATE VIEW
  *   {db}.{tbl}.{000000001}.sql[.gz|.zst]   INSERT statements, one per line group, each ending ";\n"
  * </pre>
+ *
+ * Schema files begin with {@code SET NAMES utf8mb4} in a version comment (Dumpling's and
+ * mydumper's with {@code SET NAMES binary}, which the load honours); names are escaped as Dumpling
+ * escapes them ({@link DumpFileNames}).
  */
 package io.jdm.common.dumpdir;

@@ -18,16 +18,52 @@ class DumpFileNamesTest {
     }
 
     @Test
+    void namesAreEscapedAsDumplingEscapesThem() {
+        assertEquals("订单", DumpFileNames.escape("订单"));
+        assertEquals("a%2Fb", DumpFileNames.escape("a/b"));
+        assertEquals("a%2Eb", DumpFileNames.escape("a.b"));
+        assertEquals("sp ace", DumpFileNames.escape("sp ace"));
+        assertEquals("100%25", DumpFileNames.escape("100%"));
+        assertEquals("user@2024", DumpFileNames.escape("user@2024"));
+        assertEquals("t%2Dschema", DumpFileNames.escape("t-schema"));
+        assertEquals("t%2DSCHEMA-x", DumpFileNames.escape("t-SCHEMA-x"));
+        assertEquals("%3A%3F%2A%5C%7C%22%3C%3E%0A", DumpFileNames.escape(":?*\\|\"<>\n"));
+        assertEquals("shop.订单-schema.sql", DumpFileNames.tableSchema("shop", "订单"));
+    }
+
+    @Test
+    void readsDumplingsPercentNames() {
+        assertEquals("订单", DumpFileNames.unescape("%E8%AE%A2%E5%8D%95"));
+        assertEquals("a/b.c 100%@x", DumpFileNames.unescape("a%2Fb%2Ec 100%25@x"));
+        var p = DumpFileNames.parse("my%2Edb.t%2Dschema%2Fx.000000003.sql.gz").orElseThrow();
+        assertEquals(new DumpFileNames.Parsed(DumpFileNames.Kind.DATA, "my.db", "t-schema/x", 3, ".gz"), p);
+        assertEquals(new DumpFileNames.Parsed(DumpFileNames.Kind.VIEW, "shop", "订单 v", 0, ""),
+                DumpFileNames.parse("shop.订单 v-schema-view.sql").orElseThrow());
+    }
+
+    @Test
+    void readsOlderJdmAtNamesOnlyWhenAsked() {
+        assertEquals("a.b/订", DumpFileNames.Escaping.LEGACY_AT.unescape("a@002eb@002f@8ba2"));
+        assertEquals("user@2024", DumpFileNames.Escaping.PERCENT.unescape("user@2024"));
+        assertEquals(new DumpFileNames.Parsed(DumpFileNames.Kind.TABLE, "d.b", "x y", 0, ""),
+                DumpFileNames.parse("d@002eb.x@0020y-schema.sql", DumpFileNames.Escaping.LEGACY_AT).orElseThrow());
+    }
+
+    @Test
     void oddNamesRoundTripThroughTheFileName() {
-        for (String name : List.of("we`ird", "a.b", "sp ace", "slash/x", "ünï", "😀", "@0041")) {
+        for (String name : List.of("we`ird", "a.b", "sp ace", "slash/x", "ünï", "😀", "@0041", "订单", "100%", "%41",
+                "x-schema-view", "-schema", "back\\slash", "tab\tnl\n")) {
             String file = DumpFileNames.dataFile("d.b", name, 12, ".zst");
-            assertTrue(file.matches("[A-Za-z0-9_$@.-]+"), file);
+            assertTrue(file.chars().noneMatch(c -> c == '/' || c < 0x20), file);
             var parsed = DumpFileNames.parse(file).orElseThrow();
             assertEquals(DumpFileNames.Kind.DATA, parsed.kind());
             assertEquals("d.b", parsed.schema());
             assertEquals(name, parsed.table());
             assertEquals(12, parsed.index());
             assertEquals(".zst", parsed.compression());
+            assertEquals(DumpFileNames.Kind.TABLE,
+                    DumpFileNames.parse(DumpFileNames.tableSchema("d.b", name)).orElseThrow().kind());
+            assertEquals(name, DumpFileNames.parse(DumpFileNames.viewSchema("d.b", name)).orElseThrow().table());
         }
     }
 
@@ -57,5 +93,34 @@ class DumpFileNamesTest {
                 "Finished dump at: 2026-01-02 03:04:06"));
         assertEquals(new BinlogPosition("binlog.000002", 157,
                 "3e11fa47-71ca-11e1-9e33-c80aa9429562:1-5,4e11fa47-71ca-11e1-9e33-c80aa9429562:1-7"), mysql.position());
+    }
+
+    @Test
+    void readsTheIniMetadataOfNewerMydumper() {
+        var master = DumpMetadata.parse(List.of(
+                "# Started dump at: 2023-06-09 11:47:18",
+                "[master]",
+                "# Channel_Name = '' # It can be use to setup replication FOR CHANNEL",
+                "File = mydumper1-bin.000017",
+                "Position = 241149225",
+                "Executed_Gtid_Set = 7b166a41-65a2-11ed-9de3-0800275ff74d:1-147115",
+                "",
+                "[`sakila`.`store`]",
+                "Rows = 2",
+                "# Finished dump at: 2023-06-09 11:47:19"));
+        assertEquals(new BinlogPosition("mydumper1-bin.000017", 241149225,
+                "7b166a41-65a2-11ed-9de3-0800275ff74d:1-147115"), master.position());
+        assertEquals(LocalDateTime.of(2023, 6, 9, 11, 47, 18), master.started());
+        assertEquals(LocalDateTime.of(2023, 6, 9, 11, 47, 19), master.finished());
+
+        var source = DumpMetadata.parse(List.of(
+                "[config]",
+                "File = not-this-one.000001",
+                "[source]",
+                "executed_gtid_set = \"0-1-42\"",
+                "SOURCE_LOG_FILE = \"mysql-bin.000003\"",
+                "SOURCE_LOG_POS = 1234",
+                "#SOURCE_AUTO_POSITION = {0|1}"));
+        assertEquals(new BinlogPosition("mysql-bin.000003", 1234, "0-1-42"), source.position());
     }
 }

@@ -109,7 +109,7 @@ class VerifyChunksIT {
         assertEquals(Set.of("na me='Key150', n`x=3"), keys(tr, DiffKind.MISSING), r.renderTable());
         assertEquals(Set.of("na me='aaa', n`x=0", "na me='ZZZ', n`x=1"), keys(tr, DiffKind.EXTRA), r.renderTable());
         assertEquals(Set.of("na me='Key7', n`x=9"), keys(tr, DiffKind.CHANGED), r.renderTable());
-        Path file = fixDir.resolve("verify_chunks.we@0060ird.fix.sql");
+        Path file = fixDir.resolve("verify_chunks.we`ird.fix.sql");
         List<String> lines = Files.readAllLines(file);
         int firstReplace = lines.indexOf(lines.stream().filter(l -> l.startsWith("REPLACE")).findFirst().orElseThrow());
         assertTrue(lines.subList(firstReplace, lines.size()).stream().noneMatch(l -> l.startsWith("DELETE")),
