@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.common.config.MydumperConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -12,7 +13,8 @@ import java.util.function.BiPredicate;
  * @param sourceId the source's name in the task file, used in messages and metric labels
  * @param threads connections reading at once; chunks of all tables share them
  * @param rows rows per chunk; 0 dumps every table as one chunk
- * @param statementSize bytes (UTF-8) per multi-row INSERT, as mydumper and Dumpling count them
+ * @param statementSize bytes (UTF-8) at which a multi-row INSERT ends, as mydumper and Dumpling count them;
+ *     a statement always holds at least one row
  * @param chunkFileSizeMb a data file is closed after about this many MB of SQL text; 0 = no limit
  * @param where an extra condition every table's SELECT adds with AND; null for none
  * @param tableFilter (schema, table) → dump it; system schemas are never dumped
@@ -27,7 +29,8 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
         Objects.requireNonNull(outputDir, "mydumpers.dir: must be set");
         require(threads >= 1 && threads <= 1024, "mydumpers.threads", threads, "must be 1..1024");
         require(rows >= 0, "mydumpers.rows", rows, "must be >= 0 (0 = no chunking)");
-        require(statementSize >= 1024, "mydumpers.statement-size", statementSize, "must be >= 1024 bytes");
+        require(statementSize >= 1 && statementSize <= MydumperConfig.MAX_STATEMENT_SIZE, "mydumpers.statement-size",
+                statementSize, "must be 1.." + MydumperConfig.MAX_STATEMENT_SIZE + " bytes");
         require(chunkFileSizeMb >= 0, "mydumpers.chunk-filesize", chunkFileSizeMb, "must be >= 0 MB (0 = no limit)");
         Objects.requireNonNull(consistency, "mydumpers.consistency: must be set");
         where = where == null || where.isBlank() ? null : where.strip();

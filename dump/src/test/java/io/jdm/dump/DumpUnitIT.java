@@ -173,6 +173,28 @@ class DumpUnitIT {
         assertEquals(rows(source, wide), rows(target, wide));
     }
 
+    /**
+     * DM's tests dump with statement-size 100: a statement ends once it reaches the bound, so rows
+     * of {@code big} (each longer than that with the INSERT prefix) go one per statement, and the
+     * dump still reloads to the same tables.
+     */
+    @Test
+    void aStatementSizeBelowOneRowWritesOneRowPerStatement() throws Exception {
+        Path dir = tmp.resolve("tiny-statements");
+        DumpResult result = new DumpUnit(config(dir).withThreads(2).withRows(2000).withStatementSize(100)).run();
+        assertEquals(5 + 10000 + 3000 + 4 + 2, result.rows());
+        long bigInserts = 0;
+        for (String n : fileNames(dir)) {
+            if (n.startsWith(DB + ".big.") && n.endsWith(".sql")) {
+                bigInserts += DumpTestSupport.split(DumpTestSupport.read(dir.resolve(n))).stream()
+                        .filter(s -> s.startsWith("INSERT INTO ")).count();
+            }
+        }
+        assertEquals(10000, bigInserts, "one INSERT per row of big");
+        DumpTestSupport.load(dir, target);
+        assertSameOnTarget();
+    }
+
     @Test
     void whereConditionFiltersEveryChunk() throws Exception {
         Path dir = tmp.resolve("where");

@@ -73,7 +73,7 @@ final class ExtraArgs {
         switch (flag) {
             case "--threads" -> number(flag, value, 1, UnitReaders.MAX_THREADS).ifPresent(n -> c = with(c, n.intValue(), -1, -1, -1, null, null));
             case "--rows" -> number(flag, value, 0, 1_000_000_000).ifPresent(n -> c = with(c, -1, n, -1, -1, null, null));
-            case "--statement-size" -> number(flag, value, 1024, 1L << 30)
+            case "--statement-size" -> number(flag, value, 1, MydumperConfig.MAX_STATEMENT_SIZE)
                     .ifPresent(n -> c = with(c, -1, -1, n, -1, null, null));
             case "--filesize" -> FileSize.megabytes(value).ifPresentOrElse(mb -> c = with(c, -1, -1, -1, mb, null, null),
                     () -> problem(flag + " must be a size such as 64MiB, got \"" + value + "\""));

@@ -8,7 +8,8 @@ import java.util.Optional;
  * How the dump unit exports a snapshot (an entry of {@code mydumpers:}).
  *
  * @param rows rows per chunk; 0 dumps each table as one chunk
- * @param statementSize bytes of one INSERT statement in a dump file
+ * @param statementSize bytes at which an INSERT statement of a dump file ends; a statement holds at
+ *     least one row, so a row longer than this is a statement of its own
  * @param chunkFilesizeMb size in MB at which a dump file is split
  * @param where a condition added to every table's SELECT
  * @param dir output directory of the dump
@@ -17,7 +18,10 @@ public record MydumperConfig(int threads, long rows, long statementSize, int chu
                              Consistency consistency, Optional<String> where, Compression compress, Path dir) {
     public static final int DEFAULT_THREADS = 4;
     public static final long DEFAULT_ROWS = 200_000;
+    /** Dumpling's default, which DM keeps when statement-size is 0. */
     public static final long DEFAULT_STATEMENT_SIZE = 1_000_000;
+    /** A statement buffer larger than this would not fit the largest max_allowed_packet (1 GiB). */
+    public static final long MAX_STATEMENT_SIZE = 1L << 30;
     public static final int DEFAULT_CHUNK_FILESIZE_MB = 64;
 
     /** How the dump gets a consistent view of the source. */

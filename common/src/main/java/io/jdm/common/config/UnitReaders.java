@@ -34,7 +34,7 @@ final class UnitReaders {
         var c = new MydumperConfig(
                 s.threads("threads", d.threads(), MAX_THREADS),
                 s.longInteger("rows", d.rows(), 0, 1_000_000_000),
-                s.longInteger("statement-size", d.statementSize(), 1024, 1L << 30),
+                statementSize(s, d.statementSize()),
                 chunkFilesize(s, d.chunkFilesizeMb()),
                 s.choice("consistency", d.consistency(), CONSISTENCY),
                 s.optionalText("where"),
@@ -45,6 +45,15 @@ final class UnitReaders {
         s.ignored("skip-tz-utc", "DM's dump no longer reads it; ignored");
         s.finish();
         return c;
+    }
+
+    /**
+     * DM hands statement-size to its dump only when it is above 0, so 0 keeps the default; any
+     * other size is a bound in bytes that a statement of one row may exceed.
+     */
+    private static long statementSize(Section s, long def) {
+        long size = s.longInteger("statement-size", def, 0, MydumperConfig.MAX_STATEMENT_SIZE);
+        return size == 0 ? def : size;
     }
 
     /** MiB as a number or DM's size text ({@code 64MiB}); 0 means files are not split by size. */

@@ -43,6 +43,9 @@ class DmTaskFilesTest {
                 assertEquals(64, t.mydumper(i).chunkFilesizeMb());
             }),
             Map.entry("gtid", t -> assertEquals(2, t.mysqlInstances().size())),
+            Map.entry("many_tables", t -> assertEquals(100, t.mydumper(t.mysqlInstances().get(0)).statementSize(),
+                    "a bound below one row: one row per statement")),
+            Map.entry("start_task", t -> assertEquals(100, t.mydumper(t.mysqlInstances().get(0)).statementSize())),
             Map.entry("mariadb_source", t -> assertEquals("127.0.0.1", t.mysqlInstances().get(0).from().host())),
             Map.entry("new_relay", t -> assertEquals(TaskMode.ALL, t.taskMode())),
             Map.entry("only_dml", t -> assertEquals(2, t.mysqlInstances().size())),
@@ -78,8 +81,6 @@ class DmTaskFilesTest {
                     "loaders.global.import-mode: must be logical, sql or loader, got \"import-mode-placeholder\" "
                             + "(jdm loads through SQL statements only)")),
             Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)),
-            Map.entry("many_tables", List.of("mydumpers.global.statement-size: must be 1024..1073741824, got 100")),
-            Map.entry("start_task", List.of("mydumpers.global.statement-size: must be 1024..1073741824, got 100")),
             Map.entry("online_ddl", List.of(NO_SHARDS)),
             Map.entry("safe_mode", List.of(NO_SHARDS)),
             Map.entry("sharding", List.of(NO_SHARDS)));
@@ -142,6 +143,7 @@ class DmTaskFilesTest {
                 mydumpers:
                   global:
                     threads: 0
+                    statement-size: 0
                     chunk-filesize: 64MiB
                     extra-args: "--threads 8 -F 1GiB --consistency lock --where 'id > 3' -r 5000"
                 loaders:
@@ -161,6 +163,7 @@ class DmTaskFilesTest {
         MydumperConfig d = t.mydumper(i);
         assertEquals(List.of(8, 1024, "LOCK", "id > 3", 5000L),
                 List.of(d.threads(), d.chunkFilesizeMb(), d.consistency().name(), d.where().orElseThrow(), d.rows()));
+        assertEquals(MydumperConfig.DEFAULT_STATEMENT_SIZE, d.statementSize(), "statement-size: 0 is the default");
         assertEquals(LoaderConfig.DEFAULT_POOL_SIZE, t.loader(i).poolSize());
         assertEquals(LoaderConfig.OnDuplicate.IGNORE, t.loader(i).onDuplicate());
         assertEquals(SyncerConfig.DEFAULT_WORKER_COUNT, t.syncer(i).workerCount());

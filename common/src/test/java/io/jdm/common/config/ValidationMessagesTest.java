@@ -168,8 +168,8 @@ class ValidationMessagesTest {
         return Stream.of(
                 appended("mydumpers:\n  global:\n    threads: -1\n", "mydumpers.global.threads: must be 1..1024, got -1"),
                 appended("mydumpers:\n  global:\n    rows: -1\n", "mydumpers.global.rows: must be 0..1000000000, got -1"),
-                appended("mydumpers:\n  global:\n    statement-size: 100\n",
-                        "mydumpers.global.statement-size: must be 1024..1073741824, got 100"),
+                appended("mydumpers:\n  global:\n    statement-size: -1\n",
+                        "mydumpers.global.statement-size: must be 0..1073741824, got -1"),
                 appended("mydumpers:\n  global:\n    chunk-filesize: 64 megs\n",
                         "mydumpers.global.chunk-filesize: must be a size in MiB 0..1048576 such as 64 or 64MiB, "
                                 + "got \"64 megs\""),
