@@ -14,6 +14,9 @@ final class DmKeys {
             + "apply shard DDL on the target yourself";
     static final String NO_PHYSICAL = "physical import is not supported by jdm; use import-mode: logical";
     static final String DEPRECATED_IN_DM = "deprecated and ignored by DM; ignored";
+    /** DM's ansi-quotes and enable-ansi-quotes: both no longer take effect there. */
+    static final String ANSI_QUOTES = "jdm reads ANSI_QUOTES from the source's sql_mode, statement by statement, "
+            + "as DM does; ignored";
 
     private DmKeys() {
     }

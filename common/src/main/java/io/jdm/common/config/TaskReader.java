@@ -156,9 +156,10 @@ final class TaskReader {
         root.ignored("collation_compatible", "jdm replays DDL with the collations it was written with "
                 + "(DM's loose, the default); ignored");
         for (String key : List.of("enable-heartbeat", "heartbeat-update-interval", "heartbeat-report-interval",
-                "enable-ansi-quotes", "mydumper-path")) {
+                "mydumper-path")) {
             root.ignored(key, DmKeys.DEPRECATED_IN_DM);
         }
+        root.ignored("ansi-quotes", DmKeys.ANSI_QUOTES);
         root.ignored("remove-meta", "deprecated in DM; jdm resumes from the checkpoints in meta-schema: drop "
                 + "that schema to start over; ignored");
         root.ignored("experimental", "DM's experimental settings; jdm has none; ignored");

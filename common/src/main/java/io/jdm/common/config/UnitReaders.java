@@ -142,7 +142,7 @@ final class UnitReaders {
         for (String key : DM_ONLY_SYNCER_KEYS) {
             s.ignored(key, "a DM setting jdm does not use; ignored");
         }
-        s.ignored("enable-ansi-quotes", DmKeys.DEPRECATED_IN_DM);
+        s.ignored("enable-ansi-quotes", DmKeys.ANSI_QUOTES);
         s.ignored("meta-file", "DM's syncer meta file; jdm keeps its checkpoint in the target; ignored");
         s.finish();
         return c;

@@ -176,6 +176,18 @@ class DmTaskFilesTest {
     }
 
     @Test
+    void ansiQuotesInEitherSpellingIsAWarning() {
+        TaskConfig t = Tasks.parse(Tasks.MINIMAL + """
+                ansi-quotes: true
+                syncers:
+                  global:
+                    enable-ansi-quotes: true
+                """);
+        assertEquals(List.of("syncers.global.enable-ansi-quotes: " + DmKeys.ANSI_QUOTES,
+                "ansi-quotes: " + DmKeys.ANSI_QUOTES), t.warnings());
+    }
+
+    @Test
     void taskModesDmHasBesidesFullIncrementalAndAll() {
         assertEquals(TaskMode.DUMP, Tasks.parse(Tasks.MINIMAL.replace("task-mode: all", "task-mode: dump")).taskMode());
         assertEquals(TaskMode.LOAD, Tasks.parse(Tasks.MINIMAL.replace("task-mode: all", "task-mode: load")).taskMode());
