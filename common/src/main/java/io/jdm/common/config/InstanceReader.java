@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /** {@code mysql-instances:}, with every name it uses checked against the task's maps. */
@@ -17,12 +18,18 @@ final class InstanceReader {
     private final TaskReader.Rules rules;
     private final TaskMode mode;
     private final SourceFiles sources;
+    private final String taskName;
+    private final Optional<String> dmDirSuffix;
     private final Map<String, Integer> seenIds = new HashMap<>();
 
-    InstanceReader(TaskReader.Rules rules, TaskMode mode, SourceFiles sources) {
+    /** {@code taskName} and {@code dmDirSuffix} read an instance's own unit settings as the named ones are read. */
+    InstanceReader(TaskReader.Rules rules, TaskMode mode, SourceFiles sources, String taskName,
+                   Optional<String> dmDirSuffix) {
         this.rules = rules;
         this.mode = mode;
         this.sources = sources;
+        this.taskName = taskName;
+        this.dmDirSuffix = dmDirSuffix;
     }
 
     List<MySqlInstance> readAll(Section root) {
@@ -52,22 +59,23 @@ final class InstanceReader {
         Optional<SourceFile> file = viaFile ? SourceFileReader.read(s, "source") : given;
         String sourceId = sourceId(s, id, file, !viaFile && given.isEmpty());
         checkUnique(index, s, sourceId);
+        OptionalLong serverId = serverId(s, file);
+        Optional<BinlogMeta> meta = meta(s);
+        Optional<String> blockAllowList = blockAllowList(s);
+        List<String> routes = references(s, "route-rules", rules.routes(), "route rule");
+        List<String> filters = references(s, "filter-rules", rules.filters(), "filter rule");
+        Optional<String> mydumperName = reference(s, "mydumper-config-name", rules.mydumpers(), "mydumper config");
+        Optional<MydumperConfig> mydumper = own(s, "mydumper", mydumperName, u -> UnitReaders.mydumper(u, taskName));
+        Optional<String> loaderName = reference(s, "loader-config-name", rules.loaders(), "loader config");
+        Optional<LoaderConfig> loader = own(s, "loader", loaderName, u -> UnitReaders.loader(u, dirSuffix(mydumper)));
+        Optional<String> syncerName = reference(s, "syncer-config-name", rules.syncers(), "syncer config");
+        Optional<SyncerConfig> syncer = own(s, "syncer", syncerName, UnitReaders::syncer);
         var instance = new MySqlInstance(sourceId,
                 from != null ? from : file.map(SourceFile::from).orElse(placeholder()),
-                file.map(SourceFile::file),
-                file.flatMap(SourceFile::flavor),
-                file.flatMap(SourceFile::enableGtid),
-                serverId(s, file),
-                meta(s),
-                blockAllowList(s),
-                references(s, "route-rules", rules.routes(), "route rule"),
-                references(s, "filter-rules", rules.filters(), "filter rule"),
-                reference(s, "mydumper-config-name", rules.mydumpers(), "mydumper config"),
-                reference(s, "loader-config-name", rules.loaders(), "loader config"),
-                reference(s, "syncer-config-name", rules.syncers(), "syncer config"),
-                threads(s, "mydumper-thread"),
-                threads(s, "loader-thread"),
-                threads(s, "syncer-thread"));
+                file.map(SourceFile::file), file.flatMap(SourceFile::flavor), file.flatMap(SourceFile::enableGtid),
+                serverId, meta, blockAllowList, routes, filters,
+                mydumperName, mydumper, loaderName, loader, syncerName, syncer,
+                threads(s, "mydumper-thread"), threads(s, "loader-thread"), threads(s, "syncer-thread"));
         refuseDmOnlyKeys(s);
         s.finish();
         return instance;
@@ -147,6 +155,25 @@ final class InstanceReader {
         return reference(s, "block-allow-list", rules.blockAllowList(), "rule set");
     }
 
+    /**
+     * DM's inline form: the instance's own {@code mydumper:}, {@code loader:} or {@code syncer:}, read
+     * as an entry of the named map is read. DM uses it when the matching config name is empty and
+     * refuses both; {@code null}, as dmctl writes it, is not set.
+     */
+    private static <T> Optional<T> own(Section s, String unit, Optional<String> name, Function<Section, T> reader) {
+        if (s.has(unit) && name.isPresent()) {
+            s.problem(unit, "and " + unit + "-config-name both give this instance's " + unit + " settings; keep one");
+            return Optional.empty();
+        }
+        return s.section(unit).map(reader);
+    }
+
+    /** An own loader's dir is DM's dump location too, unless the instance's own mydumper sets a dir. */
+    private Optional<String> dirSuffix(Optional<MydumperConfig> ownMydumper) {
+        boolean dmLayout = ownMydumper.map(d -> d.dir().equals(MydumperConfig.defaultDir(taskName))).orElse(true);
+        return dmLayout ? dmDirSuffix : Optional.empty();
+    }
+
     private static Optional<String> reference(Section s, String key, Map<String, ?> defined, String kind) {
         Optional<String> name = s.optionalText(key);
         if (name.isPresent() && !defined.containsKey(name.get())) {
@@ -183,9 +210,6 @@ final class InstanceReader {
         s.unsupported("expression-filters", DmKeys.NO_EXPRESSION_FILTER);
         s.unsupported("validator-config-name", DmKeys.NO_VALIDATOR);
         s.unsupported("continuous-validator-config-name", DmKeys.NO_VALIDATOR);
-        for (String unit : List.of("mydumper", "loader", "syncer")) {
-            s.unsupported(unit, "define it under " + unit + "s: and name it with " + unit + "-config-name");
-        }
     }
 
     private static DatabaseConfig placeholder() {

@@ -11,20 +11,26 @@ import java.util.OptionalLong;
 /**
  * One source of the task (an entry of {@code mysql-instances:}). The connection comes either from
  * an inline {@code from:} or from a DM source file ({@code source:}); both end up in {@link #from()}.
- * The rule and config names refer to the task's maps and are resolved by {@link TaskConfig}.
+ * The rule and config names refer to the task's maps and are resolved by {@link TaskConfig}, as are
+ * the instance's own unit settings.
  *
  * @param sourceFile the DM source file the connection was read from, if any
  * @param flavor the source's flavor when the source file names it; detected otherwise
  * @param enableGtid the source file's {@code enable-gtid}; overrides the syncer's when present
  * @param serverId the server id the binlog reader presents to the source
  * @param meta where incremental replication starts when there is no checkpoint yet
+ * @param mydumper the instance's own {@code mydumper:} (DM's inline form), used in place of a named config
+ * @param loader the instance's own {@code loader:}, used in place of a named config
+ * @param syncer the instance's own {@code syncer:}, used in place of a named config
  */
 public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path> sourceFile,
                             Optional<Flavor> flavor, Optional<Boolean> enableGtid, OptionalLong serverId,
                             Optional<BinlogMeta> meta, Optional<String> blockAllowList, List<String> routeRules,
                             List<String> filterRules, Optional<String> mydumperConfigName,
-                            Optional<String> loaderConfigName, Optional<String> syncerConfigName,
-                            OptionalInt mydumperThread, OptionalInt loaderThread, OptionalInt syncerThread) {
+                            Optional<MydumperConfig> mydumper, Optional<String> loaderConfigName,
+                            Optional<LoaderConfig> loader, Optional<String> syncerConfigName,
+                            Optional<SyncerConfig> syncer, OptionalInt mydumperThread, OptionalInt loaderThread,
+                            OptionalInt syncerThread) {
     public MySqlInstance {
         Objects.requireNonNull(sourceId, "sourceId");
         Objects.requireNonNull(from, "from");
@@ -37,8 +43,11 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
         routeRules = List.copyOf(routeRules);
         filterRules = List.copyOf(filterRules);
         Objects.requireNonNull(mydumperConfigName, "mydumperConfigName");
+        Objects.requireNonNull(mydumper, "mydumper");
         Objects.requireNonNull(loaderConfigName, "loaderConfigName");
+        Objects.requireNonNull(loader, "loader");
         Objects.requireNonNull(syncerConfigName, "syncerConfigName");
+        Objects.requireNonNull(syncer, "syncer");
         Objects.requireNonNull(mydumperThread, "mydumperThread");
         Objects.requireNonNull(loaderThread, "loaderThread");
         Objects.requireNonNull(syncerThread, "syncerThread");
@@ -48,6 +57,7 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
     public static MySqlInstance of(String sourceId, DatabaseConfig from) {
         return new MySqlInstance(sourceId, from, Optional.empty(), Optional.empty(), Optional.empty(),
                 OptionalLong.empty(), Optional.empty(), Optional.empty(), List.of(), List.of(), Optional.empty(),
-                Optional.empty(), Optional.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty());
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty());
     }
 }

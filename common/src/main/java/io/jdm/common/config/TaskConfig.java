@@ -14,8 +14,9 @@ import java.util.function.Supplier;
  * effective settings of their instance ({@link #mydumper}, {@link #loader}, {@link #syncer},
  * {@link #blockAllowList}, {@link #routes}, {@link #filters}).
  *
- * <p>Effective unit settings come from the config the instance names, else the entry called
- * {@value #GLOBAL}, else the defaults; the instance's {@code *-thread} overrides apply last. When a
+ * <p>Effective unit settings come from the instance's own {@code mydumper:}, {@code loader:} or
+ * {@code syncer:}, else the config it names, else the entry called {@value #GLOBAL}, else the
+ * defaults; the instance's {@code *-thread} overrides apply last. When a
  * task has more than one instance, each instance dumps into (and loads from) a sub-directory of
  * the configured directory named after its source-id, because the dumps of two sources would
  * otherwise overwrite each other's files.
@@ -61,12 +62,13 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
 
     /** The dump settings for this instance, overrides and per-source directory applied. */
     public MydumperConfig mydumper(MySqlInstance instance) {
-        MydumperConfig base = pick(mydumpers, instance.mydumperConfigName(), "mydumper",
+        MydumperConfig base = pick(mydumpers, instance.mydumperConfigName(), instance.mydumper(), "mydumper",
                 () -> MydumperConfig.defaults(name));
         Path dir = base.dir();
         if (dir.equals(MydumperConfig.defaultDir(name))) {
             // DM has no dump dir of its own: it dumps where the loader's dir says
-            dir = pick(loaders, instance.loaderConfigName(), "loader", LoaderConfig::defaults).dir().orElse(dir);
+            dir = pick(loaders, instance.loaderConfigName(), instance.loader(), "loader", LoaderConfig::defaults)
+                    .dir().orElse(dir);
         }
         MydumperConfig c = base.withDir(perSource(dir, instance));
         return instance.mydumperThread().isPresent() ? c.withThreads(instance.mydumperThread().getAsInt()) : c;
@@ -74,7 +76,8 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
 
     /** The load settings for this instance; {@link LoaderConfig#dir()} is always present here. */
     public LoaderConfig loader(MySqlInstance instance) {
-        LoaderConfig base = pick(loaders, instance.loaderConfigName(), "loader", LoaderConfig::defaults);
+        LoaderConfig base = pick(loaders, instance.loaderConfigName(), instance.loader(), "loader",
+                LoaderConfig::defaults);
         Path dir = base.dir().map(d -> perSource(d, instance)).orElseGet(() -> mydumper(instance).dir());
         LoaderConfig c = base.withDir(dir);
         return instance.loaderThread().isPresent() ? c.withPoolSize(instance.loaderThread().getAsInt()) : c;
@@ -82,7 +85,8 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
 
     /** The sync settings for this instance; the source file's enable-gtid wins over the syncer's. */
     public SyncerConfig syncer(MySqlInstance instance) {
-        SyncerConfig c = pick(syncers, instance.syncerConfigName(), "syncer", SyncerConfig::defaults);
+        SyncerConfig c = pick(syncers, instance.syncerConfigName(), instance.syncer(), "syncer",
+                SyncerConfig::defaults);
         if (instance.enableGtid().isPresent()) {
             c = c.withEnableGtid(instance.enableGtid().get());
         }
@@ -108,7 +112,11 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
         return mysqlInstances.size() > 1 ? dir.resolve(instance.sourceId()) : dir;
     }
 
-    private static <T> T pick(Map<String, T> named, Optional<String> wanted, String kind, Supplier<T> defaults) {
+    private static <T> T pick(Map<String, T> named, Optional<String> wanted, Optional<T> own, String kind,
+                              Supplier<T> defaults) {
+        if (own.isPresent()) {
+            return own.get();
+        }
         if (wanted.isPresent()) {
             return lookup(named, wanted.get(), kind + " config");
         }

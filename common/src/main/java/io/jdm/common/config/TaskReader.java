@@ -62,7 +62,7 @@ final class TaskReader {
                 mydumpers,
                 root.named("loaders", (n, s) -> UnitReaders.loader(s, dmDirSuffix)),
                 root.named("syncers", (n, s) -> UnitReaders.syncer(s)));
-        List<MySqlInstance> instances = new InstanceReader(rules, mode, sources).readAll(root);
+        List<MySqlInstance> instances = new InstanceReader(rules, mode, sources, name, dmDirSuffix).readAll(root);
         dmOnlyKeys();
         root.finish();
         TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, statusAddr,
@@ -190,17 +190,19 @@ final class TaskReader {
             return;
         }
         Map<String, Boolean> reported = new HashMap<>();
-        for (MySqlInstance i : task.mysqlInstances()) {
+        for (int k = 0; k < task.mysqlInstances().size(); k++) {
+            MySqlInstance i = task.mysqlInstances().get(k);
             String loaderName = i.loaderConfigName().orElse(TaskConfig.GLOBAL);
-            LoaderConfig named = task.loaders().get(loaderName);
-            if (named == null || named.dir().isEmpty() || reported.containsKey(loaderName)) {
+            LoaderConfig chosen = i.loader().orElseGet(() -> task.loaders().get(loaderName));
+            String where = i.loader().isPresent() ? "mysql-instances[" + k + "].loader" : "loaders." + loaderName;
+            if (chosen == null || chosen.dir().isEmpty() || reported.containsKey(where)) {
                 continue;
             }
             try {
                 var dump = task.mydumper(i).dir();
                 if (!dump.normalize().equals(task.loader(i).dir().orElseThrow().normalize())) {
-                    reported.put(loaderName, true);
-                    root.problem("loaders." + loaderName + ".dir", "must be the dump directory when task-mode is "
+                    reported.put(where, true);
+                    root.problem(where + ".dir", "must be the dump directory when task-mode is "
                             + "full or all; leave it out and the load reads what the dump wrote");
                 }
             } catch (IllegalArgumentException undefinedName) {

@@ -104,6 +104,35 @@ class EffectiveConfigTest {
         assertEquals(List.of(), task.routes(s2));
     }
 
+    /** DM's inline form: mysql-instances[].loader and the like; null (dmctl's get-task output) is not set. */
+    @Test
+    void anInstancesOwnSettingsComeBeforeGlobalAndItsThreadOverridesAfter() {
+        TaskConfig t = parse("""
+                name: shop
+                task-mode: all
+                target-database: {host: t, user: u}
+                loaders:
+                  global: {pool-size: 8}
+                mysql-instances:
+                  - source-id: s1
+                    from: {host: h1, user: u}
+                    mydumper: null
+                    loader: {pool-size: 4, dir: ./dumped}
+                    syncer: {worker-count: 2, batch: 50}
+                    syncer-thread: 3
+                  - source-id: s2
+                    from: {host: h2, user: u}
+                    loader: null
+                """);
+        MySqlInstance a = t.instance("s1");
+        assertEquals(4, t.loader(a).poolSize());
+        assertEquals(Path.of("./dumped.shop/s1"), t.loader(a).dir().orElseThrow(), "DM dumps into <dir>.<task>");
+        assertEquals(t.loader(a).dir().orElseThrow(), t.mydumper(a).dir());
+        assertEquals(List.of(3, 50), List.of(t.syncer(a).workerCount(), t.syncer(a).batch()));
+        assertEquals(MydumperConfig.DEFAULT_THREADS, t.mydumper(a).threads());
+        assertEquals(8, t.loader(t.instance("s2")).poolSize(), "loader: null is not set, so global applies");
+    }
+
     @Test
     void unknownSourceId() {
         assertThrows(IllegalArgumentException.class, () -> task.instance("s3"));

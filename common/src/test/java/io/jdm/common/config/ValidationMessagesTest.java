@@ -121,8 +121,10 @@ class ValidationMessagesTest {
                         "mysql-instances[0].syncer-config-name: undefined syncer config \"fast\" (defined: a, b)"),
                 of(inInstance("    black-white-list: bw\n"),
                         "mysql-instances[0].black-white-list: undefined rule set \"bw\" (defined: none)"),
-                of(inInstance("    syncer:\n      worker-count: 4\n"),
-                        "mysql-instances[0].syncer: define it under syncers: and name it with syncer-config-name"),
+                of(inInstance("    syncer:\n      batch: 0\n"), "mysql-instances[0].syncer.batch: must be 1..10000, got 0"),
+                of(inInstance("    syncer-config-name: a\n    syncer:\n      batch: 5\n") + "syncers:\n  a: {}\n",
+                        "mysql-instances[0].syncer: and syncer-config-name both give this instance's syncer settings; "
+                                + "keep one"),
                 of(inInstance("    route-rule: [a]\n"),
                         "mysql-instances[0].route-rule: unknown key (did you mean route-rules?)"),
                 of(MINIMAL + "  - source-id: s1\n    from:\n      host: h\n      user: u\n",
