@@ -12,6 +12,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,11 @@ public final class EmbeddedMariaDb implements SqlServer {
 
     /** Starts a server with the given profile; blocks until it accepts connections. */
     public static EmbeddedMariaDb start(String name, ServerProfile profile) {
+        return start(name, profile, List.of());
+    }
+
+    /** As {@link #start(String, ServerProfile)}, with server options of the test's own (such as TLS files). */
+    public static EmbeddedMariaDb start(String name, ServerProfile profile, List<String> extraArgs) {
         Path base = MariaDbBinaries.baseDir();
         try {
             Path dataRoot = Files.createTempDirectory("jdm-" + name + "-");
@@ -77,6 +83,9 @@ public final class EmbeddedMariaDb implements SqlServer {
             b.addArg("--collation-server=utf8mb4_general_ci");
             b.addArg("--local-infile=1");
             for (String arg : profile.args()) {
+                b.addArg(arg);
+            }
+            for (String arg : extraArgs) {
                 b.addArg(arg);
             }
             long t0 = System.nanoTime();

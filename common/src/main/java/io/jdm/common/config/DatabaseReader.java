@@ -1,7 +1,6 @@
 package io.jdm.common.config;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.jdm.common.jdbc.Tls;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -33,11 +32,11 @@ final class DatabaseReader {
         String user = s.requiredText("user");
         Secret password = DmCipher.decryptIfEncrypted(s.secret("password"));
         Map<String, String> session = session(s);
-        SecurityConfig security = s.section("security").map(DatabaseReader::security).orElse(SecurityConfig.none());
+        Optional<Tls> tls = s.section("security").flatMap(SecurityReader::read);
         OptionalLong maxPacket = s.optionalLong("max-allowed-packet", 1024, 1L << 30);
         var timeout = s.seconds("connect-timeout", (int) DatabaseConfig.DEFAULT_CONNECT_TIMEOUT.toSeconds(), 1, 3600);
         s.finish();
-        return new DatabaseConfig(host, port, user, password, session, security, maxPacket, timeout);
+        return new DatabaseConfig(host, port, user, password, session, tls, maxPacket, timeout);
     }
 
     private static Map<String, String> session(Section s) {
@@ -48,29 +47,5 @@ final class DatabaseReader {
             }
         }
         return session;
-    }
-
-    private static SecurityConfig security(Section s) {
-        Optional<Path> ca = file(s, "ssl-ca");
-        Optional<Path> cert = file(s, "ssl-cert");
-        Optional<Path> key = file(s, "ssl-key");
-        if (s.has("ssl-cert") != s.has("ssl-key")) {
-            s.problem("ssl-cert and ssl-key must be set together");
-        }
-        s.finish();
-        return new SecurityConfig(ca, cert, key);
-    }
-
-    /** A file named relative to the YAML file that names it; it must exist now, not at first connect. */
-    private static Optional<Path> file(Section s, String key) {
-        Optional<String> name = s.optionalText(key);
-        if (name.isEmpty()) {
-            return Optional.empty();
-        }
-        Path p = s.ctx().baseDir().resolve(name.get());
-        if (!Files.isRegularFile(p)) {
-            s.problem(key, "no such file " + s.shown(key));
-        }
-        return Optional.of(p);
     }
 }

@@ -3,20 +3,23 @@ package io.jdm.common.jdbc;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Properties;
 
 /**
  * How to reach one server. The password is never part of {@link #toString()}.
  *
  * @param session session variables set on every new connection ({@code SET SESSION k = v})
- * @param sslCa path of a CA certificate; when set, TLS is required and verified
+ * @param tls when present, TLS is required (see {@link Tls}); absent means no TLS, as in DM
  */
 public record ConnectionSpec(String host, int port, String user, String password, Map<String, String> session,
-                             String sslCa, String sslCert, String sslKey, int connectTimeoutSeconds) {
+                             Optional<Tls> tls, int connectTimeoutSeconds) {
     public ConnectionSpec {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(user, "user");
         password = password == null ? "" : password;
         session = session == null ? Map.of() : Map.copyOf(new LinkedHashMap<>(session));
+        tls = tls == null ? Optional.empty() : tls;
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be 1..65535, got " + port);
         }
@@ -26,17 +29,22 @@ public record ConnectionSpec(String host, int port, String user, String password
     }
 
     public static ConnectionSpec of(String host, int port, String user, String password) {
-        return new ConnectionSpec(host, port, user, password, Map.of(), null, null, null, 10);
+        return new ConnectionSpec(host, port, user, password, Map.of(), Optional.empty(), 10);
     }
 
     public ConnectionSpec withSession(Map<String, String> extra) {
         Map<String, String> m = new LinkedHashMap<>(session);
         m.putAll(extra);
-        return new ConnectionSpec(host, port, user, password, m, sslCa, sslCert, sslKey, connectTimeoutSeconds);
+        return new ConnectionSpec(host, port, user, password, m, tls, connectTimeoutSeconds);
     }
 
     public ConnectionSpec withConnectTimeout(int seconds) {
-        return new ConnectionSpec(host, port, user, password, session, sslCa, sslCert, sslKey, seconds);
+        return new ConnectionSpec(host, port, user, password, session, tls, seconds);
+    }
+
+    /** Connector/J properties that go with {@link #jdbcUrl()}: the TLS key stores, when there is TLS. */
+    public Properties driverProperties() {
+        return tls.map(Tls::driverProperties).orElseGet(Properties::new);
     }
 
     /** The address a user recognises: {@code user@host:port}. */
@@ -57,11 +65,12 @@ public record ConnectionSpec(String host, int port, String user, String password
                 .append("&useServerPrepStmts=false&rewriteBatchedStatements=false&useLocalSessionState=true")
                 .append("&connectTimeout=").append(connectTimeoutSeconds * 1000L)
                 .append("&tcpKeepAlive=true&maintainTimeStats=false");
-        if (sslCa != null && !sslCa.isBlank()) {
-            // caching_sha2_password sends the password over TLS itself: no RSA key is fetched
-            u.append("&sslMode=VERIFY_CA&trustCertificateKeyStoreUrl=file:").append(sslCa);
+        if (tls.isPresent()) {
+            // caching_sha2_password sends the password over TLS itself: no RSA key is fetched.
+            // The key stores come with driverProperties(), whose passwords stay out of the URL
+            u.append("&sslMode=").append(tls.get().verifiesServer() ? "VERIFY_CA" : "REQUIRED");
         } else {
-            // No TLS unless the task asks for it (security.ssl-ca), as DM does: on loopback and inside a
+            // No TLS unless the task asks for it (security:), as DM does: on loopback and inside a
             // data centre the encryption costs the dump most of its throughput. Without TLS a
             // caching_sha2_password user (MySQL 8's default) whose hash the server has not cached
             // yet can only log in by encrypting the password with the server's RSA key, which the

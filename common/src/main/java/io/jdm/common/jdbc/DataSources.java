@@ -21,6 +21,7 @@ public final class DataSources {
         hc.setJdbcUrl(spec.jdbcUrl());
         hc.setUsername(spec.user());
         hc.setPassword(spec.password());
+        spec.driverProperties().forEach((k, v) -> hc.addDataSourceProperty((String) k, v));
         hc.setMaximumPoolSize(size);
         hc.setMinimumIdle(0);
         hc.setConnectionTimeout(Math.max(250, spec.connectTimeoutSeconds() * 1000L));
@@ -43,7 +44,7 @@ public final class DataSources {
      * sync writers' multi-statement batches) and the spec's session variables set.
      */
     public static Connection connect(ConnectionSpec spec, Properties driver) throws SQLException {
-        Properties p = new Properties();
+        Properties p = spec.driverProperties();
         p.putAll(driver);
         p.setProperty("user", spec.user());
         p.setProperty("password", spec.password());

@@ -1,43 +1,122 @@
 package io.jdm.common.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.embedded.TestCertificates;
+import io.jdm.common.jdbc.Tls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** TLS files are resolved against the task file's directory and must exist when the task is loaded. */
+/**
+ * {@code security:} as DM reads it: each PEM item as a file (relative to the YAML file), base64 text
+ * or a byte list; read and checked at load, and never shown in a message.
+ */
 class SecurityConfigTest {
     @TempDir
     Path dir;
 
     @Test
-    void resolvesRelativeToTheTaskFile() throws IOException {
-        Files.createDirectories(dir.resolve("tls"));
-        for (String f : List.of("ca.pem", "client.pem", "client.key")) {
-            Files.writeString(dir.resolve("tls").resolve(f), "x");
-        }
+    void filesResolveRelativeToTheTaskFile() throws IOException {
+        TestCertificates.copyTo(dir.resolve("tls"));
         TaskConfig t = load(Tasks.inTarget("  security:\n    ssl-ca: tls/ca.pem\n    ssl-cert: tls/client.pem\n"
                 + "    ssl-key: tls/client.key\n"));
-        SecurityConfig s = t.targetDatabase().security();
-        assertEquals(Optional.of(dir.resolve("tls/ca.pem")), s.sslCa());
-        assertEquals(Optional.of(dir.resolve("tls/client.pem")), s.sslCert());
-        assertEquals(Optional.of(dir.resolve("tls/client.key")), s.sslKey());
-        assertEquals(dir.resolve("tls/ca.pem").toString(), t.targetDatabase().toConnectionSpec().sslCa());
+        Tls tls = t.targetDatabase().tls().orElseThrow();
+        assertTrue(tls.verifiesServer() && tls.hasClientCertificate(), tls.toString());
+        assertEquals(tls, t.targetDatabase().toConnectionSpec().tls().orElseThrow());
+        assertEquals(List.of(), t.warnings());
+    }
+
+    @Test
+    void base64AndByteListFormsAsDmWritesThem() throws IOException {
+        TaskConfig t = load(Tasks.inTarget("  security:\n    ssl-ca-base64: " + base64("ca.pem") + "\n"
+                + "    ssl-cert-bytes: " + byteList("client-ec.pem") + "\n"
+                + "    ssl-key-base64: " + base64("client-ec.key") + "\n"));
+        Tls tls = t.targetDatabase().tls().orElseThrow();
+        assertTrue(tls.verifiesServer() && tls.hasClientCertificate(), tls.toString());
+        assertTrue(tls.toString().contains("CN=jdm-client-ec"), tls.toString());
+    }
+
+    @Test
+    void emptyFormsAsDmctlWritesThemAreNotSet() throws IOException {
+        TaskConfig t = load(Tasks.inTarget("  security:\n    ssl-ca: \"\"\n    ssl-cert: \"\"\n    ssl-key: \"\"\n"
+                + "    cert-allowed-cn: []\n    ssl-ca-bytes: []\n    ssl-key-bytes: []\n    ssl-cert-bytes: []\n"
+                + "    ssl-ca-base64: \"\"\n    ssl-key-base64: \"\"\n    ssl-cert-base64: \"\"\n"));
+        assertEquals(Optional.empty(), t.targetDatabase().tls());
+        assertEquals(List.of(), t.warnings());
+    }
+
+    @Test
+    void dmsOrderWhenFormsOverlapAndWarningsForWhatJdmDoesNotDo() throws IOException {
+        TestCertificates.copyTo(dir);
+        TaskConfig t = load(Tasks.inTarget("  security:\n    ssl-ca: other-ca.pem\n    ssl-ca-base64: "
+                + base64("ca.pem") + "\n    ssl-cert: client.pem\n    ssl-key: client.key\n"
+                + "    cert-allowed-cn: [tidb]\n"));
+        assertTrue(t.targetDatabase().tls().orElseThrow().verifiesServer());
+        assertEquals(List.of(
+                "target-database.security.ssl-ca: ignored: ssl-ca-base64 is set, and DM takes it first",
+                "target-database.security.cert-allowed-cn: DM also checks that the server's certificate has one of "
+                        + "these Common Names; jdm checks the certificate against ssl-ca only; ignored"),
+                t.warnings());
+        TaskConfig unchecked = load(Tasks.inTarget("  security:\n    ssl-cert: client.pem\n    ssl-key: client.key\n"));
+        assertFalse(unchecked.targetDatabase().tls().orElseThrow().verifiesServer());
+        assertEquals(List.of("target-database.security.ssl-ca: not set: the connection is encrypted but the server's "
+                + "certificate is not checked, as in DM; set ssl-ca to check it"), unchecked.warnings());
+    }
+
+    @Test
+    void whatIsWrongIsNamedAndTheContentIsNeverShown() throws IOException {
+        TestCertificates.copyTo(dir);
+        String key = base64("client.key");
+        assertEquals(List.of("target-database.security.ssl-cert-base64: is not base64 text"),
+                problems(Tasks.inTarget("  security:\n    ssl-cert-base64: \"not base64!\"\n    ssl-key-base64: "
+                        + key + "\n")));
+        List<String> p = problems(Tasks.inTarget("  security:\n    ssl-ca: client.key\n"
+                + "    ssl-cert: client.pem\n    ssl-key-base64: " + key + "\n"));
+        assertEquals(List.of("target-database.security.ssl-ca: \"client.key\" holds no PEM certificate "
+                + "(-----BEGIN CERTIFICATE-----)"), p);
+        List<String> mismatch = problems(Tasks.inTarget("  security:\n    ssl-cert: server.pem\n"
+                + "    ssl-key-base64: " + key + "\n"));
+        assertEquals(List.of("target-database.security.ssl-key-base64: is not the key of the client certificate "
+                + "in ssl-cert"), mismatch);
+        List<String> bytes = problems(Tasks.inTarget("  security:\n    ssl-ca-bytes: [45, 300]\n"));
+        assertEquals(List.of("target-database.security.ssl-ca-bytes[1]: must be a byte value 0..255"), bytes);
+        assertTrue(String.join("\n", p).indexOf(key.substring(0, 20)) < 0);
     }
 
     @Test
     void certAndKeyGoTogether() throws IOException {
-        Files.writeString(dir.resolve("client.pem"), "x");
+        TestCertificates.copyTo(dir);
         var e = assertThrows(ConfigException.class,
                 () -> load(Tasks.inTarget("  security:\n    ssl-cert: client.pem\n")));
         assertEquals(List.of("target-database.security: ssl-cert and ssl-key must be set together"), e.problems());
+    }
+
+    private static String base64(String name) {
+        return Base64.getEncoder().encodeToString(TestCertificates.read(name));
+    }
+
+    private static String byteList(String name) {
+        byte[] b = TestCertificates.read(name);
+        return IntStream.range(0, b.length).mapToObj(i -> Integer.toString(b[i] & 0xff))
+                .collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    private List<String> problems(String yaml) throws IOException {
+        Path file = Files.writeString(dir.resolve("task.yaml"), yaml);
+        return assertThrows(ConfigException.class,
+                () -> new TaskConfigLoader(Map.<String, String>of()::get).load(file)).problems();
     }
 
     private TaskConfig load(String yaml) throws IOException {

@@ -30,7 +30,7 @@ class TaskConfigLoaderTest {
         assertEquals(Secret.EMPTY, target.password());
         assertEquals(Duration.ofSeconds(10), target.connectTimeout());
         assertEquals(OptionalLong.empty(), target.maxAllowedPacket());
-        assertTrue(target.security().isEmpty());
+        assertTrue(target.tls().isEmpty());
         assertEquals(Map.of(), t.mydumpers());
     }
 

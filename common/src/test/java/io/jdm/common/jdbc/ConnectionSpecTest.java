@@ -3,7 +3,10 @@ package io.jdm.common.jdbc;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.embedded.TestCertificates;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The JDBC URL: MySQL 8's caching_sha2_password users log in with and without TLS. */
@@ -18,7 +21,8 @@ class ConnectionSpecTest {
 
     @Test
     void withTlsNoPublicKeyIsRetrieved() {
-        String url = new ConnectionSpec("h", 3306, "u", "p", Map.of(), "/etc/jdm/ca.pem", null, null, 10).jdbcUrl();
+        Tls tls = Tls.of(Pem.certificates(TestCertificates.read("ca.pem")), List.of(), null);
+        String url = new ConnectionSpec("h", 3306, "u", "p", Map.of(), Optional.of(tls), 10).jdbcUrl();
         assertTrue(url.contains("&sslMode=VERIFY_CA"), url);
         assertFalse(url.contains("allowPublicKeyRetrieval"), url);
     }

@@ -12,6 +12,7 @@ import io.jdm.common.error.JdmException;
 import io.jdm.common.error.RetriableException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.jdbc.Tls;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
@@ -20,6 +21,7 @@ import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
+import javax.net.ssl.SSLSocket;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -268,6 +271,19 @@ public final class BinlogReader {
         return connectionFailure;
     }
 
+    /** The same TLS as the JDBC connections (CA, client certificate), on the binlog connection. */
+    private static SSLSocket upgrade(Tls tls, Socket socket) throws SocketException {
+        try {
+            return tls.upgrade(socket);
+        } catch (SocketException e) {
+            throw e;
+        } catch (IOException e) {
+            SocketException failed = new SocketException("cannot start TLS: " + e.getMessage());
+            failed.initCause(e);
+            throw failed;
+        }
+    }
+
     private BinaryLogClient newClient(BinlogPosition from) {
         ConnectionSpec s = settings.source();
         BinaryLogClient c = new BinaryLogClient(s.host(), s.port(), s.user(), s.password());
@@ -278,7 +294,9 @@ public final class BinlogReader {
         c.setConnectTimeout(s.connectTimeoutSeconds() * 1000L);
         // A caching_sha2_password user (MySQL 8) needs no setting here: without TLS the library fetches
         // the server's RSA key for the full login, as the JDBC URL allows (see ConnectionSpec#jdbcUrl)
-        c.setSSLMode(s.sslCa() != null && !s.sslCa().isBlank() ? SSLMode.VERIFY_CA : SSLMode.DISABLED);
+        c.setSSLMode(s.tls().map(t -> t.verifiesServer() ? SSLMode.VERIFY_CA : SSLMode.REQUIRED)
+                .orElse(SSLMode.DISABLED));
+        s.tls().ifPresent(t -> c.setSslSocketFactory(socket -> upgrade(t, socket)));
         c.setEventDeserializer(Deserializers.create(settings.selected()));
         int readTimeout = (int) Math.max(10_000, settings.heartbeat().toMillis() * 5);
         c.setSocketFactory(() -> {
