@@ -144,11 +144,12 @@ final class InstanceReader {
         return Optional.of(meta);
     }
 
-    /** DM still reads its pre-2.0 name, black-white-list. */
+    /** DM still reads its pre-2.0 name, black-white-list, where block-allow-list is empty. */
     private Optional<String> blockAllowList(Section s) {
-        if (s.has("black-white-list") && s.has("block-allow-list")) {
-            s.problem("black-white-list", "and block-allow-list are the same setting; keep block-allow-list");
-        } else if (s.has("black-white-list")) {
+        boolean old = s.optionalText("black-white-list").isPresent();
+        if (old && s.optionalText("block-allow-list").isPresent()) {
+            s.warning("black-white-list", DmKeys.OLD_BLOCK_ALLOW_LIST_IGNORED);
+        } else if (old) {
             s.warning("black-white-list", DmKeys.OLD_BLOCK_ALLOW_LIST);
             return reference(s, "black-white-list", rules.blockAllowList(), "rule set");
         }

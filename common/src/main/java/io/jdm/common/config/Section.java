@@ -245,11 +245,14 @@ final class Section {
         return Duration.ofSeconds(integer(key, def, min, max));
     }
 
-    /** A Go-style duration: {@code 60s}, {@code 5m}, {@code 1h30m}, {@code 500ms}. */
+    /** A Go-style duration: {@code 60s}, {@code 5m}, {@code 1h30m}, {@code 500ms}, or {@code 0} as Go reads it. */
     Duration duration(String key, Duration def) {
         JsonNode v = get(key);
         if (v == null) {
             return def;
+        }
+        if (v.isTextual() && v.textValue().strip().equals("0")) {
+            return Duration.ZERO;
         }
         if (!v.isTextual() || !DURATION.matcher(v.textValue().strip()).matches()) {
             problem(key, "must be a duration such as 60s or 5m, got " + ValueText.render(v, ctx));

@@ -83,12 +83,23 @@ final class SourceFileReader {
             s.ignored(key, "a DM source setting jdm does not use; ignored");
         }
         s.ignored("case-sensitive", "jdm reads case-sensitive from the task file; ignored here");
+        enable(s);
         if (s.has("filters") && !s.list("filters", (i, rule) -> rule).isEmpty()) {
             s.problem("filters", "jdm does not read binlog event filters from a source file; move them to the "
                     + "task file's filters and name them in filter-rules");
         }
         s.finish();
         return f;
+    }
+
+    /** DM's switch to take a source out of service (dmctl's get-config writes it); true is its default. */
+    private static void enable(Section s) {
+        Optional<Boolean> enable = s.optionalBool("enable");
+        if (enable.isPresent() && !enable.get()) {
+            s.problem("enable", "false: DM runs no task on a disabled source; set it true or leave it out");
+        } else if (enable.isPresent()) {
+            s.warning("enable", "DM's switch for a source; true is the default; ignored");
+        }
     }
 
     /** DM writes {@code flavor: ''} for "detect it"; jdm detects it too. */

@@ -117,15 +117,16 @@ final class TaskReader {
         return items;
     }
 
-    /** DM still reads its pre-2.0 name, black-white-list. */
+    /** DM still reads its pre-2.0 name, black-white-list, where block-allow-list is empty. */
     private Map<String, BlockAllowListConfig> blockAllowList() {
-        if (root.has("black-white-list") && root.has("block-allow-list")) {
-            root.problem("black-white-list", "and block-allow-list are the same setting; keep block-allow-list");
-        } else if (root.has("black-white-list")) {
-            root.warning("black-white-list", DmKeys.OLD_BLOCK_ALLOW_LIST);
-            return root.named("black-white-list", RuleReaders::blockAllowList);
+        Map<String, BlockAllowListConfig> current = root.named("block-allow-list", RuleReaders::blockAllowList);
+        Map<String, BlockAllowListConfig> old = root.named("black-white-list", RuleReaders::blockAllowList);
+        if (old.isEmpty()) {
+            return current;
         }
-        return root.named("block-allow-list", RuleReaders::blockAllowList);
+        root.warning("black-white-list", current.isEmpty() ? DmKeys.OLD_BLOCK_ALLOW_LIST
+                : DmKeys.OLD_BLOCK_ALLOW_LIST_IGNORED);
+        return current.isEmpty() ? old : current;
     }
 
     /** online-ddl-scheme is DM's name before v2.0.6; either scheme turns online-ddl on, as in DM. */

@@ -8,6 +8,7 @@ import io.jdm.common.filter.EventType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -173,6 +174,28 @@ class DmTaskFilesTest {
                 "online-ddl-scheme: DM's name before v2.0.6; read as online-ddl: true",
                 "syncers.global.queue-size: read as 1024: jdm's ring holds a power of two of events",
                 "is-sharding: DM's switch before shard-mode; false is the default; ignored"), t.warnings());
+    }
+
+    @Test
+    void whatDmctlWritesBackIsReadAsDmReadsIt() {
+        TaskConfig t = Tasks.parse(Tasks.inInstance("    black-white-list: \"\"\n    block-allow-list: ba\n") + """
+                black-white-list: {}
+                block-allow-list:
+                  ba: {do-dbs: [shop]}
+                syncers:
+                  global: {safe-mode-duration: 0}
+                """);
+        assertEquals(List.of(), t.warnings(), "an empty black-white-list is not set");
+        assertEquals(Duration.ZERO, t.syncer(t.mysqlInstances().get(0)).safeModeDuration(), "Go reads 0 as 0s");
+        TaskConfig both = Tasks.parse(Tasks.inInstance("    black-white-list: bw\n    block-allow-list: ba\n") + """
+                black-white-list:
+                  bw: {do-dbs: [old]}
+                block-allow-list:
+                  ba: {do-dbs: [shop]}
+                """);
+        assertEquals(List.of("shop"), both.blockAllowList(both.mysqlInstances().get(0)).orElseThrow().doDbs());
+        assertEquals(List.of("black-white-list: " + DmKeys.OLD_BLOCK_ALLOW_LIST_IGNORED,
+                "mysql-instances[0].black-white-list: " + DmKeys.OLD_BLOCK_ALLOW_LIST_IGNORED), both.warnings());
     }
 
     @Test

@@ -109,6 +109,18 @@ class SourceFileTest {
                 load(TASK, Map.of("SRC_PASS", "pw")).warnings());
     }
 
+    /** dmctl's get-config writes enable: true; a disabled source runs no task in DM. */
+    @Test
+    void enableAsDmctlWritesIt() throws IOException {
+        writeSource("enable: true\n" + SOURCE);
+        List<String> warnings = load(TASK, Map.of("SRC_PASS", "pw")).warnings();
+        assertTrue(warnings.contains("sources/mysql-01.yaml: enable: DM's switch for a source; true is the default; "
+                + "ignored"), warnings.toString());
+        writeSource("enable: false\n" + SOURCE);
+        assertEquals(List.of("sources/mysql-01.yaml: enable: false: DM runs no task on a disabled source; set it true "
+                + "or leave it out"), problems(TASK, Map.of("SRC_PASS", "pw")));
+    }
+
     @Test
     void taskSourceIdMustAgreeWithTheFile() throws IOException {
         writeSource(SOURCE);

@@ -44,8 +44,6 @@ class ValidationMessagesTest {
                 appended("shard-mode: pessimistic\n",
                         "shard-mode: jdm does not coordinate DDL across merged shards; remove it and apply shard DDL on "
                                 + "the target yourself"),
-                appended("black-white-list: {}\nblock-allow-list: {}\n",
-                        "black-white-list: and block-allow-list are the same setting; keep block-allow-list"),
                 appended("online-ddl: sometimes\n", "online-ddl: must be true or false, got \"sometimes\""),
                 appended("online-ddl-scheme: osc\n", "online-ddl-scheme: must be gh-ost or pt, got \"osc\""),
                 appended("is-sharding: true\n", "is-sharding: true is DM's shard-mode: pessimistic; jdm does not "
