@@ -207,10 +207,10 @@ final class InstanceReader {
     }
 
     private static void refuseDmOnlyKeys(Section s) {
-        s.unsupported("column-mapping-rules", "column mapping is not supported by jdm; remove it");
-        s.unsupported("expression-filters", DmKeys.NO_EXPRESSION_FILTER);
-        s.unsupported("validator-config-name", DmKeys.NO_VALIDATOR);
-        s.unsupported("continuous-validator-config-name", DmKeys.NO_VALIDATOR);
+        s.unsupportedUnlessEmpty("column-mapping-rules", "column mapping is not supported by jdm; remove it");
+        s.unsupportedUnlessEmpty("expression-filters", DmKeys.NO_EXPRESSION_FILTER);
+        s.unsupportedUnlessEmpty("validator-config-name", DmKeys.NO_VALIDATOR);
+        s.unsupportedUnlessEmpty("continuous-validator-config-name", DmKeys.NO_VALIDATOR);
     }
 
     private static DatabaseConfig placeholder() {

@@ -446,6 +446,18 @@ final class Section {
         }
     }
 
+    /**
+     * As {@link #unsupported}, for rules of a feature that dmctl's get-task writes back empty when the
+     * task does not use it: an empty list, mapping or text is DM's zero value, not a use.
+     */
+    void unsupportedUnlessEmpty(String key, String reason) {
+        unsupported.add(key);
+        JsonNode v = get(key);
+        if (v != null && !(v.isTextual() && v.textValue().isBlank()) && !(v.isContainerNode() && v.isEmpty())) {
+            problem(key, reason);
+        }
+    }
+
     /** Reports every key of this mapping that no getter declared. Call after all reads. */
     void finish() {
         List<String> candidates = known.stream().filter(k -> !unsupported.contains(k)).toList();

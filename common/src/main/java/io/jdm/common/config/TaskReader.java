@@ -147,12 +147,12 @@ final class TaskReader {
 
     private void dmOnlyKeys() {
         shardMode();
-        root.unsupported("column-mappings", "column mapping is not supported by jdm; remove it");
-        root.unsupported("expression-filter", DmKeys.NO_EXPRESSION_FILTER);
-        root.unsupported("validators", DmKeys.NO_VALIDATOR);
+        root.unsupportedUnlessEmpty("column-mappings", "column mapping is not supported by jdm; remove it");
+        root.unsupportedUnlessEmpty("expression-filter", DmKeys.NO_EXPRESSION_FILTER);
+        root.unsupportedUnlessEmpty("validators", DmKeys.NO_VALIDATOR);
         String rules = "jdm recognises gh-ost and pt-osc shadow tables by their default names only; remove it";
-        root.unsupported("shadow-table-rules", rules);
-        root.unsupported("trash-table-rules", rules);
+        root.unsupportedUnlessEmpty("shadow-table-rules", rules);
+        root.unsupportedUnlessEmpty("trash-table-rules", rules);
         root.ignored("clean-dump-file", "jdm leaves the dump directory in place; ignored");
         root.ignored("collation_compatible", "jdm replays DDL with the collations it was written with "
                 + "(DM's loose, the default); ignored");

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,10 @@ class DmTaskFilesTest {
             + "coordinate DDL across merged shards; remove it and apply shard DDL on the target yourself";
     private static final String NO_VALIDATOR = "not supported by jdm; remove it and compare source and target "
             + "with jdm verify";
+
+    /** Source files of a task file that are not source1.yaml and source2.yaml. */
+    private static final Map<String, List<String>> SOURCES = Map.of(
+            "tls/dm-task-no-tls.yaml", List.of("source-no-tls.yaml"));
 
     private static final Map<String, Consumer<TaskConfig>> LOADS = Map.ofEntries(
             Map.entry("case_sensitive", t -> {
@@ -44,6 +49,14 @@ class DmTaskFilesTest {
                 assertEquals(64, t.mydumper(i).chunkFilesizeMb());
             }),
             Map.entry("gtid", t -> assertEquals(2, t.mysqlInstances().size())),
+            Map.entry("http_apis", t -> assertEquals(100, t.mydumper(t.mysqlInstances().get(0)).statementSize())),
+            Map.entry("all_mode/dm-task-no-gtid.yaml", t -> assertEquals(100,
+                    t.mydumper(t.mysqlInstances().get(0)).statementSize(), "extra-args: --statement-size=100")),
+            Map.entry("all_mode/regexpr-task.yaml", DmTaskFilesTest::instancesOwnLoader),
+            Map.entry("tls/dm-task-no-tls.yaml", t -> {
+                assertEquals(Optional.empty(), t.targetDatabase().tls(), "every security key empty");
+                assertEquals(Optional.empty(), t.mysqlInstances().get(0).from().tls());
+            }),
             Map.entry("many_tables", t -> assertEquals(100, t.mydumper(t.mysqlInstances().get(0)).statementSize(),
                     "a bound below one row: one row per statement")),
             Map.entry("start_task", t -> assertEquals(100, t.mydumper(t.mysqlInstances().get(0)).statementSize())),
@@ -59,6 +72,26 @@ class DmTaskFilesTest {
 
     private static final Map<String, List<String>> REFUSED = Map.ofEntries(
             Map.entry("all_mode", List.of("filters.user-filter-1.events[2]: unknown event \"truncate\"")),
+            // dmctl's get-task output: statement-size 0, unit configs null, ansi-quotes and DM's empty
+            // values of features not in use all read; what is left is what the task really uses
+            Map.entry("dmctl_basic/get_task.yaml", List.of(
+                    ROOT.resolve("dmctl_basic/source1.yaml") + ": filters: jdm does not read binlog event filters "
+                            + "from a source file; move them to the task file's filters and name them in filter-rules",
+                    "mysql-instances[0].validator-config-name: " + NO_VALIDATOR,
+                    "mysql-instances[1].validator-config-name: " + NO_VALIDATOR,
+                    "shard-mode: " + DmKeys.NO_SHARD_DDL,
+                    NO_SHARDS,
+                    "validators: " + NO_VALIDATOR)),
+            // DM's test script replaces dir-placeholer with its conf directory before use
+            Map.entry("tls", List.of(
+                    ROOT.resolve("tls/source1.yaml") + ": from.security.ssl-ca: no such file \"dir-placeholerca.pem\"",
+                    ROOT.resolve("tls/source1.yaml") + ": from.security.ssl-cert: no such file "
+                            + "\"dir-placeholerclient-cert.pem\"",
+                    ROOT.resolve("tls/source1.yaml") + ": from.security.ssl-key: no such file "
+                            + "\"dir-placeholerclient-key.pem\"",
+                    "target-database.security.ssl-ca: no such file \"dir-placeholer/task-ca.pem\"",
+                    "target-database.security.ssl-cert: no such file \"dir-placeholer/dm.pem\"",
+                    "target-database.security.ssl-key: no such file \"dir-placeholer/dm.key\"")),
             Map.entry("dmctl_basic", List.of(
                     ROOT.resolve("dmctl_basic/source1.yaml") + ": filters: jdm does not read binlog event filters "
                             + "from a source file; move them to the task file's filters and name them in filter-rules",
@@ -86,6 +119,21 @@ class DmTaskFilesTest {
             Map.entry("safe_mode", List.of(NO_SHARDS)),
             Map.entry("sharding", List.of(NO_SHARDS)));
 
+    /** all_mode's regexpr-task.yaml gives each instance its own loader: {import-mode: loader}. */
+    private static void instancesOwnLoader(TaskConfig t) {
+        for (MySqlInstance i : t.mysqlInstances()) {
+            assertEquals(LoaderConfig.defaults().withDir(t.mydumper(i).dir()), t.loader(i), i.sourceId());
+            assertTrue(i.loader().isPresent(), i.sourceId());
+        }
+        assertEquals(Path.of("./dumped_data.regexprtest/mysql-replica-02"),
+                t.mydumper(t.instance("mysql-replica-02")).dir(), "DM's default dir, one directory per source");
+        assertEquals(List.of("timezone: " + DmKeys.DEPRECATED_IN_DM,
+                "is-sharding: DM's switch before shard-mode; false is the default; ignored",
+                "heartbeat-update-interval: " + DmKeys.DEPRECATED_IN_DM,
+                "heartbeat-report-interval: " + DmKeys.DEPRECATED_IN_DM),
+                t.warnings().stream().filter(w -> !w.startsWith(ROOT.toString())).toList(), "the task file's own");
+    }
+
     private static String extract() {
         return "jdm does not add source columns to merged tables (extract-table, extract-schema, extract-source); "
                 + "remove it";
@@ -93,9 +141,11 @@ class DmTaskFilesTest {
 
     @Test
     void everyCopiedTaskFileIsCovered() throws IOException {
-        try (Stream<Path> dirs = Files.list(ROOT)) {
-            for (Path d : dirs.filter(Files::isDirectory).filter(d -> !d.endsWith("master")).toList()) {
-                String name = d.getFileName().toString();
+        try (Stream<Path> files = Files.walk(ROOT, 2)) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".yaml") && !f.getParent().endsWith("master")
+                    && !f.getFileName().toString().startsWith("source")).toList()) {
+                String dir = f.getParent().getFileName().toString();
+                String name = f.endsWith("dm-task.yaml") ? dir : dir + "/" + f.getFileName();
                 assertTrue(LOADS.containsKey(name) != REFUSED.containsKey(name), name + " needs one expectation");
             }
         }
@@ -231,10 +281,15 @@ class DmTaskFilesTest {
         assertEquals(2, t.warnings().size(), t.warnings().toString());
     }
 
+    /**
+     * {@code <case>} is the case's dm-task.yaml, {@code <case>/<file>} another task file of it; its
+     * source files are source1.yaml and source2.yaml, or those {@link #SOURCES} names.
+     */
     private static TaskConfig load(String name) {
-        Path dir = ROOT.resolve(name);
-        List<Path> sources = Stream.of("source1.yaml", "source2.yaml").map(dir::resolve).filter(Files::exists)
-                .toList();
-        return new TaskConfigLoader(k -> null).load(dir.resolve("dm-task.yaml"), sources);
+        Path task = name.contains("/") ? ROOT.resolve(name) : ROOT.resolve(name).resolve("dm-task.yaml");
+        Path dir = task.getParent();
+        List<Path> sources = SOURCES.getOrDefault(name, List.of("source1.yaml", "source2.yaml")).stream()
+                .map(dir::resolve).filter(Files::exists).toList();
+        return new TaskConfigLoader(k -> null).load(task, sources);
     }
 }

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.jdm.embedded.TestCertificates;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.util.List;
@@ -31,6 +33,16 @@ class PemTest {
         PrivateKey ec = Pem.privateKey(TestCertificates.read("client-ec.key"));
         assertEquals("EC", ec.getAlgorithm(), "EC PARAMETERS, then BEGIN EC PRIVATE KEY");
         Tls.of(List.of(), Pem.certificates(TestCertificates.read("client-ec.pem")), ec);
+    }
+
+    /** DM's tls test: P-256 keys from openssl ecparam -genkey (see dm-files/README.md). */
+    @Test
+    void dmsOwnTlsTestKeyAndCertificate() throws Exception {
+        Path dir = Path.of("src/test/resources/dm-files/tls");
+        Tls tls = Tls.of(Pem.certificates(Files.readAllBytes(dir.resolve("ca.pem"))),
+                Pem.certificates(Files.readAllBytes(dir.resolve("dm.pem"))),
+                Pem.privateKey(Files.readAllBytes(dir.resolve("dm.key"))));
+        assertEquals(true, tls.verifiesServer() && tls.hasClientCertificate());
     }
 
     @Test
