@@ -18,6 +18,18 @@
  *                      ▼ after the data: deferred indexes (ALTER TABLE … ADD INDEX), views
  * </pre>
  *
+ * Following a dump that is still being written ({@link io.jdm.load.LoadUnit#runFollowing}):
+ *
+ * <pre>
+ *  DumpFeed ──► DumpFollower: table schema file → CREATE (routed); data file → checkpoint row
+ *                      │
+ *                      ▼ ArrivingFiles: LoadPlan's order among the files that have arrived
+ *          pool-size LoadWorkers, as above ──► each finished file lets the dump write one more
+ *                      │
+ *                      ▼ dump complete (metadata): the complete directory as above, whose files are
+ *                        finished by then, then deferred indexes and views
+ * </pre>
+ *
  * The public surface is {@link io.jdm.load.LoadUnit}, {@link io.jdm.load.LoadConfig},
  * {@link io.jdm.load.LoadResult}, {@link io.jdm.load.LoadMetrics} and {@link io.jdm.load.OnDuplicate}.
  */
