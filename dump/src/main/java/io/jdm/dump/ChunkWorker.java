@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
@@ -40,11 +41,17 @@ final class ChunkWorker implements Runnable {
     private final Path dir;
     private final SqlBytes buffer;
     private final Collection<FileManifest.Entry> written;
+    private final DumpListener listener;
 
-    /** @param written collects the files of every finished chunk, for {@code jdm-files} */
+    /**
+     * @param written collects the files of every finished chunk, for {@code jdm-files}
+     * @param listener told of each file of a finished chunk (a retried chunk's files are rewritten, so
+     *                 none is told before its chunk is done)
+     */
     ChunkWorker(BlockingQueue<Chunk> queue, SnapshotPool pool, DumpState state, DumpConfig config,
-                DumpMetrics metrics, Path dir, Collection<FileManifest.Entry> written) {
+                DumpMetrics metrics, Path dir, Collection<FileManifest.Entry> written, DumpListener listener) {
         this.written = written;
+        this.listener = listener;
         this.queue = queue;
         this.pool = pool;
         this.state = state;
@@ -101,6 +108,7 @@ final class ChunkWorker implements Runnable {
                 if (chunk.table().release()) {
                     metrics.tableDone();
                 }
+                announce(writer.written());
                 return;
             } catch (SQLException e) {
                 writer.discard();
@@ -125,6 +133,20 @@ final class ChunkWorker implements Runnable {
                 state.fail(new FatalException(prefix(chunk) + ": cannot write to " + dir + ": "
                         + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e));
                 return;
+            }
+        }
+    }
+
+    /**
+     * Tells the listener of the chunk's files, waiting (with no snapshot connection held) while the
+     * load that follows the dump is too far behind; gives up waiting once the dump is halted.
+     */
+    private void announce(List<FileManifest.Entry> files) throws InterruptedException {
+        for (FileManifest.Entry f : files) {
+            while (!listener.dataWritten(f, 100, TimeUnit.MILLISECONDS)) {
+                if (state.halted()) {
+                    return;
+                }
             }
         }
     }

@@ -67,11 +67,14 @@ final class DumpDirectory {
      * default character set. Dumpling and mydumper write {@code SET NAMES binary}, but SHOW CREATE's
      * text is UTF-8 even for a latin1 column's default, and replayed as binary a default 'é' becomes
      * 'Ã©'; {@code utf8mb4} is the character set the text is in.
+     *
+     * @return the name of the file written, closed
      */
-    void writeSchema(String fileName, String statements) throws IOException {
+    String writeSchema(String fileName, String statements) throws IOException {
         Path file = dir.resolve(fileName + compression.suffix());
         try (OutputStream out = compression.wrap(Files.newOutputStream(file))) {
             out.write((SET_NAMES + statements + ";\n").getBytes(StandardCharsets.UTF_8));
         }
+        return file.getFileName().toString();
     }
 }

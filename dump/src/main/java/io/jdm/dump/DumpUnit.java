@@ -1,6 +1,7 @@
 package io.jdm.dump;
 
 import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
@@ -40,11 +41,21 @@ public final class DumpUnit {
     private final DumpMetrics metrics;
     private final DumpState state = new DumpState();
     private final Queue<FileManifest.Entry> written = new ConcurrentLinkedQueue<>();
+    private final DumpListener listener;
     /** Runs after the snapshot opened and before anything is read from it: lets tests change the source there. */
     Runnable afterSnapshot = () -> { };
 
     public DumpUnit(DumpConfig config) {
+        this(config, DumpListener.NONE);
+    }
+
+    /**
+     * A dump that tells {@code listener} of each file as it is finished (see {@link DumpListener}),
+     * so that a load can follow it; the directory it writes is the same.
+     */
+    public DumpUnit(DumpConfig config, DumpListener listener) {
         this.config = config;
+        this.listener = listener;
         this.metrics = new DumpMetrics(config.task(), config.sourceId());
     }
 
@@ -84,7 +95,7 @@ public final class DumpUnit {
             LOG.info("{}snapshot open ({}), position {}", prefix(), opened.used().label(), opened.position());
             try (SnapshotPool pool = opened.pool()) {
                 afterSnapshot.run();
-                SchemaDumper schemas = new SchemaDumper(config, dir, metrics);
+                SchemaDumper schemas = new SchemaDumper(config, dir, metrics, listener);
                 schemas.start(meta, opened.tables(), opened.views(), opened.fingerprint());
                 runChunks(pool, meta, schemas, opened.tables(), dir);
                 if (!state.halted()) {
@@ -105,14 +116,16 @@ public final class DumpUnit {
                     + " has no metadata and a rerun starts clean");
         }
         metrics.finished();
+        DumpMetadata metadata = new DumpMetadata(started, LocalDateTime.now(), opened.position(),
+                opened.used().label());
         try {
             FileManifest.of(written).writeTo(config.outputDir());
-            new DumpMetadata(started, LocalDateTime.now(), opened.position(), opened.used().label())
-                    .writeTo(config.outputDir());
+            metadata.writeTo(config.outputDir());
         } catch (IOException e) {
             throw new FatalException(prefix() + "cannot write " + config.outputDir().resolve(DumpFileNames.METADATA)
                     + " or " + FileManifest.NAME + ": " + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e);
         }
+        listener.completed(metadata);
         LOG.info("[dump] {}", metrics.summaryLine());
         return new DumpResult(opened.position(), opened.tables().size(), metrics.rows(), metrics.bytes(),
                 Duration.ofNanos(System.nanoTime() - t0), Duration.ofNanos(openNanos));
@@ -130,7 +143,7 @@ public final class DumpUnit {
                 new NamedThreadFactory(config.task(), "dump", "worker"));
         List<ChunkWorker> started = new ArrayList<>();
         for (int i = 0; i < config.threads(); i++) {
-            ChunkWorker w = new ChunkWorker(queue, pool, state, config, metrics, dir.path(), written);
+            ChunkWorker w = new ChunkWorker(queue, pool, state, config, metrics, dir.path(), written, listener);
             started.add(w);
             workers.execute(w);
         }

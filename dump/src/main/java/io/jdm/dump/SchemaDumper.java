@@ -1,6 +1,7 @@
 package io.jdm.dump;
 
 import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.schema.SchemaReader;
@@ -29,13 +30,16 @@ final class SchemaDumper {
     private final DumpConfig config;
     private final DumpDirectory dir;
     private final DumpMetrics metrics;
+    private final DumpListener listener;
     private SchemaFingerprint fingerprint;
     private Map<TableName, Long> estimates = Map.of();
 
-    SchemaDumper(DumpConfig config, DumpDirectory dir, DumpMetrics metrics) {
+    /** @param listener told of each database and table schema file once it is written */
+    SchemaDumper(DumpConfig config, DumpDirectory dir, DumpMetrics metrics, DumpListener listener) {
         this.config = config;
         this.dir = dir;
         this.metrics = metrics;
+        this.listener = listener;
     }
 
     /**
@@ -51,7 +55,8 @@ final class SchemaDumper {
         tables.forEach(t -> schemas.add(t.schema()));
         views.forEach(v -> schemas.add(v.schema()));
         for (String db : schemas) {
-            dir.writeSchema(DumpFileNames.databaseSchema(db), showCreate(meta, "DATABASE", Identifiers.quote(db), null));
+            listener.schemaWritten(dir.writeSchema(DumpFileNames.databaseSchema(db),
+                    showCreate(meta, "DATABASE", Identifiers.quote(db), null)));
         }
         estimates = estimates(meta, schemas);
         for (TableName t : tables) {
@@ -77,7 +82,7 @@ final class SchemaDumper {
             throw new FatalException("task " + config.task() + " dump: table " + t.quoted()
                     + " was altered during the dump (its columns changed after the snapshot); rerun the dump");
         }
-        dir.writeSchema(DumpFileNames.tableSchema(t.schema(), t.table()), create);
+        listener.schemaWritten(dir.writeSchema(DumpFileNames.tableSchema(t.schema(), t.table()), create));
         return new TableJob(schema, estimates.getOrDefault(t, 0L));
     }
 

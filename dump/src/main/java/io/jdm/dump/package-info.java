@@ -5,12 +5,18 @@
  *  DumpUnit.run()
  *    SnapshotOpener ── FTWRL / LOCK TABLES / tidb_snapshot ─► threads+1 snapshot connections + position
  *    schema files ({db}-schema-create.sql, {db}.{tbl}-schema.sql, {db}.{view}-schema-view.sql)
+ *                                                          (each database's and table's) ─► DumpListener
  *    ChunkPlanner (key ranges, in the snapshot) ──► bounded chunk queue ──► threads × ChunkWorker
  *                                                                              │ SELECT … streamed
  *                                                                              ▼ RowLiterals: driver bytes → SQL literals (UTF-8)
  *                                                              DataFileWriter: {db}.{tbl}.{NNNNNNNNN}.sql[.gz|.zst]
- *    metadata (position) written last, atomically
+ *                                                     a finished chunk's files ─► DumpListener (may wait)
+ *    metadata (position) written last, atomically ─► DumpListener.completed
  * </pre>
+ *
+ * The {@link io.jdm.common.dumpdir.DumpListener} lets a load follow the dump file by file ({@code
+ * jdm run}); a listener that waits holds back only the worker that announces, never a snapshot
+ * connection, and the directory written is the same with or without one.
  *
  * Public: {@link io.jdm.dump.DumpUnit}, {@link io.jdm.dump.DumpConfig}, {@link io.jdm.dump.DumpResult},
  * {@link io.jdm.dump.DumpMetrics}, {@link io.jdm.dump.Consistency}, {@link io.jdm.dump.Compression}.

@@ -58,7 +58,7 @@ final class FileLoader {
         this.target = target;
         this.known = known;
         this.enumErrorValues = new EnumErrorValues(target);
-        this.recorded = job.manifest == null ? null : job.manifest.entry(file.name()).orElse(null);
+        this.recorded = job.recorded.apply(file.name());
     }
 
     /** The offset the target has committed, as last read or written by this loader. */

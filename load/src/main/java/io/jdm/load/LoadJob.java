@@ -10,6 +10,7 @@ import io.jdm.common.retry.Retries;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -29,8 +30,11 @@ final class LoadJob {
     final LoadConfig config;
     final LoaderCheckpoint checkpoint;
     final LoadMetrics metrics;
-    /** What the dump recorded of its data files; null for a dump without {@code jdm-files}. Set before the workers start. */
-    volatile FileManifest manifest;
+    /**
+     * What the dump recorded of a data file ({@code jdm-files}, or what a dump being followed announced);
+     * null for a dump without that record. Set before the workers start.
+     */
+    volatile Function<String, FileManifest.Entry> recorded = name -> null;
     private volatile ConnectionSpec workerSpec;
     /** Used only by the coordinating thread, through {@link #withRetry}. */
     private Connection admin;

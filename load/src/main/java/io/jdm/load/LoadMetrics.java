@@ -43,6 +43,12 @@ public final class LoadMetrics implements MetricSource {
         bytesAlreadyDone.set(finishedBytes);
     }
 
+    /** A data file of a dump that is still being written arrived: the totals grow with the dump. */
+    void arrived(long size) {
+        filesTotal.incrementAndGet();
+        bytesTotal.addAndGet(size);
+    }
+
     void addBytes(long n) {
         bytes.add(n);
     }

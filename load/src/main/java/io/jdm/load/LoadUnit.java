@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.dumpdir.DumpFeed;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.dumpdir.FileManifest;
@@ -24,8 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -69,53 +69,145 @@ public final class LoadUnit {
      * @throws JdmException with one line naming the file and byte offset where the load stopped
      */
     public LoadResult run() {
-        if (!started.compareAndSet(false, true)) {
-            throw new IllegalStateException("a LoadUnit runs once");
-        }
+        started();
         long t0 = System.nanoTime();
         BinlogPosition position = readMetadata();
         DumpDirectory dump = scan();
-        job.manifest = readManifest(dump);
+        FileManifest manifest = readManifest(dump);
         ProgressLogger progress = new ProgressLogger(config.task(), "load", metrics, PROGRESS_SECONDS);
         try {
             job.useSession(sessionVariables());
-            SchemaLoader schema = new SchemaLoader(job, dump);
-            Map<TableName, List<SchemaRewriter.Index>> deferred = job.withRetry("creating databases and tables", c -> {
-                job.checkpoint.ensureTable(c);
-                return schema.createTables(c);
-            });
-            Map<String, LoaderCheckpoint.Row> done = job.withRetry("registering files in the checkpoint", c -> {
-                List<LoaderCheckpoint.Row> rows = new ArrayList<>();
-                dump.data().forEach(f -> rows.add(new LoaderCheckpoint.Row(f.name(), 0,
-                        f.compression().isEmpty() ? f.size() : 0, LoaderCheckpoint.PENDING)));
-                deferred.keySet().forEach(t -> rows.add(new LoaderCheckpoint.Row(LoaderCheckpoint.indexKey(t), 0, 0,
-                        LoaderCheckpoint.PENDING)));
-                job.checkpoint.register(c, rows);
-                return job.checkpoint.readAll(c);
-            });
-            LOG.info("{}: schemas and checkpoint ready in {} ms", job.who(), (System.nanoTime() - t0) / 1_000_000);
-            List<DumpDirectory.DataFile> plan = LoadPlan.order(dump.data(), done);
-            skipped = dump.data().size() - plan.size();
-            long totalBytes = dump.data().stream().mapToLong(DumpDirectory.DataFile::size).sum();
-            long finishedBytes = totalBytes - plan.stream().mapToLong(DumpDirectory.DataFile::size).sum();
-            metrics.plan(dump.data().size(), totalBytes, skipped, finishedBytes);
-            LOG.info("{}: {} data files to load ({} finished by an earlier run), {} target tables, pool-size {}",
-                    job.who(), plan.size(), skipped, dump.tables().size(), config.poolSize());
-            job.closeAdmin(); // a connection idle through the whole data phase would time out
-            runWorkers(plan, done);
-            if (job.stopRequested()) {
-                return result(position, t0, false);
-            }
-            addIndexes(schema, deferred, done);
-            if (!dump.views().isEmpty()) {
-                job.withRetry("creating views", c -> {
-                    schema.createViews(c);
-                    return null;
-                });
-            }
+            return loadComplete(dump, manifest, position, t0, Set.of());
         } finally {
             job.closeAdmin();
             progress.close();
+        }
+    }
+
+    /**
+     * Loads a dump while it is being written into {@code loaders.dir}: each file as the dump
+     * announces it to {@code feed}, then, once the dump is complete, whatever the complete directory
+     * holds beyond that (nothing, normally), the deferred indexes and the views, as {@link #run()}
+     * does. The checkpoint of this source must be empty at the start (a new dump's files are not an
+     * earlier dump's); a restart after the dump completed resumes with {@link #run()}.
+     *
+     * @return not completed when {@link #stop()} ended it, or the dump ended without completing
+     * @throws JdmException with one line naming the file and byte offset where the load stopped
+     */
+    public LoadResult runFollowing(DumpFeed feed) {
+        started();
+        long t0 = System.nanoTime();
+        ProgressLogger progress = new ProgressLogger(config.task(), "load", metrics, PROGRESS_SECONDS);
+        try {
+            job.useSession(sessionVariables());
+            Set<String> loaded = follow(feed);
+            if (loaded == null) {
+                return result(null, t0, false);
+            }
+            BinlogPosition position = readMetadata();
+            DumpDirectory dump = scan();
+            FileManifest manifest = readManifest(dump);
+            return loadComplete(dump, manifest, position, t0, loaded);
+        } finally {
+            job.closeAdmin();
+            progress.close();
+        }
+    }
+
+    private void started() {
+        if (!started.compareAndSet(false, true)) {
+            throw new IllegalStateException("a LoadUnit runs once");
+        }
+    }
+
+    /**
+     * Loads the files of the dump being written as they arrive, on pool-size workers.
+     *
+     * @return the files this run loaded; null when the job stopped before the dump was complete
+     */
+    private Set<String> follow(DumpFeed feed) {
+        Map<String, LoaderCheckpoint.Row> known = new ConcurrentHashMap<>();
+        Map<String, FileManifest.Entry> recorded = new ConcurrentHashMap<>();
+        job.recorded = recorded::get;
+        Set<String> loaded = ConcurrentHashMap.newKeySet();
+        ArrivingFiles files = new ArrivingFiles(job, f -> {
+            loaded.add(f.name());
+            feed.fileLoaded();
+        });
+        DumpMetadata complete = null;
+        ExecutorService pool = startWorkers(files, config.poolSize(), known);
+        try {
+            complete = new DumpFollower(job, new SchemaLoader(job), feed, files, known, recorded).follow();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            job.requestStop();
+        } catch (JdmException e) {
+            job.fail(e);
+        } catch (RuntimeException e) {
+            job.fail(new FatalException(job.who() + ": internal error following the dump: " + e, e));
+        } finally {
+            files.close(); // the workers end once the files that arrived are loaded
+            job.closeAdmin();
+            awaitWorkers(pool);
+            feed.close(); // nothing waits for this load any more
+        }
+        throwFailure();
+        if (complete == null || job.stopRequested()) {
+            return null;
+        }
+        LOG.info("{}: the dump is complete; {} of its {} data files were loaded before it was", job.who(),
+                feed.loadedWhenComplete(), loaded.size());
+        return loaded;
+    }
+
+    /**
+     * Loads a complete dump directory: schemas, the data files not finished yet, deferred indexes
+     * and views.
+     *
+     * @param loadedHere files this run already loaded while following the dump
+     */
+    private LoadResult loadComplete(DumpDirectory dump, FileManifest manifest, BinlogPosition position, long t0,
+                                    Set<String> loadedHere) {
+        job.recorded = manifest == null ? name -> null : name -> manifest.entry(name).orElse(null);
+        SchemaLoader schema = new SchemaLoader(job);
+        Map<TableName, List<SchemaRewriter.Index>> deferred = job.withRetry("creating databases and tables", c -> {
+            job.checkpoint.ensureTable(c);
+            return schema.createTables(c, dump);
+        });
+        Map<String, LoaderCheckpoint.Row> done = job.withRetry("registering files in the checkpoint", c -> {
+            List<LoaderCheckpoint.Row> rows = new ArrayList<>();
+            dump.data().forEach(f -> rows.add(new LoaderCheckpoint.Row(f.name(), 0,
+                    f.compression().isEmpty() ? f.size() : 0, LoaderCheckpoint.PENDING)));
+            deferred.keySet().forEach(t -> rows.add(new LoaderCheckpoint.Row(LoaderCheckpoint.indexKey(t), 0, 0,
+                    LoaderCheckpoint.PENDING)));
+            job.checkpoint.register(c, rows);
+            return job.checkpoint.readAll(c);
+        });
+        LOG.info("{}: schemas and checkpoint ready in {} ms", job.who(), (System.nanoTime() - t0) / 1_000_000);
+        List<DumpDirectory.DataFile> plan = LoadPlan.order(dump.data(), done);
+        Set<String> toLoad = new HashSet<>();
+        plan.forEach(f -> toLoad.add(f.name()));
+        List<DumpDirectory.DataFile> earlier = dump.data().stream()
+                .filter(f -> !loadedHere.contains(f.name()) && !toLoad.contains(f.name())).toList();
+        skipped = earlier.size();
+        long totalBytes = dump.data().stream().mapToLong(DumpDirectory.DataFile::size).sum();
+        metrics.plan(dump.data().size(), totalBytes, dump.data().size() - plan.size(),
+                earlier.stream().mapToLong(DumpDirectory.DataFile::size).sum());
+        if (loadedHere.isEmpty() || !plan.isEmpty()) {
+            LOG.info("{}: {} data files to load ({} finished by an earlier run), {} target tables, pool-size {}",
+                    job.who(), plan.size(), skipped, dump.tables().size(), config.poolSize());
+        }
+        job.closeAdmin(); // a connection idle through the whole data phase would time out
+        runWorkers(plan, done);
+        if (job.stopRequested()) {
+            return result(position, t0, false);
+        }
+        addIndexes(schema, deferred, done);
+        if (!dump.views().isEmpty()) {
+            job.withRetry("creating views", c -> {
+                schema.createViews(c, dump);
+                return null;
+            });
         }
         LoadResult r = result(position, t0, !job.stopRequested());
         LOG.info("[load] {}", metrics.summaryLine());
@@ -231,14 +323,21 @@ public final class LoadUnit {
         if (plan.isEmpty()) {
             return;
         }
-        BlockingQueue<DumpDirectory.DataFile> queue = new ArrayBlockingQueue<>(plan.size(), false, plan);
-        int n = Math.min(config.poolSize(), plan.size());
+        awaitWorkers(startWorkers(FileQueue.of(plan), Math.min(config.poolSize(), plan.size()), known));
+        throwFailure();
+    }
+
+    private ExecutorService startWorkers(FileQueue files, int n, Map<String, LoaderCheckpoint.Row> known) {
         ExecutorService pool = Executors.newFixedThreadPool(n, new NamedThreadFactory(config.task(), "load", "worker"));
         for (int i = 0; i < n; i++) {
-            pool.execute(new LoadWorker(job, queue, known));
+            pool.execute(new LoadWorker(job, files, known));
         }
         pool.shutdown();
-        awaitWorkers(pool);
+        return pool;
+    }
+
+    /** The first failure of the workers, after the summary of what they did. */
+    private void throwFailure() {
         JdmException failure = job.failure();
         if (failure != null) {
             LOG.info("[load] {}", metrics.summaryLine());
@@ -249,7 +348,7 @@ public final class LoadUnit {
     private void awaitWorkers(ExecutorService pool) {
         try {
             while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
-                // workers end by themselves when the queue is empty, a failure wins, or stop() is called
+                // workers end by themselves when no file is left, a failure wins, or stop() is called
             }
         } catch (InterruptedException e) {
             job.requestStop();

@@ -9,13 +9,12 @@ import java.sql.SQLException;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.Map;
-import java.util.Queue;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One connection of the pool: takes files from the shared queue until it is empty, loading each
+ * One connection of the pool: takes files from the shared queue until no more come, loading each
  * through a {@link FileLoader}. A retriable failure (the target went away, a deadlock, a TiDB write
  * conflict) drops the connection, waits under the load's retry policy and resumes the file from the
  * offset the target has committed; after {@code maxRetries} failures in a row without progress the
@@ -28,7 +27,7 @@ final class LoadWorker implements Runnable {
     private static final long PACKET_MARGIN = 1024;
 
     private final LoadJob job;
-    private final Queue<DumpDirectory.DataFile> queue;
+    private final FileQueue queue;
     /** Checkpoint rows read before the workers started, by file name. */
     private final Map<String, LoaderCheckpoint.Row> known;
     private Connection conn;
@@ -37,7 +36,7 @@ final class LoadWorker implements Runnable {
     /** Retries what the target may accept later (it went away, a deadlock, a write conflict). */
     private final Retries retries;
 
-    LoadWorker(LoadJob job, Queue<DumpDirectory.DataFile> queue, Map<String, LoaderCheckpoint.Row> known) {
+    LoadWorker(LoadJob job, FileQueue queue, Map<String, LoaderCheckpoint.Row> known) {
         this.job = job;
         this.queue = queue;
         this.known = known;
@@ -48,9 +47,13 @@ final class LoadWorker implements Runnable {
     public void run() {
         try {
             DumpDirectory.DataFile f;
-            while (!job.stopping() && (f = queue.poll()) != null) {
-                loadWithRetry(f);
+            while (!job.stopping() && (f = queue.next()) != null) {
+                if (loadWithRetry(f)) {
+                    queue.finished(f);
+                }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // interrupted only when the load is being torn down
         } catch (JdmException e) {
             job.fail(e);
         } catch (RuntimeException e) {
@@ -60,14 +63,15 @@ final class LoadWorker implements Runnable {
         }
     }
 
-    private void loadWithRetry(DumpDirectory.DataFile f) {
+    /** Loads the file; true when it is finished, false when the job stopped first. */
+    private boolean loadWithRetry(DumpDirectory.DataFile f) {
         TableName target = job.config.router().apply(f.source());
         FileLoader loader = new FileLoader(job, f, target, known.get(f.name()));
         DiskProgress progress = new DiskProgress(job.metrics);
         while (!job.stopping()) {
             long before = loader.committedOffset();
             try {
-                retries.call(where(f, target, before), retry -> {
+                return retries.call(where(f, target, before), retry -> {
                     try {
                         progress.restart();
                         return loader.load(connection(loader.committedOffset()), session, maxStatementBytes, progress);
@@ -77,7 +81,6 @@ final class LoadWorker implements Runnable {
                         throw e;
                     }
                 });
-                return; // finished, or stopped by the job
             } catch (LoadFailure e) {
                 if (e.damaged()) {
                     throw new FatalException(where(f, target, e.offset()) + ": " + e.getMessage()
@@ -96,7 +99,7 @@ final class LoadWorker implements Runnable {
                         where(f, target, e.offset()));
             } catch (Retries.GaveUp e) {
                 if (e.stopped()) {
-                    return; // the job stops: its first failure, or the stop request, is what is reported
+                    return false; // the job stops: its first failure, or the stop request, is what is reported
                 }
                 if (loader.committedOffset() > before) {
                     continue; // the file moved on between the failures: a fresh count of retries in a row
@@ -107,6 +110,7 @@ final class LoadWorker implements Runnable {
                         + " rerun to resume once the target " + job.config.target().address() + " is reachable", last);
             }
         }
+        return false;
     }
 
     private Connection connection(long offset) throws LoadFailure {

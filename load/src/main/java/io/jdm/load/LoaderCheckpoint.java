@@ -106,6 +106,14 @@ final class LoaderCheckpoint {
         return rows;
     }
 
+    /** Deletes every row of this source: what a load of another dump starts from. */
+    void clear(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE `source_id` = ?")) {
+            ps.setString(1, sourceId);
+            ps.executeUpdate();
+        }
+    }
+
     /** The row of one key; a missing row reads as pending at offset 0. */
     Row read(Connection c, String file) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT `offset`, `end_offset`, `status`, `rows_loaded` FROM "

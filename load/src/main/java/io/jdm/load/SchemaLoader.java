@@ -37,31 +37,21 @@ final class SchemaLoader {
     }
 
     private final LoadJob job;
-    private final DumpDirectory dump;
 
-    SchemaLoader(LoadJob job, DumpDirectory dump) {
+    SchemaLoader(LoadJob job) {
         this.job = job;
-        this.dump = dump;
     }
 
-    /** Creates databases and tables; returns the secondary indexes deferred per target table. */
-    Map<TableName, List<SchemaRewriter.Index>> createTables(Connection c) throws SQLException {
+    /** Creates the databases and tables of a dump directory; returns the secondary indexes deferred per target table. */
+    Map<TableName, List<SchemaRewriter.Index>> createTables(Connection c, DumpDirectory dump) throws SQLException {
         for (Map.Entry<String, Path> db : dump.databases().entrySet()) {
-            String target = job.config.routeSchema(db.getKey());
-            runFile(c, db.getValue(), "database " + Identifiers.quote(db.getKey()), (st, sql) -> {
-                if (!new SqlCursor(sql).keyword("CREATE")) {
-                    throw new SQLException("unexpected statement " + SqlText.head(sql), "42000");
-                }
-                st.execute(SchemaRewriter.createDatabase(sql, target));
-            });
+            createDatabase(c, db.getKey(), db.getValue());
         }
         Set<String> schemas = new LinkedHashSet<>();
         dump.tables().forEach(t -> schemas.add(job.config.router().apply(t.source()).schema()));
         dump.views().forEach(t -> schemas.add(job.config.router().apply(t.source()).schema()));
-        try (Statement st = c.createStatement()) {
-            for (String s : schemas) {
-                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(s));
-            }
+        for (String s : schemas) {
+            createSchema(c, s);
         }
         Map<TableName, List<SchemaRewriter.Index>> deferred = new LinkedHashMap<>();
         Set<TableName> created = new HashSet<>();
@@ -70,14 +60,41 @@ final class SchemaLoader {
             if (!created.add(target)) {
                 continue; // merged: the first source table routed here created it
             }
-            runFile(c, t.path(), "table " + describe(t.source(), target), (st, sql) -> {
-                SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, job.config.deferIndexes());
-                st.execute(ddl.create());
-                if (!ddl.deferred().isEmpty()) {
-                    deferred.put(target, ddl.deferred());
-                }
-            });
+            List<SchemaRewriter.Index> indexes = createTable(c, t);
+            if (!indexes.isEmpty()) {
+                deferred.put(target, indexes);
+            }
         }
+        return deferred;
+    }
+
+    /** Runs a {@code {db}-schema-create.sql} file under the database's routed name. */
+    void createDatabase(Connection c, String db, Path file) throws SQLException {
+        String target = job.config.routeSchema(db);
+        runFile(c, file, "database " + Identifiers.quote(db), (st, sql) -> {
+            if (!new SqlCursor(sql).keyword("CREATE")) {
+                throw new SQLException("unexpected statement " + SqlText.head(sql), "42000");
+            }
+            st.execute(SchemaRewriter.createDatabase(sql, target));
+        });
+    }
+
+    /** A target database a routed table or view lands in, created with the target's defaults if missing. */
+    void createSchema(Connection c, String targetSchema) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(targetSchema));
+        }
+    }
+
+    /** Runs a table's schema file under its routed name; returns the secondary indexes it deferred. */
+    List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t) throws SQLException {
+        TableName target = job.config.router().apply(t.source());
+        List<SchemaRewriter.Index> deferred = new ArrayList<>();
+        runFile(c, t.path(), "table " + describe(t.source(), target), (st, sql) -> {
+            SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, job.config.deferIndexes());
+            st.execute(ddl.create());
+            deferred.addAll(ddl.deferred());
+        });
         return deferred;
     }
 
@@ -114,8 +131,8 @@ final class SchemaLoader {
         job.checkpoint.advance(c, LoaderCheckpoint.indexKey(table), 0, 0, LoaderCheckpoint.FINISHED, 0);
     }
 
-    /** Creates the views, in the routed schema of each, without the source's DEFINER. */
-    void createViews(Connection c) throws SQLException {
+    /** Creates the views of a dump directory, in the routed schema of each, without the source's DEFINER. */
+    void createViews(Connection c, DumpDirectory dump) throws SQLException {
         for (DumpDirectory.SchemaFile v : dump.views()) {
             String schema = job.config.router().apply(v.source()).schema();
             try (Statement st = c.createStatement()) {

@@ -18,7 +18,20 @@
  *                      ▼ after the data: deferred indexes (ALTER TABLE … ADD INDEX), views
  * </pre>
  *
+ * Following a dump that is still being written ({@link io.jdm.load.LoadUnit#runFollowing}):
+ *
+ * <pre>
+ *  DumpFeed ──► DumpFollower: table schema file → CREATE (routed); data file → checkpoint row
+ *                      │
+ *                      ▼ ArrivingFiles: LoadPlan's order among the files that have arrived
+ *          pool-size LoadWorkers, as above ──► each finished file lets the dump write one more
+ *                      │
+ *                      ▼ dump complete (metadata): the complete directory as above, whose files are
+ *                        finished by then, then deferred indexes and views
+ * </pre>
+ *
  * The public surface is {@link io.jdm.load.LoadUnit}, {@link io.jdm.load.LoadConfig},
- * {@link io.jdm.load.LoadResult}, {@link io.jdm.load.LoadMetrics} and {@link io.jdm.load.OnDuplicate}.
+ * {@link io.jdm.load.LoadResult}, {@link io.jdm.load.LoadMetrics}, {@link io.jdm.load.OnDuplicate} and
+ * {@link io.jdm.load.LoadFootprint} (what a source's load has written, undone when its dump is taken again).
  */
 package io.jdm.load;

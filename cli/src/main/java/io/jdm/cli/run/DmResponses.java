@@ -89,6 +89,8 @@ final class DmResponses {
             m.put("dump", dump(d));
         } else if (s.unit instanceof LoadMetrics l) {
             m.put("load", load(l, s.position));
+        } else if (s.unit instanceof DumpLoadMetrics both) {
+            m.put("load", load(both.load(), s.position)); // the dump's numbers are under "jdm"
         } else if (s.sync != null) {
             m.put("sync", sync(s.sync, master));
         }

@@ -13,7 +13,11 @@ import java.util.Optional;
 
 /** The per-source stage of a task, kept in the target beside the units' checkpoints. */
 final class StageStore {
-    enum Stage { DUMP, LOAD, SYNC, DONE }
+    /**
+     * DUMP_LOAD: the load follows the dump, both running; whether the dump completed (its
+     * {@code metadata}) decides what a restart does.
+     */
+    enum Stage { DUMP, DUMP_LOAD, LOAD, SYNC, DONE }
 
     record Entry(Stage stage, BinlogPosition position) {
     }

@@ -33,6 +33,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +62,9 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private final Object pauseLock = new Object();
     private volatile DumpUnit currentDump;
     private volatile LoadUnit currentLoad;
+    private volatile DumpLoadOverlap currentOverlap;
+    /** Told of each source's dump and load as they start to run at once: lets tests watch the feed. */
+    volatile Consumer<DumpLoadOverlap> onOverlap = o -> { };
     private volatile FatalException leaseLost;
     private final List<TaskLease> leases = new ArrayList<>();
 
@@ -162,6 +166,10 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         if (l != null) {
             l.stop();
         }
+        DumpLoadOverlap o = currentOverlap;
+        if (o != null) {
+            o.stop();
+        }
     }
 
     private void runStages() {
@@ -200,6 +208,9 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         if (!task.taskMode().dumps() && !hasCompleteDump(i)) {
             throw new FatalException("task-mode " + task.taskMode().yamlName() + ": no complete dump of source "
                     + i.sourceId() + " in " + task.mydumper(i).dir() + "; dump it first (task-mode dump or jdm dump)");
+        }
+        if (pos == null && task.taskMode().dumps() && task.taskMode().loads() && loadFollowsDump(i)) {
+            return dumpAndLoad(i, s);
         }
         if (pos == null && task.taskMode().dumps()) {
             store.write(i.sourceId(), StageStore.Stage.DUMP, null);
@@ -244,10 +255,51 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         if (stopping) {
             return null;
         }
+        return loaded(i, s, pos);
+    }
+
+    /** The load is complete: the next stage is recorded with the position the loaded data stands at. */
+    private BinlogPosition loaded(MySqlInstance i, SourceState s, BinlogPosition pos) throws SQLException {
         boolean syncNext = task.taskMode().syncs();
         store.write(i.sourceId(), syncNext ? StageStore.Stage.SYNC : StageStore.Stage.DONE, pos);
         s.enter(syncNext ? "loaded" : "done");
         return pos;
+    }
+
+    /** The load reads the directory the dump writes (unless loaders.dir names another one). */
+    private boolean loadFollowsDump(MySqlInstance i) {
+        return task.mydumper(i).dir().toAbsolutePath().normalize()
+                .equals(task.loader(i).dir().orElseThrow().toAbsolutePath().normalize());
+    }
+
+    /**
+     * Dumps and loads at once, the load following the dump file by file (see {@link DumpLoadOverlap}).
+     * A new dump takes a new snapshot, so whatever a load of an earlier, incomplete dump wrote is
+     * undone first; a restart after this dump completed finds its metadata and resumes the load.
+     */
+    private BinlogPosition dumpAndLoad(MySqlInstance i, SourceState s) throws SQLException {
+        AbandonedLoad.undo(task, i);
+        store.write(i.sourceId(), StageStore.Stage.DUMP_LOAD, null);
+        s.enter("dump&load");
+        DumpLoadOverlap run = new DumpLoadOverlap(task, i, s);
+        s.unit = run.metrics();
+        s.unitName = "load";
+        currentOverlap = run;
+        DumpResult r;
+        try {
+            if (stopping) {
+                run.stop();
+            }
+            onOverlap.accept(run);
+            r = run.run();
+        } finally {
+            currentOverlap = null;
+        }
+        if (r == null || stopping) {
+            return null;
+        }
+        s.position = r.position();
+        return loaded(i, s, r.position());
     }
 
     private boolean hasCompleteDump(MySqlInstance i) {
@@ -334,6 +386,10 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         LoadUnit l = currentLoad;
         if (l != null) {
             l.stop();
+        }
+        DumpLoadOverlap o = currentOverlap;
+        if (o != null) {
+            o.stop();
         }
         synchronized (syncs) {
             syncs.forEach(SyncUnit::stop);

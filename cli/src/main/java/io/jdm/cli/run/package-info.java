@@ -2,15 +2,22 @@
  * Runs a whole task: the stages its task-mode asks for, resumable at each stage.
  *
  * <pre>
- *  task-mode full:        dump ──► load ──► done
- *  task-mode all:         dump ──► load ──► sync (from the dump's position) ──► … until stopped
+ *  task-mode full:        dump ══ load ──► done           (══ : the load follows the dump file by file)
+ *  task-mode all:         dump ══ load ──► sync (from the dump's position) ──► … until stopped
  *  task-mode incremental:                   sync (from meta or its checkpoint) ──► … until stopped
  *
  *  {meta-schema}.{task}_stage (in the target), one row per source:
- *     dump  → a restart dumps again (an incomplete dump directory is discarded by the dump unit)
- *     load  → the dump is complete: a restart loads, resuming from the loader checkpoint
- *     sync  → the load is complete: a restart syncs from the sync checkpoint, else the recorded position
+ *     dump       → a restart dumps again (an incomplete dump directory is discarded by the dump unit)
+ *     dump_load  → dump and load ran at once. metadata present: the dump is complete, a restart loads,
+ *                  resuming from the loader checkpoint. No metadata: the snapshot is gone, so a restart
+ *                  empties the tables the load wrote, clears its checkpoint and dumps and loads again
+ *     load       → the dump is complete: a restart loads, resuming from the loader checkpoint
+ *     sync       → the load is complete: a restart syncs from the sync checkpoint, else the recorded position
  * </pre>
+ *
+ * <p>While dump and load overlap, the dump waits whenever 2 × pool-size + threads of its data files are
+ * not loaded yet; either unit's failure stops the other, and {@code /status} shows the unit as Load
+ * with the dump's numbers under {@code jdm.dump}.
  *
  * Before any of it, the process takes the lease of every source of the task
  * ({@code {meta-schema}.{task}_owner}, see {@link io.jdm.common.lease.TaskLease}): a second process on

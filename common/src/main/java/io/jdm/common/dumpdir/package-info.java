@@ -11,7 +11,12 @@
  *   {db}.{tbl}.{000000001}.sql[.gz|.zst]   INSERT statements, one per line group, each ending ";\n"
  * </pre>
  *
- * Schema files begin with {@code SET NAMES utf8mb4} in a version comment (Dumpling's and
+ * A running dump may announce its files to a {@link io.jdm.common.dumpdir.DumpListener} as it
+ * finishes them; {@link io.jdm.common.dumpdir.DumpFeed} is the one that hands them to a load
+ * following the dump, holding the dump back when the load falls behind. The directory written is
+ * the same either way.
+ *
+ * <p>Schema files begin with {@code SET NAMES utf8mb4} in a version comment (Dumpling's and
  * mydumper's with {@code SET NAMES binary}, which the load honours); names are escaped as Dumpling
  * escapes them ({@link DumpFileNames}).
  */

@@ -1,0 +1,379 @@
+package io.jdm.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.jdm.common.config.TaskConfigLoader;
+import io.jdm.common.dumpdir.DumpFeed;
+import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.FileManifest;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.sql.TableName;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import io.jdm.load.LoadConfig;
+import io.jdm.load.LoadResult;
+import io.jdm.load.LoadUnit;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code jdm run}'s full stages load each data file while the dump goes on: the load is ahead of
+ * the dump's end, the dump is held back by the bound, and a restart after a stop in the middle
+ * undoes the abandoned snapshot's rows before dumping again.
+ */
+class DumpLoadOverlapIT {
+    private static SqlServer source;
+    private static SqlServer target;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void servers() {
+        ServerPair p = ServerPair.shared();
+        source = p.source();
+        target = p.target();
+    }
+
+    /** Three tables: two of many chunks (50 rows each), one keyless (one file, where a double load shows). */
+    private static void sourceTables(String db) {
+        source.freshDatabase(db);
+        source.execute("CREATE TABLE " + db + ".a_keyless (a INT, b VARCHAR(20))",
+                "INSERT INTO " + db + ".a_keyless SELECT seq % 7, CONCAT('k', seq) FROM " + db + ".seq_1_to_300",
+                "CREATE TABLE " + db + ".t1 (id INT PRIMARY KEY, v VARCHAR(40), k INT, KEY k (k))",
+                "INSERT INTO " + db + ".t1 SELECT seq, CONCAT('v;', seq), seq % 13 FROM " + db + ".seq_1_to_1000",
+                "CREATE TABLE " + db + ".t2 (id BIGINT PRIMARY KEY, payload TEXT)",
+                "INSERT INTO " + db + ".t2 SELECT seq * 3, REPEAT(CHAR(65 + seq % 26), seq % 50) FROM " + db
+                        + ".seq_1_to_600",
+                // the dump splits by the row estimate: make it current, or a table may be one chunk
+                "ANALYZE TABLE " + db + ".t1, " + db + ".t2");
+    }
+
+    private TaskRunner runner(String name, String db, int threads, int poolSize) throws Exception {
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_" + db);
+        Path f = dir.resolve(name + ".yaml");
+        Files.writeString(f, String.join("\n",
+                "name: " + name,
+                "task-mode: full",
+                "meta-schema: jdm_meta_" + db,
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
+                "mydumpers: {global: {threads: " + threads + ", rows: 50, dir: \"" + dir.resolve("dump") + "\"}}",
+                "loaders: {global: {pool-size: " + poolSize + ", defer-indexes: true}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        return new TaskRunner(new TaskConfigLoader().load(f), TaskRunner.Stages.FROM_TASK_MODE);
+    }
+
+    private TaskRunner again(String name) throws Exception {
+        return new TaskRunner(new TaskConfigLoader().load(dir.resolve(name + ".yaml")), TaskRunner.Stages.FROM_TASK_MODE);
+    }
+
+    @Test
+    void theLoadFollowsTheDumpAndTheDirectoryStillLoadsAlone() throws Exception {
+        String db = "overlap_follow";
+        sourceTables(db);
+        TaskRunner runner = runner("overlap-follow", db, 2, 2);
+        AtomicReference<DumpFeed> feed = new AtomicReference<>();
+        runner.onOverlap = o -> feed.set(o.feed());
+        runner.run();
+
+        Path dump = dir.resolve("dump");
+        long files = dataFiles(dump);
+        assertTrue(files >= 20, "too few data files to show an overlap: " + files);
+        int maxAhead = DumpLoadOverlap.maxAhead(2, 2);
+        // When the dump completed, at most maxAhead of its files were not loaded: the rest were loaded
+        // before metadata was written.
+        assertTrue(feed.get().loadedWhenComplete() >= files - maxAhead,
+                feed.get().loadedWhenComplete() + " of " + files + " files loaded when the dump completed");
+        assertTrue(feed.get().mostAhead() <= maxAhead, "ahead " + feed.get().mostAhead());
+        // ... and the checkpoint says so too: its first committed file is older than metadata
+        long metadataMillis = Files.getLastModifiedTime(dump.resolve(DumpFileNames.METADATA)).toMillis();
+        long firstCommit = Long.parseLong(target.rows("SELECT MIN(UNIX_TIMESTAMP(updated_at) * 1000) FROM jdm_meta_"
+                + db + ".`overlap-follow_loader_checkpoint` WHERE status = 'finished' AND file LIKE '%.sql'")
+                .get(0).replaceFirst("\\..*", ""));
+        assertTrue(firstCommit < metadataMillis, "first file committed at " + firstCommit
+                + ", metadata written at " + metadataMillis);
+
+        assertSameRows(db, db);
+        assertTrue(target.rows("SHOW INDEX FROM " + db + ".t1 WHERE Key_name = 'k'").size() > 0,
+                "the deferred index was not added");
+        assertEquals(StageStore.Stage.DONE, stage(db, "overlap-follow"));
+        assertEquals(files, target.rows("SELECT file FROM jdm_meta_" + db + ".`overlap-follow_loader_checkpoint`"
+                + " WHERE status = 'finished' AND file LIKE '%.sql'").size());
+
+        // The directory is a complete dump: the plain load reads it into another database.
+        String copy = db + "_copy";
+        target.execute("DROP DATABASE IF EXISTS " + copy);
+        LoadResult r = new LoadUnit(LoadConfig.of("overlap-copy", "s1", spec(target), dump).withPoolSize(2)
+                .withMetaSchema("jdm_meta_" + db).withRouter(t -> new TableName(copy, t.table()))).run();
+        assertTrue(r.completed());
+        assertEquals(files, r.files());
+        assertTrue(Files.exists(dump.resolve(FileManifest.NAME)));
+        assertSameRows(db, copy);
+    }
+
+    @Test
+    void aRestartAfterAStopMidDumpUndoesTheAbandonedSnapshotAndDumpsAgain() throws Exception {
+        String db = "overlap_restart";
+        sourceTables(db);
+        TaskRunner first = runner("overlap-restart", db, 1, 1);
+        first.onOverlap = o -> new Thread(() -> {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            try {
+                while (o.feed().filesLoaded() < 5 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            first.requestStop(); // the dump is at most maxAhead files further: far from complete
+        }, "overlap-restart-stopper").start();
+        first.run();
+
+        Path dump = dir.resolve("dump");
+        assertFalse(Files.exists(dump.resolve(DumpFileNames.METADATA)), "the dump completed before the stop");
+        assertEquals(StageStore.Stage.DUMP_LOAD, stage(db, "overlap-restart"));
+        assertTrue(Long.parseLong(target.rows("SELECT COUNT(*) FROM " + db + ".a_keyless").get(0)) > 0,
+                "the keyless table was not loaded before the stop, so a double load could not show");
+        List<String> loadedIds = target.rows("SELECT id FROM " + db + ".t1 ORDER BY id LIMIT 10");
+        assertFalse(loadedIds.isEmpty(), "nothing of t1 was loaded before the stop");
+
+        // The source moves on: the next snapshot differs from the abandoned one.
+        source.execute("DELETE FROM " + db + ".t1 WHERE id IN (" + String.join(",", loadedIds) + ")",
+                "UPDATE " + db + ".t1 SET v = 'changed' WHERE id BETWEEN 20 AND 30",
+                "INSERT INTO " + db + ".t1 VALUES (5000, 'new', 1)",
+                "DELETE FROM " + db + ".a_keyless WHERE a = 3");
+        Logger log = (Logger) LoggerFactory.getLogger("jdm");
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        log.addAppender(lines);
+        try {
+            again("overlap-restart").run();
+        } finally {
+            log.detachAppender(lines);
+        }
+        List<String> undone = lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("its load is undone")).toList();
+        assertEquals(1, undone.size(), lines.list.toString());
+        assertTrue(undone.get(0).contains("`" + db + "`.`t1`") && undone.get(0).contains("`" + db + "`.`a_keyless`"),
+                undone.get(0));
+        assertTrue(Files.exists(dump.resolve(DumpFileNames.METADATA)));
+        assertSameRows(db, db);
+        assertEquals(StageStore.Stage.DONE, stage(db, "overlap-restart"));
+        assertEquals(0, target.rows("SELECT file FROM jdm_meta_" + db + ".`overlap-restart_loader_checkpoint`"
+                + " WHERE status <> 'finished'").size(), "rows of the abandoned load are left in the checkpoint");
+    }
+
+    @Test
+    void aRestartAfterTheDumpCompletedResumesTheLoadFromItsCheckpoint() throws Exception {
+        String db = "overlap_resume";
+        sourceTables(db);
+        source.execute("CREATE TABLE " + db + ".z_last (id INT PRIMARY KEY)",
+                "INSERT INTO " + db + ".z_last SELECT seq FROM " + db + ".seq_1_to_10");
+        TaskRunner runner = runner("overlap-resume", db, 1, 1);
+        // the last table's file waits for a row lock: the dump completes, the load does not
+        target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".z_last (id INT PRIMARY KEY)");
+        AtomicReference<DumpFeed> feed = new AtomicReference<>();
+        runner.onOverlap = o -> feed.set(o.feed());
+        Path dump = dir.resolve("dump");
+        BackgroundTask run;
+        try (Connection lock = target.connect(); Statement st = lock.createStatement()) {
+            lock.setAutoCommit(false);
+            st.execute("INSERT INTO " + db + ".z_last VALUES (5)");
+            run = BackgroundTask.start(runner, "overlap-resume");
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while ((feed.get() == null || feed.get().loadedWhenComplete() < 0) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(Files.exists(dump.resolve(DumpFileNames.METADATA)), "the dump did not complete");
+            Thread stopper = new Thread(runner::requestStop, "overlap-resume-stop");
+            stopper.start();
+            while (!"Stopping".equals(stageOf(runner)) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals("Stopping", stageOf(runner));
+            lock.rollback();
+        }
+        assertNull(run.awaitSync(Duration.ofMinutes(2)));
+        assertNull(run.failure(), () -> "the task failed: " + run.failure());
+        assertEquals(StageStore.Stage.DUMP_LOAD, stage(db, "overlap-resume"));
+        assertEquals(List.of("0"), target.rows("SELECT COUNT(*) FROM " + db + ".z_last"), "the stopped file committed");
+
+        Logger log = (Logger) LoggerFactory.getLogger("io.jdm.load.LoadUnit");
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        log.addAppender(lines);
+        try {
+            again("overlap-resume").run();
+        } finally {
+            log.detachAppender(lines);
+        }
+        long files = dataFiles(dump);
+        List<String> plan = lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("data files to load")).toList();
+        assertEquals(1, plan.size(), lines.list.toString());
+        Matcher m = Pattern.compile("load task overlap-resume \\(source s1\\): (\\d+) data files to load \\((\\d+)"
+                + " finished by an earlier run\\).*").matcher(plan.get(0));
+        assertTrue(m.matches(), plan.get(0));
+        long left = Long.parseLong(m.group(1));
+        // z_last's file and those that arrived after it: at most the bound, since the dump had completed
+        assertTrue(left >= 1 && left <= DumpLoadOverlap.maxAhead(1, 1), plan.get(0));
+        assertEquals(files, left + Long.parseLong(m.group(2)), plan.get(0));
+        assertSameRows(db, db);
+        assertEquals(source.rows("SELECT id FROM " + db + ".z_last ORDER BY id"),
+                target.rows("SELECT id FROM " + db + ".z_last ORDER BY id"));
+        assertEquals(StageStore.Stage.DONE, stage(db, "overlap-resume"));
+    }
+
+    private static String stageOf(TaskRunner runner) {
+        List<?> sources = (List<?>) runner.status().get("sources");
+        Object sub = ((List<?>) ((java.util.Map<?, ?>) sources.get(0)).get("subTaskStatus")).get(0);
+        return String.valueOf(((java.util.Map<?, ?>) sub).get("stage"));
+    }
+
+    @Test
+    void theDumpWaitsWhileTheLoadIsMaxAheadFilesBehind() throws Exception {
+        String db = "overlap_bound";
+        sourceTables(db);
+        TaskRunner runner = runner("overlap-bound", db, 1, 1);
+        int maxAhead = DumpLoadOverlap.maxAhead(1, 1);
+        // The target's first table exists already and is locked: the load cannot write a row.
+        target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".a_keyless (a INT, b VARCHAR(20))");
+        AtomicReference<DumpFeed> feed = new AtomicReference<>();
+        runner.onOverlap = o -> feed.set(o.feed());
+        Path dump = dir.resolve("dump");
+        BackgroundTask run;
+        try (Connection lock = target.connect(); Statement st = lock.createStatement()) {
+            st.execute("LOCK TABLES " + db + ".a_keyless WRITE");
+            run = BackgroundTask.start(runner, "overlap-bound");
+            // maxAhead announced files, and the next one written while its worker waits to announce it
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (dataFiles(dump) < maxAhead + 1 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertEquals(maxAhead + 1, dataFiles(dump));
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+            while (System.nanoTime() < until) {
+                assertEquals(maxAhead + 1, dataFiles(dump), "the dump went on while the load was held");
+                Thread.sleep(50);
+            }
+            assertEquals(0, feed.get().filesLoaded());
+            assertEquals(maxAhead, feed.get().mostAhead());
+            st.execute("UNLOCK TABLES");
+        }
+        assertNull(run.awaitSync(Duration.ofMinutes(2)), "task-mode full never syncs");
+        assertNull(run.failure(), () -> "the task failed: " + run.failure());
+        assertTrue(Files.exists(dump.resolve(DumpFileNames.METADATA)));
+        assertTrue(dataFiles(dump) > 3L * maxAhead, "too few files to show the bound: " + dataFiles(dump));
+        assertEquals(maxAhead, feed.get().mostAhead(), "the dump ran further ahead than the bound");
+        assertSameRows(db, db);
+    }
+
+    @Test
+    void aFailingLoadStopsTheDumpAndTheTaskWithItsOneLine() throws Exception {
+        String db = "overlap_load_fails";
+        sourceTables(db);
+        TaskRunner runner = runner("overlap-load-fails", db, 1, 1);
+        target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t1 (id INT PRIMARY KEY, v VARCHAR(40), k INT)",
+                "CREATE TRIGGER " + db + ".refuse BEFORE INSERT ON " + db + ".t1 FOR EACH ROW "
+                        + "SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1644, MESSAGE_TEXT = 'refused by test trigger'");
+        FatalException e = assertThrows(FatalException.class, runner::run);
+        assertTrue(e.getMessage().startsWith("load task overlap-load-fails (source s1), table `" + db + "`.`t1`"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("refused by test trigger"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        // the dump was stopped, not left to finish: it could not be more than the bound ahead of t1's first file
+        assertFalse(Files.exists(dir.resolve("dump").resolve(DumpFileNames.METADATA)), "the dump went on to the end");
+        assertEquals(StageStore.Stage.DUMP_LOAD, stage(db, "overlap-load-fails"));
+    }
+
+    @Test
+    void aFailingDumpStopsTheLoadAndTheTaskWithItsOneLine() throws Exception {
+        String db = "overlap_dump_fails";
+        source.freshDatabase(db);
+        source.execute("CREATE TABLE " + db + ".big (id INT PRIMARY KEY, v VARCHAR(20))",
+                "INSERT INTO " + db + ".big SELECT seq, CONCAT('b', seq) FROM " + db + ".seq_1_to_2000",
+                "CREATE TABLE " + db + ".zz (id INT PRIMARY KEY)", "INSERT INTO " + db + ".zz VALUES (1)",
+                "ANALYZE TABLE " + db + ".big");
+        TaskRunner runner = runner("overlap-dump-fails", db, 1, 1);
+        int maxAhead = DumpLoadOverlap.maxAhead(1, 1);
+        target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".big (id INT PRIMARY KEY, v VARCHAR(20))");
+        Path dump = dir.resolve("dump");
+        BackgroundTask run;
+        try (Connection lock = target.connect(); Statement st = lock.createStatement()) {
+            st.execute("LOCK TABLES " + db + ".big WRITE");
+            run = BackgroundTask.start(runner, "overlap-dump-fails");
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (dataFiles(dump) < maxAhead + 1 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            // the dump is held inside big's 40 chunks, so it has not read zz yet: drop it under the dump
+            assertEquals(maxAhead + 1, dataFiles(dump));
+            source.execute("DROP TABLE " + db + ".zz");
+            st.execute("UNLOCK TABLES");
+        }
+        assertNull(run.awaitSync(Duration.ofMinutes(2)));
+        Throwable e = run.failure();
+        assertNotNull(e, "the task did not fail");
+        assertEquals("task overlap-dump-fails dump: table `" + db + "`.`zz` was dropped during the dump; rerun the dump",
+                e.getMessage());
+        assertFalse(Files.exists(dump.resolve(DumpFileNames.METADATA)));
+        assertEquals(StageStore.Stage.DUMP_LOAD, stage(db, "overlap-dump-fails"));
+    }
+
+    private static long dataFiles(Path dump) throws Exception {
+        if (!Files.isDirectory(dump)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.list(dump)) {
+            return s.map(p -> DumpFileNames.parse(p.getFileName().toString()))
+                    .filter(p -> p.isPresent() && p.get().kind() == DumpFileNames.Kind.DATA).count();
+        }
+    }
+
+    /** Every table of {@code db} on the source equals the one in {@code copy} on the target, row by row. */
+    private static void assertSameRows(String db, String copy) throws Exception {
+        for (String q : List.of("SELECT a, b FROM %s.a_keyless ORDER BY a, b", "SELECT id, v, k FROM %s.t1 ORDER BY id",
+                "SELECT id, HEX(payload) FROM %s.t2 ORDER BY id")) {
+            List<String> want = source.rows(String.format(q, db));
+            assertFalse(want.isEmpty());
+            assertEquals(want, target.rows(String.format(q, copy)), q);
+        }
+    }
+
+    private static StageStore.Stage stage(String db, String task) throws Exception {
+        StageStore.Entry e = new StageStore(spec(target), "jdm_meta_" + db, task).read("s1").orElse(null);
+        assertNotNull(e, "no stage recorded");
+        return e.stage();
+    }
+
+    private static ConnectionSpec spec(SqlServer s) {
+        return ConnectionSpec.of(s.host(), s.port(), "root", "");
+    }
+}

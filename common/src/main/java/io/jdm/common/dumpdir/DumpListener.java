@@ -1,0 +1,41 @@
+package io.jdm.common.dumpdir;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a running dump tells about the directory it writes, as it writes it, so a load can start
+ * on a file before the dump is over. The dump calls it in this order: a database's and a table's
+ * schema file before any data file of that table; a data file only once it is complete, closed
+ * under its final name and will not be rewritten; {@link #completed} last, after {@code metadata}.
+ * A dump that fails or is stopped never calls {@link #completed}. View files are not announced:
+ * views are created after all the data, from the complete directory.
+ */
+public interface DumpListener {
+    /** For a dump nobody follows. */
+    DumpListener NONE = new DumpListener() {
+        @Override
+        public void schemaWritten(String fileName) {
+        }
+
+        @Override
+        public boolean dataWritten(FileManifest.Entry file, long timeout, TimeUnit unit) {
+            return true;
+        }
+
+        @Override
+        public void completed(DumpMetadata metadata) {
+        }
+    };
+
+    /** A {@code {db}-schema-create.sql} or {@code {db}.{tbl}-schema.sql} file is complete. Never waits. */
+    void schemaWritten(String fileName);
+
+    /**
+     * A data file is complete. Waits while the follower is too far behind; false when it still is
+     * after {@code timeout}, and the dump calls again (checking meanwhile whether it must stop).
+     */
+    boolean dataWritten(FileManifest.Entry file, long timeout, TimeUnit unit) throws InterruptedException;
+
+    /** {@code jdm-files} and {@code metadata} are written: the directory holds a complete dump. */
+    void completed(DumpMetadata metadata);
+}

@@ -1,0 +1,168 @@
+package io.jdm.load;
+
+import io.jdm.common.dumpdir.DumpFeed;
+import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.DumpMetadata;
+import io.jdm.common.dumpdir.FileManifest;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.sql.TableName;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The part of a load that runs while the dump is still being written: each database and table is
+ * created when its table's schema file arrives, and each data file is registered in the checkpoint
+ * and handed to the workers when it arrives, until the dump says it is complete. The checkpoint
+ * rows are the ones a load of the complete directory writes, so what comes after (and any restart)
+ * finds these files finished. Views and deferred indexes wait for the complete directory.
+ */
+final class DumpFollower {
+    private final LoadJob job;
+    private final SchemaLoader schema;
+    private final DumpFeed feed;
+    private final ArrivingFiles files;
+    /** Checkpoint rows of the files handed to the workers, by name: the workers' first read. */
+    private final Map<String, LoaderCheckpoint.Row> known;
+    /** What the dump recorded of each file it announced. */
+    private final Map<String, FileManifest.Entry> recorded;
+    private final Map<String, Path> databaseFiles = new HashMap<>();
+    private final Set<String> databasesCreated = new HashSet<>();
+    private final Set<String> schemasCreated = new HashSet<>();
+    private final Set<TableName> sourceTables = new HashSet<>();
+    private final Set<TableName> targetTables = new HashSet<>();
+
+    DumpFollower(LoadJob job, SchemaLoader schema, DumpFeed feed, ArrivingFiles files,
+                 Map<String, LoaderCheckpoint.Row> known, Map<String, FileManifest.Entry> recorded) {
+        this.job = job;
+        this.schema = schema;
+        this.feed = feed;
+        this.files = files;
+        this.known = known;
+        this.recorded = recorded;
+    }
+
+    /**
+     * Follows the dump until it is complete.
+     *
+     * @return the dump's metadata; null when the job stopped first
+     */
+    DumpMetadata follow() throws InterruptedException {
+        startFromNothing();
+        while (!job.stopping()) {
+            List<DumpDirectory.DataFile> arrived = new ArrayList<>();
+            for (DumpFeed.Event e : feed.take(200, TimeUnit.MILLISECONDS)) {
+                if (e instanceof DumpFeed.DataFile f) {
+                    dataFile(f.entry(), arrived);
+                } else if (e instanceof DumpFeed.SchemaFile f) {
+                    handOut(arrived); // the files announced before it go to the workers first
+                    schemaFile(f.name());
+                } else if (e instanceof DumpFeed.Complete c) {
+                    handOut(arrived);
+                    return c.metadata();
+                }
+            }
+            handOut(arrived);
+        }
+        return null;
+    }
+
+    /**
+     * The checkpoint of this source must be empty: a file name of the new dump may be the name of
+     * a file an earlier dump wrote, and its row would be taken for this file's.
+     */
+    private void startFromNothing() {
+        int rows = job.withRetry("reading the checkpoint", c -> {
+            job.checkpoint.ensureTable(c);
+            return job.checkpoint.readAll(c).size();
+        });
+        if (rows > 0) {
+            throw new FatalException(job.who() + ": the loader checkpoint " + job.checkpoint.table() + " holds " + rows
+                    + " rows of an earlier load of this source, which cannot follow a new dump; undo that load"
+                    + " (empty its target tables, delete the source's checkpoint rows) or load the complete dump");
+        }
+    }
+
+    private void schemaFile(String name) {
+        DumpFileNames.Parsed p = DumpDirectory.parse(name, DumpFileNames.Escaping.PERCENT);
+        if (p == null) {
+            throw new FatalException(job.who() + ": the dump announced " + name + ", which is not a schema file name");
+        }
+        Path path = job.config.dir().resolve(name);
+        if (p.kind() == DumpFileNames.Kind.DATABASE) {
+            databaseFiles.put(p.schema(), path); // created with its first selected table
+            return;
+        }
+        TableName source = new TableName(p.schema(), p.table());
+        if (p.kind() != DumpFileNames.Kind.TABLE || !job.config.tableFilter().test(p.schema(), p.table())
+                || !sourceTables.add(source)) {
+            return;
+        }
+        TableName target = job.config.router().apply(source);
+        Path db = databasesCreated.contains(p.schema()) ? null : databaseFiles.get(p.schema());
+        boolean newSchema = !schemasCreated.contains(target.schema());
+        boolean newTable = !targetTables.contains(target); // merged: the first source table routed here creates it
+        job.withRetry("creating " + SchemaLoader.describe(source, target), c -> {
+            if (db != null) {
+                schema.createDatabase(c, p.schema(), db);
+            }
+            if (newSchema) {
+                schema.createSchema(c, target.schema());
+            }
+            if (newTable) {
+                schema.createTable(c, new DumpDirectory.SchemaFile(source, path));
+            }
+            return null;
+        });
+        databasesCreated.add(p.schema());
+        schemasCreated.add(target.schema());
+        targetTables.add(target);
+    }
+
+    private void dataFile(FileManifest.Entry entry, List<DumpDirectory.DataFile> arrived) {
+        DumpFileNames.Parsed p = DumpDirectory.parse(entry.name(), DumpFileNames.Escaping.PERCENT);
+        if (p == null || p.kind() != DumpFileNames.Kind.DATA) {
+            throw new FatalException(job.who() + ": the dump announced " + entry.name()
+                    + ", which is not a data file name");
+        }
+        if (!job.config.tableFilter().test(p.schema(), p.table())) {
+            feed.fileLoaded(); // not this load's: nothing holds the dump back for it
+            return;
+        }
+        TableName source = new TableName(p.schema(), p.table());
+        if (!sourceTables.contains(source)) {
+            throw new FatalException(job.who() + ": the dump announced data file " + entry.name()
+                    + " before the schema of " + source.quoted() + "; rerun the task");
+        }
+        recorded.put(entry.name(), entry);
+        arrived.add(new DumpDirectory.DataFile(source, entry.name(), job.config.dir().resolve(entry.name()),
+                p.index(), p.compression(), entry.size()));
+    }
+
+    /** Registers the arrived files in the checkpoint, then gives them to the workers. */
+    private void handOut(List<DumpDirectory.DataFile> arrived) {
+        if (arrived.isEmpty()) {
+            return;
+        }
+        List<LoaderCheckpoint.Row> rows = new ArrayList<>();
+        for (DumpDirectory.DataFile f : arrived) {
+            rows.add(new LoaderCheckpoint.Row(f.name(), 0, f.compression().isEmpty() ? f.size() : 0,
+                    LoaderCheckpoint.PENDING));
+        }
+        job.withRetry("registering files in the checkpoint", c -> {
+            job.checkpoint.register(c, rows);
+            return null;
+        });
+        rows.forEach(r -> known.put(r.file(), r));
+        for (DumpDirectory.DataFile f : arrived) {
+            job.metrics.arrived(f.size());
+            files.add(f);
+        }
+        arrived.clear();
+    }
+}

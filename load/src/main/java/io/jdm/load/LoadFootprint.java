@@ -1,0 +1,104 @@
+package io.jdm.load;
+
+import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.sql.TableName;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What the load of one source has committed to the target, as its checkpoint tells: the target
+ * tables holding rows of its files. When the dump those rows came from never completed, its snapshot
+ * is gone and a new dump takes another one; {@link #erase()} then empties those tables and clears
+ * the checkpoint, so that no row of the old snapshot meets the new snapshot's rows and position.
+ */
+public final class LoadFootprint {
+    private final LoadJob job;
+    private final int rows;
+    private final Set<TableName> tables;
+
+    private LoadFootprint(LoadJob job, int rows, Set<TableName> tables) {
+        this.job = job;
+        this.rows = rows;
+        this.tables = tables;
+    }
+
+    /**
+     * Reads the checkpoint of {@code config}'s task and source; empty when it has none.
+     *
+     * @throws JdmException with one line when the target cannot be read
+     */
+    public static LoadFootprint read(LoadConfig config) {
+        LoadJob job = new LoadJob(config, new LoadMetrics(config.task(), config.sourceId()));
+        try {
+            return job.withRetry("reading the checkpoint", c -> {
+                Map<String, LoaderCheckpoint.Row> all;
+                try {
+                    all = job.checkpoint.readAll(c);
+                } catch (SQLException e) {
+                    if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+                        return new LoadFootprint(job, 0, Set.of()); // no checkpoint table: nothing loaded
+                    }
+                    throw e;
+                }
+                Set<TableName> written = new TreeSet<>();
+                for (LoaderCheckpoint.Row r : all.values()) {
+                    DumpFileNames.Parsed p = DumpDirectory.parse(r.file(), DumpFileNames.Escaping.PERCENT);
+                    if (p != null && p.kind() == DumpFileNames.Kind.DATA && (r.finished() || r.offset() > 0)) {
+                        written.add(config.router().apply(new TableName(p.schema(), p.table())));
+                    }
+                }
+                return new LoadFootprint(job, all.size(), written);
+            });
+        } finally {
+            job.closeAdmin();
+        }
+    }
+
+    /** True when the checkpoint has no row of this source. */
+    public boolean isEmpty() {
+        return rows == 0;
+    }
+
+    /** The checkpoint's rows of this source: one per data file, one per table's deferred indexes. */
+    public int checkpointRows() {
+        return rows;
+    }
+
+    /** The target tables some of whose rows this source's load committed. */
+    public Set<TableName> tables() {
+        return tables;
+    }
+
+    /**
+     * Empties {@link #tables()} and then deletes this source's checkpoint rows. In that order, a
+     * crash between the two leaves the checkpoint to say again what to empty.
+     *
+     * @throws JdmException with one line when the target refuses
+     */
+    public void erase() {
+        try {
+            job.withRetry("emptying the tables of an abandoned load", c -> {
+                try (Statement st = c.createStatement()) {
+                    for (TableName t : tables) {
+                        try {
+                            st.execute("TRUNCATE TABLE " + t.quoted());
+                        } catch (SQLException e) {
+                            if (e.getErrorCode() != 1146 || ErrorClassifier.isRetriable(e)) {
+                                throw e;
+                            } // dropped since: nothing of it is left
+                        }
+                    }
+                }
+                job.checkpoint.clear(c);
+                return null;
+            });
+        } finally {
+            job.closeAdmin();
+        }
+    }
+}
