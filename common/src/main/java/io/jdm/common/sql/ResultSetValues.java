@@ -5,7 +5,6 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -81,21 +80,6 @@ public final class ResultSetValues {
             case "date", "datetime", "timestamp", "time", "year" -> appendRaw(sb, rs.getBytes(index), true);
             default -> ValueEncoder.append(sb, column, read(rs, index, column));
         }
-    }
-
-    /**
-     * True when the driver delivers column {@code index}'s text as UTF-8 bytes (it does for every
-     * character column when the session's {@code character_set_results} is utf8mb4, as
-     * {@code ConnectionSpec.jdbcUrl()} sets it), so its raw bytes are the text {@code getString}
-     * would decode.
-     */
-    static boolean deliversUtf8(ResultSet rs, int index) throws SQLException {
-        ResultSetMetaData md = rs.getMetaData();
-        if (!md.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)) {
-            return false;
-        }
-        String encoding = md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getColumnCharacterEncoding(index);
-        return encoding != null && (encoding.equalsIgnoreCase("UTF-8") || encoding.equalsIgnoreCase("UTF8"));
     }
 
     private static void appendRaw(StringBuilder sb, byte[] raw, boolean quoted) {

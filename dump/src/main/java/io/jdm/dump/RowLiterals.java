@@ -1,7 +1,11 @@
-package io.jdm.common.sql;
+package io.jdm.dump;
 
 import io.jdm.common.schema.Column;
+import io.jdm.common.sql.ResultSetValues;
+import io.jdm.common.sql.SqlBytes;
+import io.jdm.common.sql.ValueEncoder;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -11,14 +15,14 @@ import java.util.List;
  * with the least work per value: how each column is written is decided once per result set, each
  * value is read once as the driver's bytes, numbers and temporals are copied, binary values
  * hex-encoded and character values (when the driver delivers UTF-8, see
- * {@link ResultSetValues#deliversUtf8}) escaped byte by byte without being decoded. Everything
+ * {@link #deliversUtf8}) escaped byte by byte without being decoded. Everything
  * else goes through {@link ValueEncoder}.
  *
  * <p>{@link #rows} goes one step further with MySQL Connector/J: the rows are taken from the
  * driver's row reader and character and binary values are escaped straight out of its packet
  * buffer, without a {@code byte[]} copy per value (see {@link LiteralRows}).
  */
-public final class RowLiterals {
+final class RowLiterals {
     private static final byte NUMBER = 0;
     private static final byte TEMPORAL = 1;
     private static final byte UTF8_TEXT = 2;
@@ -31,7 +35,7 @@ public final class RowLiterals {
     private final int[] wireTypes;
 
     /** For {@code rs}, whose columns are {@code columns} selected with {@link ResultSetValues#selectList}. */
-    public RowLiterals(ResultSet rs, List<Column> columns) throws SQLException {
+    RowLiterals(ResultSet rs, List<Column> columns) throws SQLException {
         this.columns = columns.toArray(new Column[0]);
         this.kinds = new byte[this.columns.length];
         for (int i = 0; i < kinds.length; i++) {
@@ -44,7 +48,7 @@ public final class RowLiterals {
      * The rows of {@code rs} (not yet read), read from Connector/J's row reader when no column needs
      * the result set (see {@link LiteralRows}); from then on {@code rs} must only be closed.
      */
-    public LiteralRows rows(ResultSet rs) {
+    LiteralRows rows(ResultSet rs) {
         boolean direct = wireTypes != null;
         for (int i = 0; i < kinds.length && direct; i++) {
             direct = kinds[i] == NUMBER || kinds[i] == TEMPORAL
@@ -81,14 +85,29 @@ public final class RowLiterals {
                     "double", "real" -> NUMBER;
             case "date", "datetime", "timestamp", "time", "year" -> TEMPORAL;
             case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" ->
-                    ResultSetValues.deliversUtf8(rs, index) ? UTF8_TEXT : OTHER;
+                    deliversUtf8(rs, index) ? UTF8_TEXT : OTHER;
             case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> BINARY;
             default -> OTHER;
         };
     }
 
+    /**
+     * True when the driver delivers column {@code index}'s text as UTF-8 bytes (it does for every
+     * character column when the session's {@code character_set_results} is utf8mb4, as
+     * {@code ConnectionSpec.jdbcUrl()} sets it), so its raw bytes are the text {@code getString}
+     * would decode.
+     */
+    static boolean deliversUtf8(ResultSet rs, int index) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        if (!md.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)) {
+            return false;
+        }
+        String encoding = md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getColumnCharacterEncoding(index);
+        return encoding != null && (encoding.equalsIgnoreCase("UTF-8") || encoding.equalsIgnoreCase("UTF8"));
+    }
+
     /** Appends the current row's values of {@code rs}, comma-separated, without parentheses. */
-    public void append(SqlBytes out, ResultSet rs) throws SQLException {
+    void append(SqlBytes out, ResultSet rs) throws SQLException {
         for (int i = 0; i < kinds.length; i++) {
             if (i > 0) {
                 out.append(',');

@@ -1,4 +1,4 @@
-package io.jdm.common.sql;
+package io.jdm.dump;
 
 import com.mysql.cj.MysqlType;
 import com.mysql.cj.conf.PropertySet;
@@ -9,6 +9,8 @@ import com.mysql.cj.protocol.ResultsetRows;
 import com.mysql.cj.result.DefaultValueFactory;
 import com.mysql.cj.result.Field;
 import com.mysql.cj.result.Row;
+import io.jdm.common.sql.SqlBytes;
+import io.jdm.common.sql.ValueEncoder;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
@@ -21,7 +23,7 @@ import java.sql.SQLException;
  * short. Otherwise the result set is read as usual. Used by the dump, the one place where rows are
  * only turned into text and written.
  */
-public final class LiteralRows {
+final class LiteralRows {
     private final ResultSet rs;
     private final ResultsetRows rows;
     private final RowLiterals literals;
@@ -37,7 +39,7 @@ public final class LiteralRows {
     }
 
     /** True when the rows come from the driver's row reader. */
-    public boolean direct() {
+    boolean direct() {
         return rows != null;
     }
 
@@ -63,7 +65,7 @@ public final class LiteralRows {
     }
 
     /** Moves to the next row; false after the last. */
-    public boolean next() throws SQLException {
+    boolean next() throws SQLException {
         if (rows == null) {
             return rs.next();
         }
@@ -76,7 +78,7 @@ public final class LiteralRows {
     }
 
     /** Appends the current row's values, comma-separated, without parentheses. */
-    public void append(SqlBytes out) throws SQLException {
+    void append(SqlBytes out) throws SQLException {
         if (rows == null) {
             literals.append(out, rs);
             return;
