@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.Consistency;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;

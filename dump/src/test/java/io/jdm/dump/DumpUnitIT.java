@@ -1,5 +1,7 @@
 package io.jdm.dump;
 
+import io.jdm.common.config.Compression;
+import io.jdm.common.config.Consistency;
 import io.jdm.embedded.TypeMatrix;
 import static io.jdm.dump.DumpTestSupport.checksum;
 import static io.jdm.dump.DumpTestSupport.fileNames;

@@ -19,6 +19,7 @@
  * </pre>
  *
  * The public surface is {@link io.jdm.load.LoadUnit}, {@link io.jdm.load.LoadConfig},
- * {@link io.jdm.load.LoadResult}, {@link io.jdm.load.LoadMetrics} and {@link io.jdm.load.OnDuplicate}.
+ * {@link io.jdm.load.LoadResult} and {@link io.jdm.load.LoadMetrics}; the config takes the task file's
+ * own {@link io.jdm.common.config.OnDuplicate}.
  */
 package io.jdm.load;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.FatalException;

@@ -162,7 +162,7 @@ class DmTaskFilesTest {
         assertEquals(List.of(8, 1024, "LOCK", "id > 3", 5000L),
                 List.of(d.threads(), d.chunkFilesizeMb(), d.consistency().name(), d.where().orElseThrow(), d.rows()));
         assertEquals(LoaderConfig.DEFAULT_POOL_SIZE, t.loader(i).poolSize());
-        assertEquals(LoaderConfig.OnDuplicate.IGNORE, t.loader(i).onDuplicate());
+        assertEquals(OnDuplicate.IGNORE, t.loader(i).onDuplicate());
         assertEquals(SyncerConfig.DEFAULT_WORKER_COUNT, t.syncer(i).workerCount());
         assertEquals(1024, t.syncer(i).queueSize());
         assertEquals(SyncerConfig.defaults().safeModeDuration(), t.syncer(i).safeModeDuration());

@@ -1,8 +1,11 @@
-package io.jdm.dump;
+package io.jdm.common.config;
 
 import java.util.Locale;
 
-/** How the dump makes its connections see one point in time, as Dumpling's {@code consistency} option. */
+/**
+ * How the dump makes its connections see one point in time ({@code mydumpers.*.consistency}), as
+ * Dumpling's {@code consistency} option.
+ */
 public enum Consistency {
     /** FLUSH on MySQL/MariaDB, falling back to LOCK when FTWRL is refused; SNAPSHOT on TiDB. */
     AUTO,
@@ -12,7 +15,10 @@ public enum Consistency {
     LOCK,
     /** TiDB only: every connection reads at one TSO through {@code tidb_snapshot}. */
     SNAPSHOT,
-    /** No lock and no shared snapshot; the position is read after the connections open and is marked so. */
+    /**
+     * No lock and no shared snapshot, only for sources nobody writes to; the position is read after
+     * the connections open and is marked so.
+     */
     NONE;
 
     /** The lower-case name, as the task file and the metadata file spell it. */
