@@ -1,7 +1,7 @@
 package io.jdm.sync;
 
-import io.jdm.common.filter.Action;
-import io.jdm.common.filter.EventType;
+import io.jdm.common.config.Action;
+import io.jdm.common.config.EventType;
 
 /**
  * Decides what happens to one binlog event: DM's {@code filters}. Called for every rows event

@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.Action;
+import io.jdm.common.config.EventType;
 import io.jdm.common.config.FilterConfig;
 import io.jdm.common.error.JdmException;
-import io.jdm.common.filter.Action;
 import io.jdm.common.filter.EventFilter;
-import io.jdm.common.filter.EventType;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.Action;
 import io.jdm.common.config.FilterConfig;
-import io.jdm.common.filter.Action;
 import io.jdm.common.filter.EventFilter;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;

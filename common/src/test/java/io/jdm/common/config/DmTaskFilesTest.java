@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.common.filter.EventType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

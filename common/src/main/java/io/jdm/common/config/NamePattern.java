@@ -1,4 +1,4 @@
-package io.jdm.common.filter;
+package io.jdm.common.config;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

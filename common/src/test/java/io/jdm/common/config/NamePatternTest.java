@@ -1,4 +1,4 @@
-package io.jdm.common.filter;
+package io.jdm.common.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

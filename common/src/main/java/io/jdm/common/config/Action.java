@@ -1,4 +1,4 @@
-package io.jdm.common.filter;
+package io.jdm.common.config;
 
 /** What happens to a binlog event, as an {@code action:} of a filter rule and as a decision. */
 public enum Action {
