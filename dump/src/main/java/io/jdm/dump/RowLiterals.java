@@ -11,12 +11,11 @@ import java.util.List;
 
 /**
  * Writes the current row of a streaming result set as comma-separated SQL literals in UTF-8, the
- * same literals {@link ResultSetValues#appendLiteral(StringBuilder, ResultSet, int, Column)} gives,
- * with the least work per value: how each column is written is decided once per result set, each
- * value is read once as the driver's bytes, numbers and temporals are copied, binary values
- * hex-encoded and character values (when the driver delivers UTF-8, see
- * {@link #deliversUtf8}) escaped byte by byte without being decoded. Everything
- * else goes through {@link ValueEncoder}.
+ * same literals {@link ResultSetValues#appendLiteral} gives, with the least work per value: how
+ * each column is written is decided once per result set, each value is read once as the driver's
+ * bytes, numbers and temporals are copied, binary values hex-encoded and character values (when the
+ * driver delivers UTF-8, see {@link #deliversUtf8}) escaped byte by byte without being decoded.
+ * Everything else goes through {@link ValueEncoder}.
  *
  * <p>{@link #rows} goes one step further with MySQL Connector/J: the rows are taken from the
  * driver's row reader and character and binary values are escaped straight out of its packet
