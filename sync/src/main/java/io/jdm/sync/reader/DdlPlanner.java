@@ -5,7 +5,6 @@ import io.jdm.common.config.EventType;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.TableName;
-import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.SourceSession;

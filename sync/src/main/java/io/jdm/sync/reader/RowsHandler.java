@@ -9,7 +9,6 @@ import io.jdm.common.config.Action;
 import io.jdm.common.config.EventType;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.sql.TableName;
-import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.RowChange;
 import java.io.Serializable;

@@ -1,4 +1,4 @@
-package io.jdm.sync;
+package io.jdm.sync.reader;
 
 import io.jdm.common.config.Action;
 import io.jdm.common.config.EventType;
