@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.bench.result.BenchResults;
+import io.jdm.bench.result.Sample;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;

@@ -1,7 +1,7 @@
 package io.jdm.bench.report;
 
-import io.jdm.bench.LagTrace;
-import io.jdm.bench.Sample;
+import io.jdm.bench.result.LagTrace;
+import io.jdm.bench.result.Sample;
 import java.util.List;
 import java.util.Locale;
 

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.bench.BenchConfig;
-import io.jdm.bench.BenchResults;
-import io.jdm.bench.LagTrace;
-import io.jdm.bench.Sample;
+import io.jdm.bench.result.BenchResults;
+import io.jdm.bench.result.LagTrace;
+import io.jdm.bench.result.Sample;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,7 +48,7 @@ class ReportsTest {
                         List.of(new double[] {0.25, 0.1}, new double[] {0.5, 0.3}, new double[] {0.75, 0.2})),
                 new LagTrace("mariadb-parallel-replication", "oltp_insert", "worker-count=4", 1,
                         List.of(new double[] {0.25, 0.2}, new double[] {0.5, 0.6})));
-        return new BenchResults(cfg, s, lags, List.of("dataset: test <data>"));
+        return new BenchResults(cfg.name(), cfg.repetitions(), s, lags, List.of("dataset: test <data>"));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.jdm.bench;
+package io.jdm.bench.result;
 
 import java.util.List;
 

@@ -1,11 +1,10 @@
-package io.jdm.bench.report;
+package io.jdm.bench.result;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 
-/** Medians, percentiles and number formatting shared by the reports. */
+/** Medians and percentiles, for the sweeps (lag percentiles) and the reports (medians). */
 public final class Stats {
     private Stats() {
     }
@@ -28,23 +27,5 @@ public final class Stats {
         }
         int rank = (int) Math.ceil(p / 100.0 * v.size());
         return v.get(Math.max(0, Math.min(v.size() - 1, rank - 1)));
-    }
-
-    /** Three significant digits or so, "-" for a missing value. */
-    static String fmt(double d) {
-        if (Double.isNaN(d) || Double.isInfinite(d)) {
-            return "-";
-        }
-        double a = Math.abs(d);
-        if (a >= 1000) {
-            return String.format(Locale.ROOT, "%,.0f", d);
-        }
-        if (a >= 100) {
-            return String.format(Locale.ROOT, "%.0f", d);
-        }
-        if (a >= 10) {
-            return String.format(Locale.ROOT, "%.1f", d);
-        }
-        return String.format(Locale.ROOT, "%.2f", d);
     }
 }
