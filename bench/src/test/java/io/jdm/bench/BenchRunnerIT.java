@@ -9,6 +9,7 @@ import io.jdm.bench.result.Sample;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class BenchRunnerIT {
     @Test
     void tinySweepMeasuresEveryUnitAndWritesTheReports() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         Path out = Files.createTempDirectory("benchrunnerit");
         BenchConfig cfg = BenchConfig.parse(String.join("\n",
                 "name: it",
@@ -76,7 +77,7 @@ class BenchRunnerIT {
 
     @Test
     void liveSyncSamplesLagWhileTheWorkloadRuns() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         Path out = Files.createTempDirectory("benchrunnerit-live");
         BenchConfig cfg = BenchConfig.parse(String.join("\n",
                 "name: it-live",

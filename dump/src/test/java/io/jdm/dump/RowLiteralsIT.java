@@ -10,8 +10,8 @@ import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.sql.ResultSetValues;
 import io.jdm.common.sql.SqlBytes;
 import io.jdm.common.sql.TableName;
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import io.jdm.embedded.TypeMatrix;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -33,7 +33,7 @@ class RowLiteralsIT {
 
     @BeforeAll
     static void setUp() {
-        source = ServerPair.shared().source();
+        source = TestServers.shared().source();
         source.freshDatabase(DB);
         source.execute(TypeMatrix.createTable(TABLE.quoted()));
         source.execute(TypeMatrix.inserts(TABLE.quoted()).toArray(String[]::new));

@@ -4,6 +4,7 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,7 +18,7 @@ import java.util.stream.Stream;
 
 /** The embedded pair as ConnectionSpecs, plus running SQL and fix files on one or both sides. */
 final class VerifyItSupport {
-    final ServerPair pair = ServerPair.shared();
+    final ServerPair pair = TestServers.shared();
     final ConnectionSpec source = spec(pair.source());
     final ConnectionSpec target = spec(pair.target());
 

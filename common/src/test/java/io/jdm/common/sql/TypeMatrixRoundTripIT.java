@@ -14,6 +14,7 @@ import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -38,7 +39,7 @@ class TypeMatrixRoundTripIT {
 
     @BeforeAll
     static void setUp() {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         source = pair.source();
         target = pair.target();
         for (SqlServer s : List.of(source, target)) {
