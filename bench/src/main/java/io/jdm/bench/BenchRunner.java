@@ -2,6 +2,7 @@ package io.jdm.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.jdm.bench.report.Reports;
+import io.jdm.bench.result.BenchResults;
 import io.jdm.bench.workload.Workload;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;

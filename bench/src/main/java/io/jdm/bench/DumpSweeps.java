@@ -1,5 +1,6 @@
 package io.jdm.bench;
 
+import io.jdm.bench.result.Sample;
 import io.jdm.dump.DumpConfig;
 import io.jdm.dump.DumpResult;
 import io.jdm.dump.DumpUnit;

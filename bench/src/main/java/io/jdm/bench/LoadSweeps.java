@@ -1,5 +1,6 @@
 package io.jdm.bench;
 
+import io.jdm.bench.result.Sample;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.sql.Identifiers;

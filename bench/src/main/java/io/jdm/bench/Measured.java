@@ -1,5 +1,6 @@
 package io.jdm.bench;
 
+import io.jdm.bench.result.Sample;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

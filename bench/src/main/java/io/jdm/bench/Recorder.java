@@ -1,5 +1,8 @@
 package io.jdm.bench;
 
+import io.jdm.bench.result.BenchResults;
+import io.jdm.bench.result.LagTrace;
+import io.jdm.bench.result.Sample;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +40,6 @@ final class Recorder {
     }
 
     synchronized BenchResults results(BenchConfig cfg) {
-        return new BenchResults(cfg, samples, lags, notes);
+        return new BenchResults(cfg.name(), cfg.repetitions(), samples, lags, notes);
     }
 }

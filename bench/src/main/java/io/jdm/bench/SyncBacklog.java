@@ -1,5 +1,6 @@
 package io.jdm.bench;
 
+import io.jdm.bench.result.Sample;
 import io.jdm.bench.workload.Mix;
 import io.jdm.bench.workload.Sbtest;
 import io.jdm.common.jdbc.DataSources;

@@ -1,6 +1,8 @@
 package io.jdm.bench;
 
-import io.jdm.bench.report.Stats;
+import io.jdm.bench.result.LagTrace;
+import io.jdm.bench.result.Sample;
+import io.jdm.bench.result.Stats;
 import io.jdm.bench.workload.Mix;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;

@@ -1,5 +1,6 @@
 package io.jdm.bench;
 
+import io.jdm.bench.result.Sample;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -13,7 +13,7 @@
  *                                restore target to P ─► replicate P→E, timed ─► checksum
  *                              live: workload + heartbeat ─► lag samples ─► catch-up ─► checksum
  *                     ▼
- *                BenchResults ─► report/ (report.md, report.html with SVG charts, samples.csv, lag.csv)
+ *         result/BenchResults ─► report/ (report.md, report.html with SVG charts, samples.csv, lag.csv)
  * </pre>
  */
 package io.jdm.bench;

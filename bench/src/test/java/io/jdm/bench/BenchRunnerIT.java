@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.bench.result.BenchResults;
+import io.jdm.bench.result.Sample;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -21,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class BenchRunnerIT {
     @Test
     void tinySweepMeasuresEveryUnitAndWritesTheReports() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         Path out = Files.createTempDirectory("benchrunnerit");
         BenchConfig cfg = BenchConfig.parse(String.join("\n",
                 "name: it",
@@ -74,7 +77,7 @@ class BenchRunnerIT {
 
     @Test
     void liveSyncSamplesLagWhileTheWorkloadRuns() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         Path out = Files.createTempDirectory("benchrunnerit-live");
         BenchConfig cfg = BenchConfig.parse(String.join("\n",
                 "name: it-live",

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.cli.JdmCommandLineTest.Run;
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -42,8 +42,8 @@ class TaskOperationsIT {
     @TempDir
     Path dir;
 
-    private final SqlServer source = ServerPair.shared().source();
-    private final SqlServer target = ServerPair.shared().target();
+    private final SqlServer source = TestServers.shared().source();
+    private final SqlServer target = TestServers.shared().target();
 
     @Test
     void queryPauseResumeStopAndRestart() throws Exception {

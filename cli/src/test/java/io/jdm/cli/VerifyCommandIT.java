@@ -10,6 +10,7 @@ import io.jdm.cli.run.TaskRunner;
 import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -33,7 +34,7 @@ class VerifyCommandIT {
 
     @Test
     void snapshotVerifyOfARunningTaskUnderWrites() throws Exception {
-        ServerPair p = ServerPair.shared();
+        ServerPair p = TestServers.shared();
         SqlServer source = p.source();
         SqlServer target = p.target();
         String db = "verify_snapshot_cli";
@@ -95,7 +96,7 @@ class VerifyCommandIT {
 
     @Test
     void aComparisonThatCannotBeDoneExitsWith2() throws Exception {
-        ServerPair p = ServerPair.shared();
+        ServerPair p = TestServers.shared();
         String db = "verify_cli_errors";
         p.source().freshDatabase(db);
         p.target().execute("DROP DATABASE IF EXISTS `" + db + "`", "CREATE DATABASE `" + db + "`");

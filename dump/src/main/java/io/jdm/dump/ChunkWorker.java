@@ -6,8 +6,6 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.schema.Column;
-import io.jdm.common.sql.LiteralRows;
-import io.jdm.common.sql.RowLiterals;
 import io.jdm.common.sql.SqlBytes;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.common.config.Compression;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.metrics.Latency;
@@ -107,8 +108,8 @@ final class DataFileWriter implements AutoCloseable {
         Path file = dir.resolve(name);
         files.add(file);
         checksum = new CRC32C(); // of the bytes as stored: a compressed file is checked without decompressing
-        out = compression.wrap(new BufferedOutputStream(new CheckedOutputStream(Files.newOutputStream(file), checksum),
-                256 * 1024));
+        out = Compressors.wrap(compression, new BufferedOutputStream(
+                new CheckedOutputStream(Files.newOutputStream(file), checksum), 256 * 1024));
         fileBytes = 0;
         fileRows = 0;
         write(HEADER_BYTES);

@@ -1,5 +1,7 @@
 package io.jdm.dump;
 
+import io.jdm.common.config.Compression;
+import io.jdm.common.config.Consistency;
 import io.jdm.common.config.MydumperConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.nio.file.Path;

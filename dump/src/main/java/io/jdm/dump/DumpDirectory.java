@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.common.config.Compression;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.FileManifest;
 import java.io.IOException;
@@ -72,7 +73,7 @@ final class DumpDirectory {
      */
     String writeSchema(String fileName, String statements) throws IOException {
         Path file = dir.resolve(fileName + compression.suffix());
-        try (OutputStream out = compression.wrap(Files.newOutputStream(file))) {
+        try (OutputStream out = Compressors.wrap(compression, Files.newOutputStream(file))) {
             out.write((SET_NAMES + statements + ";\n").getBytes(StandardCharsets.UTF_8));
         }
         return file.getFileName().toString();

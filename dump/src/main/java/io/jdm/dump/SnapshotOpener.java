@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.common.config.Consistency;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.DataSources;

@@ -19,6 +19,7 @@
  * connection, and the directory written is the same with or without one.
  *
  * Public: {@link io.jdm.dump.DumpUnit}, {@link io.jdm.dump.DumpConfig}, {@link io.jdm.dump.DumpResult},
- * {@link io.jdm.dump.DumpMetrics}, {@link io.jdm.dump.Consistency}, {@link io.jdm.dump.Compression}.
+ * {@link io.jdm.dump.DumpMetrics}; the config takes the task file's own
+ * {@link io.jdm.common.config.Consistency} and {@link io.jdm.common.config.Compression}.
  */
 package io.jdm.dump;

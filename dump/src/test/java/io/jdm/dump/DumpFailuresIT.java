@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.sql.TableName;
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -31,7 +31,7 @@ class DumpFailuresIT {
 
     @BeforeEach
     void setUp() {
-        source = ServerPair.shared().source();
+        source = TestServers.shared().source();
         source.freshDatabase(DB);
         source.execute("USE `" + DB + "`",
                 "CREATE TABLE keep (id INT PRIMARY KEY, v VARCHAR(20))",
@@ -147,7 +147,7 @@ class DumpFailuresIT {
         DumpResult r = unit.run();
         assertEquals(3, seen.size(), "threads + 1 snapshot connections: " + seen);
         assertEquals(6000, r.rows());
-        SqlServer target = ServerPair.shared().target();
+        SqlServer target = TestServers.shared().target();
         DumpTestSupport.load(dir, target);
         for (String t : List.of("keep", "victim")) {
             TableName name = new TableName(DB, t);

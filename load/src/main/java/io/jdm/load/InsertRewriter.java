@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.sql.TableName;
 import java.util.ArrayList;
 import java.util.List;

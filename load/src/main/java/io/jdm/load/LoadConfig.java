@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.sql.TableName;
 import java.nio.file.Path;

@@ -31,7 +31,8 @@
  * </pre>
  *
  * The public surface is {@link io.jdm.load.LoadUnit}, {@link io.jdm.load.LoadConfig},
- * {@link io.jdm.load.LoadResult}, {@link io.jdm.load.LoadMetrics}, {@link io.jdm.load.OnDuplicate} and
- * {@link io.jdm.load.LoadFootprint} (what a source's load has written, undone when its dump is taken again).
+ * {@link io.jdm.load.LoadResult}, {@link io.jdm.load.LoadMetrics} and
+ * {@link io.jdm.load.LoadFootprint} (what a source's load has written, undone when its dump is taken again);
+ * the config takes the task file's own {@link io.jdm.common.config.OnDuplicate}.
  */
 package io.jdm.load;

@@ -12,6 +12,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ class LoadFaultsIT {
 
     @BeforeAll
     static void fixture() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         source = pair.source();
         target = pair.target();
         source.freshDatabase(DB);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -31,7 +32,7 @@ class LoadKillResumeIT {
 
     @Test
     void killedAtRandomMomentsTheRerunsFinishWithTheTargetIdenticalToTheSource() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer source = pair.source();
         SqlServer target = pair.target();
         TestData.create(source, DB, 30000);

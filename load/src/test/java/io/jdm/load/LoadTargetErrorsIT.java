@@ -11,6 +11,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.embedded.InjectedErrors;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -37,7 +38,7 @@ class LoadTargetErrorsIT {
 
     @BeforeAll
     static void fixture() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         source = pair.source();
         target = pair.target();
         TestData.create(source, DB, 6000);

@@ -12,6 +12,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.embedded.EmbeddedMariaDb;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -34,7 +35,7 @@ class LoadTargetGoneIT {
 
     @BeforeAll
     static void fixture() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         source = pair.source();
         target = (EmbeddedMariaDb) pair.target();
         TestData.create(source, DB, 30000);

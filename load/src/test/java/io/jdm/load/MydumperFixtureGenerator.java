@@ -2,8 +2,8 @@ package io.jdm.load;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +23,7 @@ class MydumperFixtureGenerator {
     void generate() throws Exception {
         String out = System.getProperty("jdm.regenerate.mydumper");
         assumeTrue(out != null, "set -Djdm.regenerate.mydumper=<dir> to regenerate the fixture");
-        SqlServer source = ServerPair.shared().source();
+        SqlServer source = TestServers.shared().source();
         loadSource(source);
         Path dir = Path.of(out);
         Files.createDirectories(dir);

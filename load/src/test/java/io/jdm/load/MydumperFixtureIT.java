@@ -8,6 +8,7 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ class MydumperFixtureIT {
 
     @BeforeAll
     static void setUp() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         source = pair.source();
         target = pair.target();
         MydumperFixtureGenerator.loadSource(source);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.sql.TableName;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

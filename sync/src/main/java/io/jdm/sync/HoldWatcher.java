@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sync's side of the hold of {@code jdm verify --snapshot} (see {@link io.jdm.common.hold}):
+ * The sync's side of the hold of {@code jdm verify --snapshot} (see the hold package of the verify module):
  * polls the hold row on the target, closes the reader's {@link ReadGate} on a live request, answers
  * once the reader has paused or once every change before the requested position is committed, and
  * opens the gate again when the row is deleted or its lease runs out.

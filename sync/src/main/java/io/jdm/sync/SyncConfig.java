@@ -3,6 +3,7 @@ package io.jdm.sync;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
+import io.jdm.sync.reader.EventDecider;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.BiPredicate;

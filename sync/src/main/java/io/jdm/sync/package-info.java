@@ -73,7 +73,7 @@
  * those tables, and every writer waits at the barrier. The target refusing it stops the
  * unit with the statement and the error, and the checkpoint right before it, so a filter rule (action Ignore) can skip it on the next start. The
  * reader keeps the schema of every table at its own position (see {@code io.jdm.sync.reader}),
- * applies the {@link io.jdm.sync.EventDecider} to row events and DDL, and follows gh-ost and
+ * applies the {@link io.jdm.sync.reader.EventDecider} to row events and DDL, and follows gh-ost and
  * pt-online-schema-change shadow tables as DM does.
  */
 package io.jdm.sync;

@@ -11,6 +11,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -25,7 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class CheckpointProgressIT {
     private static final Duration FLUSH = Duration.ofSeconds(2);
-    private final ServerPair pair = ServerPair.shared();
+    private final ServerPair pair = TestServers.shared();
     private final SqlServer src = pair.source();
     private final SqlServer tgt = pair.target();
 

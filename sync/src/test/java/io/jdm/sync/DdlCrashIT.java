@@ -10,6 +10,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ class DdlCrashIT {
     void ddlThatRanBeforeTheHaltIsNotRunAgain() throws Exception {
         String db = "ddlcrashit_ran";
         String task = "ddlcrashran";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         BinlogPosition start = prepare(src, tgt, db, task);
@@ -61,7 +62,7 @@ class DdlCrashIT {
     void ddlMarkedButNotRunBeforeTheHaltRunsOnce() throws Exception {
         String db = "ddlcrashit_marked";
         String task = "ddlcrashmarked";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         BinlogPosition start = prepare(src, tgt, db, task);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -35,7 +36,7 @@ class ExtraTargetColumnsIT {
     }
 
     private static void namedColumns(String db, int serverId, boolean safe) throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         src.freshDatabase(db);
@@ -80,7 +81,7 @@ class ExtraTargetColumnsIT {
     @Test
     void withoutColumnNamesTheTaskStopsWithOneLineThatSaysWhatHelps() throws Exception {
         String db = "extracolsit_nonames";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         src.freshDatabase(db);

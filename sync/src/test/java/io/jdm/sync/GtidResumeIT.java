@@ -10,6 +10,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -46,7 +47,7 @@ class GtidResumeIT {
     @Test
     void theCheckpointHoldsTheSourcesGtidsAndARestartResumesFromThem() throws Exception {
         String db = "gtidresumeit";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         src.freshDatabase(db);

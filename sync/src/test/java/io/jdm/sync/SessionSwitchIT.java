@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.DataSources;
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import io.jdm.sync.ring.SessionSwitch;
 import io.jdm.sync.ring.SourceSession;
 import java.sql.Connection;
@@ -24,7 +24,7 @@ class SessionSwitchIT {
             + "@@collation_connection, @@collation_server, @@time_zone, @@auto_increment_increment, "
             + "@@auto_increment_offset, @@foreign_key_checks, @@unique_checks, @@lc_time_names)";
 
-    private final SqlServer tgt = ServerPair.shared().target();
+    private final SqlServer tgt = TestServers.shared().target();
 
     private static SourceSession session(String sqlMode) {
         return new SourceSession(sqlMode, "latin1", "latin1_swedish_ci", "latin1_german1_ci", "+05:00",

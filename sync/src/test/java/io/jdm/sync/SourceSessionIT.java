@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * text and values as hex.
  */
 class SourceSessionIT {
-    private final ServerPair pair = ServerPair.shared();
+    private final ServerPair pair = TestServers.shared();
     private final SqlServer src = pair.source();
     private final SqlServer tgt = pair.target();
 

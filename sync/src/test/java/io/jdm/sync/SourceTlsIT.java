@@ -10,7 +10,7 @@ import io.jdm.common.jdbc.Pem;
 import io.jdm.common.jdbc.Tls;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.EmbeddedMariaDb;
-import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.TestServers;
 import io.jdm.embedded.ServerProfile;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestCertificates;
@@ -33,7 +33,7 @@ class SourceTlsIT {
     @TempDir
     static Path certs;
     private static EmbeddedMariaDb source;
-    private final SqlServer target = ServerPair.shared().target();
+    private final SqlServer target = TestServers.shared().target();
 
     @BeforeAll
     static void start() throws Exception {

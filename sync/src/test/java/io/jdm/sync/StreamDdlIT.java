@@ -8,14 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.Action;
+import io.jdm.common.config.EventType;
 import io.jdm.common.config.FilterConfig;
 import io.jdm.common.error.JdmException;
-import io.jdm.common.filter.Action;
 import io.jdm.common.filter.EventFilter;
-import io.jdm.common.filter.EventType;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
 
 /** DDL in the stream: schema at the event's position, refused DDL skipped by a filter rule, event filters. */
 class StreamDdlIT {
-    private final ServerPair pair = ServerPair.shared();
+    private final ServerPair pair = TestServers.shared();
     private final SqlServer src = pair.source();
     private final SqlServer tgt = pair.target();
 

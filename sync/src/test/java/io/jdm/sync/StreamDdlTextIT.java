@@ -7,13 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.Action;
 import io.jdm.common.config.FilterConfig;
-import io.jdm.common.filter.Action;
 import io.jdm.common.filter.EventFilter;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * statement text as sent, comments included.
  */
 class StreamDdlTextIT {
-    private final ServerPair pair = ServerPair.shared();
+    private final ServerPair pair = TestServers.shared();
     private final SqlServer src = pair.source();
     private final SqlServer tgt = pair.target();
 

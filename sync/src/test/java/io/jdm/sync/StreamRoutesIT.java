@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** Routes applied to DDL (renamed tables, shards merged into one table) and gh-ost's cut-over. */
 class StreamRoutesIT {
-    private final ServerPair pair = ServerPair.shared();
+    private final ServerPair pair = TestServers.shared();
     private final SqlServer src = pair.source();
     private final SqlServer tgt = pair.target();
 

@@ -12,6 +12,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +22,7 @@ class SyncBehaviourIT {
     @Test
     void ddlIsAppliedBehindABarrierAndRowsAfterItLineUp() throws Exception {
         String db = "syncbehaviourit_ddl";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         src.freshDatabase(db);
@@ -65,7 +66,7 @@ class SyncBehaviourIT {
     @Test
     void safeModeWritesReplaceAndDeletePlusReplaceAndConverges() throws Exception {
         String db = "syncbehaviourit_safe";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         src.freshDatabase(db);
@@ -98,7 +99,7 @@ class SyncBehaviourIT {
 
     @Test
     void purgedStartPositionFailsWithOneClearLine() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         tgt.execute("DROP DATABASE IF EXISTS jdm_meta_purge");
@@ -141,7 +142,7 @@ class SyncBehaviourIT {
 
     @Test
     void noCheckpointAndNoStartFailsWithOneClearLine() {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         pair.target().execute("DROP DATABASE IF EXISTS jdm_meta_nostart");
         SyncUnit unit = new SyncUnit(SyncConfig.builder("nostart", spec(pair.source()), spec(pair.target()))
                 .metaSchema("jdm_meta_nostart").build());

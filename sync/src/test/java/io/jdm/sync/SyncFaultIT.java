@@ -11,6 +11,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.embedded.EmbeddedMariaDb;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +36,7 @@ class SyncFaultIT {
     @Test
     void killNineAtRandomPointsThenResumeLosesAndDuplicatesNothing() throws Exception {
         String db = "syncfaultit_kill";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         prepare(src, tgt, db, "jdm_meta_fault", "killtask");

@@ -9,6 +9,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.embedded.EmbeddedMariaDb;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class SyncServerFaultIT {
     @Test
     void targetRestartAndSourceConnectionKillAreRiddenOut() throws Exception {
         String db = "syncfaultit_servers";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncFaultIT.prepare(src, tgt, db, "jdm_meta_fault", "servertask");

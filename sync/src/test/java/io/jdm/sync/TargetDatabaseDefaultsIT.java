@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,7 +22,7 @@ class TargetDatabaseDefaultsIT {
     @Test
     void createTableTakesTheSourceDatabasesDefaultsAtItsPosition() throws Exception {
         String db = "dbdefaultsit";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         src.execute("DROP DATABASE IF EXISTS " + db,

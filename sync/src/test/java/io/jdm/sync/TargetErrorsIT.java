@@ -14,6 +14,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.embedded.InjectedErrors;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -33,7 +34,7 @@ class TargetErrorsIT {
     @Test
     void retriableTidbErrorsUnderAWorkloadAreRiddenOutAndCounted() throws Exception {
         String db = "targeterrorsit_retry";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncFaultIT.prepare(src, tgt, db, META, "injecttask");
@@ -79,7 +80,7 @@ class TargetErrorsIT {
     @Test
     void aTransactionTooLargeIsCommittedInPartsAndStaysExact() throws Exception {
         String db = "targeterrorsit_txn";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncFaultIT.prepare(src, tgt, db, META, "toolargetask");
@@ -114,7 +115,7 @@ class TargetErrorsIT {
     @Test
     void anEntryTooLargeStopsTheUnitNamingTableKeyAndLimit() throws Exception {
         String db = "targeterrorsit_entry";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncFaultIT.prepare(src, tgt, db, META, "entrytask");
@@ -146,7 +147,7 @@ class TargetErrorsIT {
     @Test
     void anErrorNoRetryPassesStopsAtOnceWithOneLine() throws Exception {
         String db = "targeterrorsit_fatal";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncFaultIT.prepare(src, tgt, db, META, "fataltask");
@@ -176,7 +177,7 @@ class TargetErrorsIT {
     @Test
     void aDdlRefusedByALockWaitIsRetriedUntilTheLockGoes() throws Exception {
         String db = "targeterrorsit_ddl";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncFaultIT.prepare(src, tgt, db, META, "ddltask");

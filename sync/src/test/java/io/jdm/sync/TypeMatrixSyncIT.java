@@ -11,6 +11,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class TypeMatrixSyncIT {
 
     @Test
     void everyTypeReplicatesExactlyForInsertUpdateDelete() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         src.freshDatabase(DB);
@@ -109,7 +110,7 @@ class TypeMatrixSyncIT {
      */
     private void createdDuringSync(String db, String charset, String targetServerCollation, long serverId)
             throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         String task = "typematrix" + charset;

@@ -11,17 +11,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.error.FatalException;
-import io.jdm.common.hold.SyncHoldClient;
 import io.jdm.common.hold.SyncHoldTable;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
-import io.jdm.common.verify.SnapshotOptions;
-import io.jdm.common.verify.TablePair;
-import io.jdm.common.verify.Verifier;
-import io.jdm.common.verify.VerifyConfig;
-import io.jdm.common.verify.VerifyReport;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
+import io.jdm.verify.SnapshotOptions;
+import io.jdm.verify.TablePair;
+import io.jdm.verify.Verifier;
+import io.jdm.verify.VerifyConfig;
+import io.jdm.verify.VerifyReport;
+import io.jdm.verify.hold.SyncHoldClient;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -136,7 +137,7 @@ class VerifyHoldIT {
     void snapshotVerifyMatchesUnderHotRowWritesAndStillFindsARealDifference() throws Exception {
         String db = "verifyholdit_main";
         String task = "holdtask";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncUnit unit = startSync(src, tgt, db, task);
@@ -171,7 +172,7 @@ class VerifyHoldIT {
     void theHoldFreezesTheTargetAtPAndItsReleaseLetsTheSyncGoOn() throws Exception {
         String db = "verifyholdit_freeze";
         String task = "freezetask";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncUnit unit = startSync(src, tgt, db, task);
@@ -206,7 +207,7 @@ class VerifyHoldIT {
     void aLongHoldClosesTheStreamAndReconnectsAfterTheRelease() throws Exception {
         String db = "verifyholdit_long";
         String task = "longtask";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncUnit unit = startSync(src, tgt, db, task);
@@ -237,7 +238,7 @@ class VerifyHoldIT {
     void aHoldWhoseVerifyDiedEndsWithItsLease() throws Exception {
         String db = "verifyholdit_lease";
         String task = "leasetask";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         SyncUnit unit = startSync(src, tgt, db, task);
@@ -265,7 +266,7 @@ class VerifyHoldIT {
     void withNoSyncRunningSnapshotVerifyFailsWithOneLineAndLeavesNoHold() throws Exception {
         String db = "verifyholdit_nosync";
         String task = "nosynctask";
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
         prepare(src, tgt, db, task);

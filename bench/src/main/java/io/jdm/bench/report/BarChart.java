@@ -36,7 +36,7 @@ final class BarChart {
                 sb.append(String.format(Locale.ROOT, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
                         + "height=\"%.1f\" fill=\"%s\"><title>%s %s: %s</title></rect>", x0 + s * barW, y, barW - 1,
                         Svg.TOP + Svg.plotH() - y, Svg.color(s), Svg.esc(categories.get(c)), Svg.esc(series.get(s)),
-                        Stats.fmt(v)));
+                        Figures.fmt(v)));
             }
             Svg.xTick(sb, x0 + groupW * 0.4, categories.get(c));
         }

@@ -1,6 +1,6 @@
 package io.jdm.bench.report;
 
-import io.jdm.bench.Sample;
+import io.jdm.bench.result.Sample;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,7 @@
 package io.jdm.bench.report;
 
-import io.jdm.bench.Sample;
+import io.jdm.bench.result.Sample;
+import io.jdm.bench.result.Stats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

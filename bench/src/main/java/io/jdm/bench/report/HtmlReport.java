@@ -1,8 +1,8 @@
 package io.jdm.bench.report;
 
-import io.jdm.bench.BenchResults;
-import io.jdm.bench.LagTrace;
-import io.jdm.bench.Sample;
+import io.jdm.bench.result.BenchResults;
+import io.jdm.bench.result.LagTrace;
+import io.jdm.bench.result.Sample;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,8 +25,8 @@ final class HtmlReport {
 
     static String render(BenchResults r, String markdown) {
         StringBuilder sb = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
-        sb.append("<title>jdm bench: ").append(Svg.esc(r.config().name())).append("</title><style>").append(CSS)
-                .append("</style></head><body>\n<h1>jdm bench: ").append(Svg.esc(r.config().name())).append("</h1>\n");
+        sb.append("<title>jdm bench: ").append(Svg.esc(r.name())).append("</title><style>").append(CSS)
+                .append("</style></head><body>\n<h1>jdm bench: ").append(Svg.esc(r.name())).append("</h1>\n");
         List<Group> groups = Group.of(r.samples());
         for (String sweep : Columns.SWEEPS) {
             List<Group> gs = groups.stream().filter(g -> g.sweep().equals(sweep)).toList();

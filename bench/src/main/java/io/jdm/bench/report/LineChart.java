@@ -49,7 +49,7 @@ final class LineChart {
         Svg.open(sb, cssClass, title);
         double top = Svg.yAxis(sb, maxY(series), yLabel);
         for (int i = 0; i <= 5; i++) {
-            Svg.xTick(sb, px.apply(right * i / 5), Stats.fmt(right * i / 5));
+            Svg.xTick(sb, px.apply(right * i / 5), Figures.fmt(right * i / 5));
         }
         Svg.xLabel(sb, xLabel);
         plot(sb, series, px, top);
@@ -86,7 +86,7 @@ final class LineChart {
                 if (dots) {
                     sb.append(String.format(Locale.ROOT, "<circle class=\"point\" fill=\"%s\" cx=\"%.1f\" "
                             + "cy=\"%.1f\" r=\"3.5\"><title>%s: %s</title></circle>", color, x, Svg.y(p.y(), top),
-                            Svg.esc(ser.name()), Stats.fmt(p.y())));
+                            Svg.esc(ser.name()), Figures.fmt(p.y())));
                 }
             }
         }

@@ -1,6 +1,6 @@
 package io.jdm.bench.report;
 
-import io.jdm.bench.BenchResults;
+import io.jdm.bench.result.BenchResults;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,11 +16,11 @@ final class MarkdownReport {
 
     static String render(BenchResults r) {
         StringBuilder sb = new StringBuilder();
-        sb.append("# jdm bench: ").append(r.config().name()).append("\n\n");
+        sb.append("# jdm bench: ").append(r.name()).append("\n\n");
         for (String n : r.notes()) {
             sb.append("- ").append(n).append('\n');
         }
-        sb.append("\nEach cell is the median of ").append(r.config().repetitions())
+        sb.append("\nEach cell is the median of ").append(r.repetitions())
                 .append(" repetition(s); brackets give the spread (min–max).\n");
         List<Group> groups = Group.of(r.samples());
         for (String sweep : Columns.SWEEPS) {
@@ -57,8 +57,8 @@ final class MarkdownReport {
             cells.add(g.tool());
             for (Columns.Col c : Columns.of(sweep)) {
                 double m = g.median(c.metric());
-                cells.add(Double.isNaN(m) ? "-" : g.samples().size() == 1 ? Stats.fmt(m)
-                        : Stats.fmt(m) + " [" + Stats.fmt(g.min(c.metric())) + "–" + Stats.fmt(g.max(c.metric())) + "]");
+                cells.add(Double.isNaN(m) ? "-" : g.samples().size() == 1 ? Figures.fmt(m)
+                        : Figures.fmt(m) + " [" + Figures.fmt(g.min(c.metric())) + "–" + Figures.fmt(g.max(c.metric())) + "]");
             }
             cells.add(String.valueOf(g.samples().size()));
             row(sb, cells);
@@ -75,8 +75,8 @@ final class MarkdownReport {
         row(sb, List.of("setting", "peer", "jdm", "peer", "jdm / peer"));
         row(sb, List.of("---", "---", "---", "---", "---"));
         for (Ratio r : rs) {
-            row(sb, List.of((r.mix().equals("-") ? "" : r.mix() + " ") + r.setting(), r.peer(), Stats.fmt(r.jdm()),
-                    Stats.fmt(r.other()), Double.isNaN(r.ratio()) ? "-" : String.format(Locale.ROOT, "%.2fx",
+            row(sb, List.of((r.mix().equals("-") ? "" : r.mix() + " ") + r.setting(), r.peer(), Figures.fmt(r.jdm()),
+                    Figures.fmt(r.other()), Double.isNaN(r.ratio()) ? "-" : String.format(Locale.ROOT, "%.2fx",
                             r.ratio())));
         }
     }

@@ -1,6 +1,6 @@
 package io.jdm.bench.report;
 
-import io.jdm.bench.BenchResults;
+import io.jdm.bench.result.BenchResults;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -48,7 +48,7 @@ final class Svg {
             double y = y(v, top);
             sb.append(String.format(Locale.ROOT, "<line class=\"grid\" x1=\"%d\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
                     + "<text class=\"tick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>", LEFT, LEFT + plotW(),
-                    y, y, LEFT - 6, y + 4, esc(Stats.fmt(v))));
+                    y, y, LEFT - 6, y + 4, esc(Figures.fmt(v))));
         }
         sb.append(String.format(Locale.ROOT, "<text class=\"axis\" transform=\"translate(16,%.1f) rotate(-90)\" "
                 + "text-anchor=\"middle\">%s</text>", TOP + plotH() / 2, esc(label)));

@@ -3,10 +3,13 @@ package io.jdm.bench.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvParser;
 import io.jdm.bench.BenchConfig;
-import io.jdm.bench.BenchResults;
-import io.jdm.bench.LagTrace;
-import io.jdm.bench.Sample;
+import io.jdm.bench.result.BenchResults;
+import io.jdm.bench.result.LagTrace;
+import io.jdm.bench.result.Sample;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,7 +51,7 @@ class ReportsTest {
                         List.of(new double[] {0.25, 0.1}, new double[] {0.5, 0.3}, new double[] {0.75, 0.2})),
                 new LagTrace("mariadb-parallel-replication", "oltp_insert", "worker-count=4", 1,
                         List.of(new double[] {0.25, 0.2}, new double[] {0.5, 0.6})));
-        return new BenchResults(cfg, s, lags, List.of("dataset: test <data>"));
+        return new BenchResults(cfg.name(), cfg.repetitions(), s, lags, List.of("dataset: test <data>"));
     }
 
     @Test
@@ -72,7 +75,32 @@ class ReportsTest {
         assertEquals(1 + 12 + 6, csv.size());
         assertTrue(csv.get(0).startsWith("sweep,tool,workload,setting,repetition,seconds,"), csv.get(0));
         assertEquals(1 + 5, Files.readAllLines(w.lagCsv()).size());
-        assertEquals("\"a,b\"", CsvReport.quote("a,b"));
+    }
+
+    /** A value holding a comma, a quote, CR and LF comes back whole through Jackson's CSV reader. */
+    @Test
+    void csvValuesWithCommaQuoteCrAndLfReadBack() throws Exception {
+        String tool = "peer, \"quoted\"\r\nnext line\rend";
+        String mix = "a,b\nc";
+        String samples = CsvReport.samples(List.of(new Sample("load", tool, mix, params("pool-size", 2), 1,
+                metrics(Sample.MB_PER_S, 1.5))));
+        List<List<String>> rows = readCsv(samples);
+        assertEquals(2, rows.size(), samples);
+        assertEquals(List.of("load", tool, mix, "pool-size=2", "1"), rows.get(1).subList(0, 5));
+        assertEquals("1.5000", rows.get(1).get(5 + Sample.METRICS.indexOf(Sample.MB_PER_S)));
+        assertEquals("", rows.get(1).get(5 + Sample.METRICS.indexOf(Sample.ROWS)), "a missing metric is empty");
+
+        String lags = CsvReport.lags(List.of(new LagTrace(tool, mix, "x=\r1", 2,
+                List.<double[]>of(new double[] {0.5, 0.25}))));
+        assertEquals(List.of(List.of("tool", "workload", "setting", "repetition", "elapsed_s", "lag_s"),
+                List.of(tool, mix, "x=\r1", "2", "0.500", "0.250")), readCsv(lags));
+    }
+
+    private static List<List<String>> readCsv(String csv) throws Exception {
+        try (MappingIterator<List<String>> it = new CsvMapper().readerForListOf(String.class)
+                .with(CsvParser.Feature.WRAP_AS_ARRAY).readValues(csv)) {
+            return it.readAll();
+        }
     }
 
     @Test

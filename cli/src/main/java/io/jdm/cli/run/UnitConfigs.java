@@ -12,13 +12,10 @@ import io.jdm.common.filter.TableFilter;
 import io.jdm.common.filter.TableRouter;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
-import io.jdm.common.verify.TablePair;
-import io.jdm.common.verify.VerifyConfig;
-import io.jdm.dump.Compression;
-import io.jdm.dump.Consistency;
+import io.jdm.verify.TablePair;
+import io.jdm.verify.VerifyConfig;
 import io.jdm.dump.DumpConfig;
 import io.jdm.load.LoadConfig;
-import io.jdm.load.OnDuplicate;
 import io.jdm.sync.SyncConfig;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -34,8 +31,7 @@ public final class UnitConfigs {
         TableFilter filter = TableFilter.forInstance(task, instance);
         return new DumpConfig(task.name(), instance.sourceId(), instance.from().toConnectionSpec(), m.dir(),
                 m.threads(), m.rows(), m.statementSize(), m.chunkFilesizeMb(),
-                Consistency.valueOf(m.consistency().name()), m.where().orElse(null),
-                Compression.valueOf(m.compress().name()), filter::matchTable);
+                m.consistency(), m.where().orElse(null), m.compress(), filter::matchTable);
     }
 
     public static LoadConfig load(TaskConfig task, MySqlInstance instance) {
@@ -44,7 +40,7 @@ public final class UnitConfigs {
         return LoadConfig.of(task.name(), instance.sourceId(), task.targetDatabase().toConnectionSpec(),
                         l.dir().orElseThrow())
                 .withPoolSize(l.poolSize())
-                .withOnDuplicate(OnDuplicate.valueOf(l.onDuplicate().name()))
+                .withOnDuplicate(l.onDuplicate())
                 .withMetaSchema(task.metaSchema())
                 .withDeferIndexes(l.deferIndexes())
                 .withFastPath(l.disableForeignKeyChecks(), l.disableUniqueChecks(), l.disableBinlog())

@@ -9,6 +9,7 @@ import io.jdm.embedded.EmbeddedMariaDb;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.ServerProfile;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
@@ -22,7 +23,7 @@ class PrecheckerIT {
 
     @BeforeAll
     static void servers() {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         source = pair.source();
         target = pair.target();
         source.freshDatabase("pre_ok");

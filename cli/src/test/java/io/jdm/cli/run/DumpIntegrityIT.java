@@ -12,6 +12,7 @@ import io.jdm.dump.DumpConfig;
 import io.jdm.dump.DumpUnit;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import io.jdm.load.LoadConfig;
 import io.jdm.load.LoadUnit;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +39,7 @@ class DumpIntegrityIT {
 
     @BeforeAll
     static void fixture() throws Exception {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         source = pair.source();
         target = pair.target();
         source.freshDatabase(DB);

@@ -18,6 +18,7 @@ import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.TestServers;
 import io.jdm.embedded.SqlServer;
 import io.jdm.load.LoadConfig;
 import io.jdm.load.LoadResult;
@@ -52,7 +53,7 @@ class DumpLoadOverlapIT {
 
     @BeforeAll
     static void servers() {
-        ServerPair p = ServerPair.shared();
+        ServerPair p = TestServers.shared();
         source = p.source();
         target = p.target();
     }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.mysql.cj.jdbc.JdbcConnection;
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -34,8 +34,8 @@ class LargeRowsIT {
 
     @Test
     void rowsLargerThanTheHeapAllowsSyncAtASmallHeap() throws Exception {
-        SqlServer source = ServerPair.shared().source();
-        SqlServer target = ServerPair.shared().target();
+        SqlServer source = TestServers.shared().source();
+        SqlServer target = TestServers.shared().target();
         source.freshDatabase("large_rows");
         target.execute("DROP DATABASE IF EXISTS large_rows", "DROP DATABASE IF EXISTS jdm_meta_large");
         source.execute("CREATE TABLE large_rows.t (id INT PRIMARY KEY, b LONGBLOB, s LONGTEXT) CHARSET utf8mb4",

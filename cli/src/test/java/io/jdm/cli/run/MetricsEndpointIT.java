@@ -10,6 +10,7 @@ import io.jdm.cli.daemon.StatusServer;
 import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.io.File;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -53,7 +54,7 @@ class MetricsEndpointIT {
 
     @BeforeAll
     static void servers() {
-        ServerPair p = ServerPair.shared();
+        ServerPair p = TestServers.shared();
         source = p.source();
         target = p.target();
     }

@@ -13,6 +13,7 @@ import io.jdm.dump.DumpConfig;
 import io.jdm.dump.DumpUnit;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import io.jdm.load.LoadConfig;
 import io.jdm.load.LoadUnit;
 import io.jdm.sync.SyncUnit;
@@ -37,7 +38,7 @@ class ReplayValuesIT {
 
     @BeforeAll
     static void servers() {
-        ServerPair p = ServerPair.shared();
+        ServerPair p = TestServers.shared();
         source = p.source();
         target = p.target();
     }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,8 +26,8 @@ class RunFailureOutputIT {
 
     @Test
     void failingWritersPrintOneLineAndNoStackTraces() throws Exception {
-        SqlServer source = ServerPair.shared().source();
-        SqlServer target = ServerPair.shared().target();
+        SqlServer source = TestServers.shared().source();
+        SqlServer target = TestServers.shared().target();
         source.freshDatabase("run_fail");
         target.execute("DROP DATABASE IF EXISTS run_fail", "DROP DATABASE IF EXISTS jdm_meta_fail");
         source.execute("CREATE TABLE run_fail.t (id INT PRIMARY KEY, v INT)", "INSERT INTO run_fail.t VALUES (1, 1)");

@@ -3,8 +3,8 @@ package io.jdm.cli.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -27,8 +27,8 @@ class RunSignalIT {
 
     @Test
     void sigtermStopsTheDaemonCleanlyWithTheCheckpointFlushed() throws Exception {
-        SqlServer source = ServerPair.shared().source();
-        SqlServer target = ServerPair.shared().target();
+        SqlServer source = TestServers.shared().source();
+        SqlServer target = TestServers.shared().target();
         source.freshDatabase("run_signal");
         target.execute("DROP DATABASE IF EXISTS run_signal");
         source.execute("CREATE TABLE run_signal.t (id INT PRIMARY KEY, v INT)", "INSERT INTO run_signal.t VALUES (1, 1)");

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import io.jdm.sync.SyncUnit;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -43,8 +43,8 @@ class TaskOwnerIT {
     @TempDir
     Path dir;
 
-    private final SqlServer source = ServerPair.shared().source();
-    private final SqlServer target = ServerPair.shared().target();
+    private final SqlServer source = TestServers.shared().source();
+    private final SqlServer target = TestServers.shared().target();
 
     @Test
     void aSecondProcessRefusesAndAKilledOwnerIsReplacedOnceItsLeaseExpires() throws Exception {

@@ -13,11 +13,12 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
-import io.jdm.common.verify.Verifier;
-import io.jdm.common.verify.VerifyReport;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import io.jdm.sync.SyncUnit;
+import io.jdm.verify.Verifier;
+import io.jdm.verify.VerifyReport;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,7 +41,7 @@ class TaskRunnerIT {
 
     @BeforeAll
     static void servers() {
-        ServerPair p = ServerPair.shared();
+        ServerPair p = TestServers.shared();
         source = p.source();
         target = p.target();
     }
@@ -70,7 +71,7 @@ class TaskRunnerIT {
 
         ConnectionSpec src = ConnectionSpec.of(source.host(), source.port(), "root", "");
         ConnectionSpec tgt = ConnectionSpec.of(target.host(), target.port(), "root", "");
-        VerifyReport r = Verifier.compare(src, tgt, List.of(new io.jdm.common.verify.TablePair(
+        VerifyReport r = Verifier.compare(src, tgt, List.of(new io.jdm.verify.TablePair(
                 new io.jdm.common.sql.TableName(db, "t"), new io.jdm.common.sql.TableName(db, "t"))));
         assertTrue(r.matches(), r.renderTable());
         StageStore.Entry stage = new StageStore(tgt, "jdm_meta", "runner-it").read("s1").orElseThrow();

@@ -1,6 +1,5 @@
 package io.jdm.common.config;
 
-import io.jdm.common.config.MydumperConfig.Consistency;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,5 @@
 package io.jdm.common.config;
 
-import io.jdm.common.filter.Action;
-import io.jdm.common.filter.EventType;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

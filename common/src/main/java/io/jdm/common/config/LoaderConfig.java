@@ -17,16 +17,6 @@ public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDupli
                            long rowsPerTransaction) {
     public static final int DEFAULT_POOL_SIZE = 16;
 
-    /** What a row whose key already exists in the target does. */
-    public enum OnDuplicate {
-        /** REPLACE INTO: the dumped row wins. */
-        REPLACE,
-        /** INSERT IGNORE: the target's row wins. */
-        IGNORE,
-        /** Plain INSERT: the load stops on the first duplicate. */
-        ERROR
-    }
-
     public LoaderConfig {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(onDuplicate, "onDuplicate");

@@ -24,23 +24,6 @@ public record MydumperConfig(int threads, long rows, long statementSize, int chu
     public static final long MAX_STATEMENT_SIZE = 1L << 30;
     public static final int DEFAULT_CHUNK_FILESIZE_MB = 64;
 
-    /** How the dump gets a consistent view of the source. */
-    public enum Consistency {
-        /** flush on MySQL/MariaDB, snapshot on TiDB. */
-        AUTO,
-        /** FLUSH TABLES WITH READ LOCK until every worker has its snapshot. */
-        FLUSH,
-        /** LOCK TABLES ... READ on the dumped tables. */
-        LOCK,
-        /** TiDB's tidb_snapshot. */
-        SNAPSHOT,
-        /** No consistency: only for sources nobody writes to. */
-        NONE
-    }
-
-    /** Compression of dump files. */
-    public enum Compression { NONE, GZIP, ZSTD }
-
     public MydumperConfig {
         Objects.requireNonNull(consistency, "consistency");
         Objects.requireNonNull(where, "where");

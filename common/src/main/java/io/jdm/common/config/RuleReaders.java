@@ -1,9 +1,6 @@
 package io.jdm.common.config;
 
 import io.jdm.common.config.BlockAllowListConfig.TableRule;
-import io.jdm.common.filter.Action;
-import io.jdm.common.filter.EventType;
-import io.jdm.common.filter.NamePattern;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

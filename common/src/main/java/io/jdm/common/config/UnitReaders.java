@@ -1,8 +1,5 @@
 package io.jdm.common.config;
 
-import io.jdm.common.config.LoaderConfig.OnDuplicate;
-import io.jdm.common.config.MydumperConfig.Compression;
-import io.jdm.common.config.MydumperConfig.Consistency;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,10 @@
 package io.jdm.common.filter;
 
+import io.jdm.common.config.Action;
+import io.jdm.common.config.EventType;
 import io.jdm.common.config.FilterConfig;
 import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.NamePattern;
 import io.jdm.common.config.TaskConfig;
 import java.util.List;
 import java.util.Optional;

@@ -3,6 +3,7 @@ package io.jdm.common.filter;
 import io.jdm.common.config.BlockAllowListConfig;
 import io.jdm.common.config.BlockAllowListConfig.TableRule;
 import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.NamePattern;
 import io.jdm.common.config.TaskConfig;
 import java.util.List;
 import java.util.Locale;

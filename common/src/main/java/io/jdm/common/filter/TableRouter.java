@@ -2,6 +2,7 @@ package io.jdm.common.filter;
 
 import io.jdm.common.config.ConfigException;
 import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.NamePattern;
 import io.jdm.common.config.RouteConfig;
 import io.jdm.common.config.TaskConfig;
 import java.util.List;

@@ -8,7 +8,7 @@
  *             ─► TableRouter  (routes: table-level rule, else schema-level rule)  ─► target name
  * </pre>
  *
- * Rules are matched by {@link io.jdm.common.filter.NamePattern}: {@code ~regex} or a wildcard
+ * Rules are matched by {@link io.jdm.common.config.NamePattern}: {@code ~regex} or a wildcard
  * with {@code *}, {@code ?} and {@code [...]}. Everything here is immutable and thread-safe;
  * lookups are cached because sync asks for every row event.
  */

@@ -1,18 +1,6 @@
 /**
- * The hold: how {@code jdm verify --snapshot} stops a running sync at one source position.
- *
- * <pre>
- *  verify                                  {meta}.{task}_syncer_hold (target)        sync
- *  pause ──► row(token, lease) ───────────────────────────────────────────────► gate armed: no new
- *        ◄── acked_token = token ◄─────────────────────────────────────────────  transaction starts
- *  FTWRL, consistent snapshot, read P, UNLOCK
- *  holdAt(P) ──► until = P ───────────────────────────────────────────────────► read up to P, stop;
- *            ◄── acked_until = 1, acked position = P ◄─────────────────────────  writers committed
- *  compare (the lease is renewed meanwhile)
- *  release ──► row deleted ───────────────────────────────────────────────────► gate opened
- * </pre>
- *
- * The lease is kept in the target's clock; a verify that dies leaves a row whose lease runs out, and
- * the sync goes on by itself.
+ * The row through which {@code jdm verify --snapshot} holds a running sync at one source position:
+ * its definition and the statements the sync runs on it. Verify's side, with the whole sequence
+ * drawn, is the hold package of the verify module.
  */
 package io.jdm.common.hold;

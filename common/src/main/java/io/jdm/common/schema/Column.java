@@ -1,5 +1,6 @@
 package io.jdm.common.schema;
 
+import io.jdm.common.sql.TypedColumn;
 import java.util.Locale;
 
 /**
@@ -10,7 +11,7 @@ import java.util.Locale;
  * @param generated true for VIRTUAL/STORED generated columns, which are never written
  */
 public record Column(String name, int ordinal, String dataType, String columnType, boolean nullable,
-                     boolean generated, String charset, String collation) {
+                     boolean generated, String charset, String collation) implements TypedColumn {
 
     public Column {
         dataType = dataType.toLowerCase(Locale.ROOT);

@@ -1,11 +1,9 @@
 package io.jdm.common.sql;
 
-import io.jdm.common.schema.Column;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.List;
 
@@ -19,7 +17,7 @@ import java.util.List;
  * session time zone must be {@code +00:00} (as {@code ConnectionSpec.jdbcUrl()} sets it) for
  * TIMESTAMP to come out in UTC. Any other type (bit, binary, blob, geometry) comes back as bytes.
  *
- * <p>Select columns with {@link #selectExpression(Column)}: the server prints FLOAT with six
+ * <p>Select columns with {@link #selectExpression(TypedColumn)}: the server prints FLOAT with six
  * significant digits, so a FLOAT is selected as {@code col + 0e0}, which is its exact value as a
  * double.
  */
@@ -28,15 +26,15 @@ public final class ResultSetValues {
     }
 
     /** The SELECT expression that gives {@link #read} the column's exact value. */
-    public static String selectExpression(Column column) {
+    public static String selectExpression(TypedColumn column) {
         String q = Identifiers.quote(column.name());
         return "float".equals(column.dataType()) ? "(" + q + " + 0e0) AS " + q : q;
     }
 
-    /** {@code a, (b + 0e0) AS b, c}: {@link #selectExpression(Column)} of each column, comma-joined. */
-    public static String selectList(List<Column> columns) {
+    /** {@code a, (b + 0e0) AS b, c}: {@link #selectExpression(TypedColumn)} of each column, comma-joined. */
+    public static String selectList(List<? extends TypedColumn> columns) {
         StringBuilder sb = new StringBuilder();
-        for (Column c : columns) {
+        for (TypedColumn c : columns) {
             if (sb.length() > 0) {
                 sb.append(',');
             }
@@ -46,7 +44,7 @@ public final class ResultSetValues {
     }
 
     /** The canonical value of column {@code index} (1-based) of the current row, {@code null} for SQL NULL. */
-    public static Object read(ResultSet rs, int index, Column column) throws SQLException {
+    public static Object read(ResultSet rs, int index, TypedColumn column) throws SQLException {
         if (isText(column.dataType())) {
             // Decoded by the driver with the column's own character set: Connector/J leaves
             // character_set_results NULL, so latin1 columns arrive as latin1 bytes.
@@ -74,28 +72,14 @@ public final class ResultSetValues {
      * {@code col + 0e0}, as its exact double) and temporals need no escaping, so the dump's hot loop
      * copies them; everything else goes through the encoder.
      */
-    public static void appendLiteral(StringBuilder sb, ResultSet rs, int index, Column column) throws SQLException {
+    public static void appendLiteral(StringBuilder sb, ResultSet rs, int index, TypedColumn column)
+            throws SQLException {
         switch (column.dataType()) {
             case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric", "float",
                     "double", "real" -> appendRaw(sb, rs.getBytes(index), false);
             case "date", "datetime", "timestamp", "time", "year" -> appendRaw(sb, rs.getBytes(index), true);
             default -> ValueEncoder.append(sb, column, read(rs, index, column));
         }
-    }
-
-    /**
-     * True when the driver delivers column {@code index}'s text as UTF-8 bytes (it does for every
-     * character column when the session's {@code character_set_results} is utf8mb4, as
-     * {@code ConnectionSpec.jdbcUrl()} sets it), so its raw bytes are the text {@code getString}
-     * would decode.
-     */
-    static boolean deliversUtf8(ResultSet rs, int index) throws SQLException {
-        ResultSetMetaData md = rs.getMetaData();
-        if (!md.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)) {
-            return false;
-        }
-        String encoding = md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getColumnCharacterEncoding(index);
-        return encoding != null && (encoding.equalsIgnoreCase("UTF-8") || encoding.equalsIgnoreCase("UTF8"));
     }
 
     private static void appendRaw(StringBuilder sb, byte[] raw, boolean quoted) {

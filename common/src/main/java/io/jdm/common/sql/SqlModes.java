@@ -1,6 +1,5 @@
 package io.jdm.common.sql;
 
-import io.jdm.common.schema.Column;
 
 /**
  * The sql_mode values jdm's sessions run in. The source's and target's global sql_mode never
@@ -36,7 +35,7 @@ public final class SqlModes {
      * True when {@code value} is index 0 of an ENUM column: the empty string where {@code ''} is not
      * one of the column's labels (where it is, {@code ''} is a valid label and strict mode takes it).
      */
-    public static boolean isEnumErrorValue(Column column, Object value) {
+    public static boolean isEnumErrorValue(TypedColumn column, Object value) {
         return "".equals(value) && "enum".equals(column.dataType()) && !hasEmptyLabel(column.columnType());
     }
 

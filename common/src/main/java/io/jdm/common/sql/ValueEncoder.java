@@ -1,6 +1,5 @@
 package io.jdm.common.sql;
 
-import io.jdm.common.schema.Column;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
@@ -45,7 +44,7 @@ public final class ValueEncoder {
     }
 
     /** Appends the literal for {@code value} as a value of {@code column}. */
-    public static void append(StringBuilder sb, Column column, Object value) {
+    public static void append(StringBuilder sb, TypedColumn column, Object value) {
         if (value == null) {
             sb.append("NULL");
         } else if ("bit".equals(column.dataType())) {
@@ -77,8 +76,8 @@ public final class ValueEncoder {
         }
     }
 
-    /** {@link #append(StringBuilder, Column, Object)} as UTF-8 bytes; strings and bytes are escaped in place. */
-    public static void append(SqlBytes out, Column column, Object value) {
+    /** {@link #append(StringBuilder, TypedColumn, Object)} as UTF-8 bytes; strings and bytes are escaped in place. */
+    public static void append(SqlBytes out, TypedColumn column, Object value) {
         if (value == null) {
             out.appendAscii("NULL");
         } else if (value instanceof byte[] b && !"bit".equals(column.dataType())) {
@@ -91,7 +90,7 @@ public final class ValueEncoder {
     }
 
     /** The literal for {@code value} as a new string. */
-    public static String encode(Column column, Object value) {
+    public static String encode(TypedColumn column, Object value) {
         StringBuilder sb = new StringBuilder();
         append(sb, column, value);
         return sb.toString();
@@ -194,7 +193,7 @@ public final class ValueEncoder {
         }
     }
 
-    private static void appendDouble(StringBuilder sb, Column column, double d) {
+    private static void appendDouble(StringBuilder sb, TypedColumn column, double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             throw new IllegalArgumentException("column " + column.name() + ": " + d
                     + " cannot be stored in MySQL");
@@ -202,7 +201,7 @@ public final class ValueEncoder {
         sb.append(Double.toString(d));
     }
 
-    private static void appendBit(StringBuilder sb, Column column, Object value) {
+    private static void appendBit(StringBuilder sb, TypedColumn column, Object value) {
         BigInteger bits;
         if (value instanceof byte[] b) {
             bits = new BigInteger(1, b);

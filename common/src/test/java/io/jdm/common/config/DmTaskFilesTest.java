@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.common.filter.EventType;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -216,7 +215,7 @@ class DmTaskFilesTest {
                 List.of(d.threads(), d.chunkFilesizeMb(), d.consistency().name(), d.where().orElseThrow(), d.rows()));
         assertEquals(MydumperConfig.DEFAULT_STATEMENT_SIZE, d.statementSize(), "statement-size: 0 is the default");
         assertEquals(LoaderConfig.DEFAULT_POOL_SIZE, t.loader(i).poolSize());
-        assertEquals(LoaderConfig.OnDuplicate.IGNORE, t.loader(i).onDuplicate());
+        assertEquals(OnDuplicate.IGNORE, t.loader(i).onDuplicate());
         assertEquals(SyncerConfig.DEFAULT_WORKER_COUNT, t.syncer(i).workerCount());
         assertEquals(1024, t.syncer(i).queueSize());
         assertEquals(SyncerConfig.defaults().safeModeDuration(), t.syncer(i).safeModeDuration());

@@ -4,9 +4,6 @@ import static io.jdm.common.config.Tasks.parse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.jdm.common.config.LoaderConfig.OnDuplicate;
-import io.jdm.common.config.MydumperConfig.Compression;
-import io.jdm.common.config.MydumperConfig.Consistency;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -5,8 +5,6 @@ import static io.jdm.common.config.Tasks.parse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.common.filter.Action;
-import io.jdm.common.filter.EventType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,23 +1,25 @@
 package io.jdm.common.filter;
 
-import static io.jdm.common.filter.Action.DO;
-import static io.jdm.common.filter.Action.ERROR;
-import static io.jdm.common.filter.Action.IGNORE;
-import static io.jdm.common.filter.EventType.ALTER_TABLE;
-import static io.jdm.common.filter.EventType.CREATE_DATABASE;
-import static io.jdm.common.filter.EventType.CREATE_TABLE;
-import static io.jdm.common.filter.EventType.DELETE;
-import static io.jdm.common.filter.EventType.DROP_DATABASE;
-import static io.jdm.common.filter.EventType.DROP_TABLE;
-import static io.jdm.common.filter.EventType.INSERT;
-import static io.jdm.common.filter.EventType.OTHER_DDL;
-import static io.jdm.common.filter.EventType.TRUNCATE_TABLE;
-import static io.jdm.common.filter.EventType.UPDATE;
+import static io.jdm.common.config.Action.DO;
+import static io.jdm.common.config.Action.ERROR;
+import static io.jdm.common.config.Action.IGNORE;
+import static io.jdm.common.config.EventType.ALTER_TABLE;
+import static io.jdm.common.config.EventType.CREATE_DATABASE;
+import static io.jdm.common.config.EventType.CREATE_TABLE;
+import static io.jdm.common.config.EventType.DELETE;
+import static io.jdm.common.config.EventType.DROP_DATABASE;
+import static io.jdm.common.config.EventType.DROP_TABLE;
+import static io.jdm.common.config.EventType.INSERT;
+import static io.jdm.common.config.EventType.OTHER_DDL;
+import static io.jdm.common.config.EventType.TRUNCATE_TABLE;
+import static io.jdm.common.config.EventType.UPDATE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.Action;
+import io.jdm.common.config.EventType;
 import io.jdm.common.config.FilterConfig;
 import java.util.List;
 import java.util.Optional;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -17,7 +17,7 @@ class ConnectionSpecIT {
 
     @Test
     void sessionIsUtcAndReturnsUtf8EvenForLatin1Columns() throws Exception {
-        SqlServer s = ServerPair.shared().source();
+        SqlServer s = TestServers.shared().source();
         s.freshDatabase("conn_spec_it");
         s.execute("CREATE TABLE conn_spec_it.l1 (v VARCHAR(10) CHARACTER SET latin1)",
                 "INSERT INTO conn_spec_it.l1 VALUES ('café')");

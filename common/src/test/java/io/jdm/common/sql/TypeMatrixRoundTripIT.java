@@ -14,6 +14,7 @@ import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.sql.Connection;
@@ -38,7 +39,7 @@ class TypeMatrixRoundTripIT {
 
     @BeforeAll
     static void setUp() {
-        ServerPair pair = ServerPair.shared();
+        ServerPair pair = TestServers.shared();
         source = pair.source();
         target = pair.target();
         for (SqlServer s : List.of(source, target)) {
@@ -159,95 +160,6 @@ class TypeMatrixRoundTripIT {
             rs.next();
             assertEquals(checksum(source), rs.getLong(2), "CHECKSUM TABLE of the fast-path copy");
         }
-    }
-
-    /**
-     * The dump's byte path writes exactly the bytes of the text path, both when the session delivers
-     * all text as utf8mb4 (ConnectionSpec's URL) and when character_set_results is NULL, so latin1
-     * columns arrive as latin1 bytes and must be decoded first.
-     */
-    @Test
-    void rowLiteralsWriteTheBytesOfAppendLiteral() throws Exception {
-        String url = ConnectionSpec.of(source.host(), source.port(), source.user(), source.password()).jdbcUrl();
-        for (String u : List.of(url, url.replace("&characterSetResults=UTF-8", ""))) {
-            try (Connection c = java.sql.DriverManager.getConnection(u, source.user(), source.password());
-                 Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-                List<Column> cols = SchemaReader.read(c, TABLE).writableColumns();
-                st.setFetchSize(Integer.MIN_VALUE);
-                int rows = 0;
-                try (ResultSet rs = st.executeQuery("SELECT " + ResultSetValues.selectList(cols) + " FROM "
-                        + TABLE.quoted() + " ORDER BY id")) {
-                    RowLiterals literals = new RowLiterals(rs, cols);
-                    while (rs.next()) {
-                        StringBuilder sb = new StringBuilder();
-                        for (int i = 0; i < cols.size(); i++) {
-                            sb.append(i == 0 ? "" : ",");
-                            ResultSetValues.appendLiteral(sb, rs, i + 1, cols.get(i));
-                        }
-                        SqlBytes out = new SqlBytes(16);
-                        literals.append(out, rs);
-                        assertEquals(sb.toString(), out.toString(), "row " + (rows + 1) + " via " + u);
-                        rows++;
-                    }
-                }
-                assertNotEquals(0, rows);
-            }
-        }
-    }
-
-    /**
-     * A direct {@link LiteralRows} must write exactly what the result set path writes. Each column is read on its
-     * own, both ways; the columns the direct path takes must include every numeric, temporal,
-     * character and binary kind of the matrix (ENUM and SET too), and it must refuse the rest.
-     */
-    @Test
-    void directRowsWriteTheSameLiteralsAsTheResultSetPath() throws Exception {
-        String url = ConnectionSpec.of(source.host(), source.port(), source.user(), source.password()).jdbcUrl();
-        List<String> direct = new ArrayList<>();
-        List<String> generic = new ArrayList<>();
-        try (Connection c = java.sql.DriverManager.getConnection(url, source.user(), source.password())) {
-            for (Column col : SchemaReader.read(c, TABLE).writableColumns()) {
-                List<Column> one = List.of(col);
-                String sql = "SELECT " + ResultSetValues.selectList(one) + " FROM " + TABLE.quoted() + " ORDER BY id";
-                List<String> viaResultSet = new ArrayList<>();
-                try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
-                    RowLiterals literals = new RowLiterals(rs, one);
-                    while (rs.next()) {
-                        SqlBytes out = new SqlBytes(16);
-                        literals.append(out, rs);
-                        viaResultSet.add(out.toString());
-                    }
-                }
-                try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
-                    LiteralRows rows = new RowLiterals(rs, one).rows(rs);
-                    if (!rows.direct()) {
-                        generic.add(col.dataType());
-                        continue;
-                    }
-                    direct.add(col.dataType());
-                    List<String> viaDirect = new ArrayList<>();
-                    while (rows.next()) {
-                        SqlBytes out = new SqlBytes(16);
-                        rows.append(out);
-                        viaDirect.add(out.toString());
-                    }
-                    assertEquals(viaResultSet, viaDirect, "column " + col.name() + " " + col.dataType());
-                }
-            }
-        }
-        for (String type : List.of("tinyint", "int", "bigint", "decimal", "float", "double", "date", "datetime",
-                "timestamp", "time", "year", "char", "varchar", "text", "binary", "varbinary", "blob", "enum", "set")) {
-            assertTrue(direct.contains(type), type + " read directly; direct " + direct + ", generic " + generic);
-        }
-        for (String type : List.of("bit", "geometry")) {
-            assertTrue(generic.contains(type), type + " read through the result set; direct " + direct);
-        }
-    }
-
-    private static Statement streaming(Connection c) throws SQLException {
-        Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
-        st.setFetchSize(Integer.MIN_VALUE);
-        return st;
     }
 
     @Test

@@ -17,7 +17,6 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
-import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import java.io.IOException;
 import java.net.Socket;

@@ -18,7 +18,7 @@ import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.SqlStatementContex
 import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.SqlStatementsContext;
 import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.TableNameContext;
 import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.TruncateTableContext;
-import io.jdm.common.filter.EventType;
+import io.jdm.common.config.EventType;
 import io.jdm.common.sql.SqlScanner;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.reader.ParsedDdl.Ref;

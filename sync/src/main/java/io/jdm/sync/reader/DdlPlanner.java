@@ -1,11 +1,10 @@
 package io.jdm.sync.reader;
 
+import io.jdm.common.config.Action;
+import io.jdm.common.config.EventType;
 import io.jdm.common.error.FatalException;
-import io.jdm.common.filter.Action;
-import io.jdm.common.filter.EventType;
 import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.TableName;
-import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.SourceSession;

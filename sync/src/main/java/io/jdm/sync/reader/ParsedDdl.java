@@ -1,6 +1,6 @@
 package io.jdm.sync.reader;
 
-import io.jdm.common.filter.EventType;
+import io.jdm.common.config.EventType;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.SqlScanner;

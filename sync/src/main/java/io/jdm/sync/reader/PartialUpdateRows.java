@@ -4,8 +4,8 @@ import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDataDeserializer;
 import com.github.shyiko.mysql.binlog.io.ByteArrayInputStream;
+import io.jdm.common.config.EventType;
 import io.jdm.common.error.FatalException;
-import io.jdm.common.filter.EventType;
 import java.io.IOException;
 
 /**

@@ -3,7 +3,6 @@ package io.jdm.sync.reader;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import io.jdm.common.position.BinlogPosition;
-import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,10 +1,10 @@
 package io.jdm.sync.reader;
 
+import io.jdm.common.config.EventType;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.error.RetriableException;
-import io.jdm.common.filter.EventType;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.schema.Column;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.common.filter.EventType;
+import io.jdm.common.config.EventType;
 import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.TableName;
 import java.util.List;

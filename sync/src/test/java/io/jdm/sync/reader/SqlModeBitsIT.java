@@ -3,8 +3,8 @@ package io.jdm.sync.reader;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.position.Flavor;
-import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class SqlModeBitsIT {
     @Test
     void everyMariadbBitHasTheServersName() throws Exception {
-        SqlServer src = ServerPair.shared().source();
+        SqlServer src = TestServers.shared().source();
         try (Connection c = src.connect(); Statement st = c.createStatement()) {
             for (int bit = 0; bit < 35; bit++) {
                 st.execute("SET SESSION sql_mode = " + (1L << bit));

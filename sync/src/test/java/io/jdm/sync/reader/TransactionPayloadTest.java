@@ -16,7 +16,6 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.TableName;
-import io.jdm.sync.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.RowChange;

@@ -1,0 +1,28 @@
+package io.jdm.common.config;
+
+import java.util.Locale;
+
+/**
+ * How the dump makes its connections see one point in time ({@code mydumpers.*.consistency}), as
+ * Dumpling's {@code consistency} option.
+ */
+public enum Consistency {
+    /** FLUSH on MySQL/MariaDB, falling back to LOCK when FTWRL is refused; SNAPSHOT on TiDB. */
+    AUTO,
+    /** FLUSH TABLES WITH READ LOCK while every connection opens its snapshot and the position is read. */
+    FLUSH,
+    /** LOCK TABLES … READ on the selected tables instead of FTWRL (managed MySQL). */
+    LOCK,
+    /** TiDB only: every connection reads at one TSO through {@code tidb_snapshot}. */
+    SNAPSHOT,
+    /**
+     * No lock and no shared snapshot, only for sources nobody writes to; the position is read after
+     * the connections open and is marked so.
+     */
+    NONE;
+
+    /** The lower-case name, as the task file and the metadata file spell it. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,134 @@
+package io.jdm.dump;
+
+import io.jdm.common.schema.Column;
+import io.jdm.common.sql.ResultSetValues;
+import io.jdm.common.sql.SqlBytes;
+import io.jdm.common.sql.ValueEncoder;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * Writes the current row of a streaming result set as comma-separated SQL literals in UTF-8, the
+ * same literals {@link ResultSetValues#appendLiteral} gives, with the least work per value: how
+ * each column is written is decided once per result set, each value is read once as the driver's
+ * bytes, numbers and temporals are copied, binary values hex-encoded and character values (when the
+ * driver delivers UTF-8, see {@link #deliversUtf8}) escaped byte by byte without being decoded.
+ * Everything else goes through {@link ValueEncoder}.
+ *
+ * <p>{@link #rows} goes one step further with MySQL Connector/J: the rows are taken from the
+ * driver's row reader and character and binary values are escaped straight out of its packet
+ * buffer, without a {@code byte[]} copy per value (see {@link LiteralRows}).
+ */
+final class RowLiterals {
+    private static final byte NUMBER = 0;
+    private static final byte TEMPORAL = 1;
+    private static final byte UTF8_TEXT = 2;
+    private static final byte BINARY = 3;
+    private static final byte OTHER = 4;
+
+    private final Column[] columns;
+    private final byte[] kinds;
+    /** MySQL protocol type ids of the columns, or null when the driver is not Connector/J. */
+    private final int[] wireTypes;
+
+    /** For {@code rs}, whose columns are {@code columns} selected with {@link ResultSetValues#selectList}. */
+    RowLiterals(ResultSet rs, List<Column> columns) throws SQLException {
+        this.columns = columns.toArray(new Column[0]);
+        this.kinds = new byte[this.columns.length];
+        for (int i = 0; i < kinds.length; i++) {
+            kinds[i] = kind(this.columns[i], rs, i + 1);
+        }
+        this.wireTypes = LiteralRows.wireTypes(rs);
+    }
+
+    /**
+     * The rows of {@code rs} (not yet read), read from Connector/J's row reader when no column needs
+     * the result set (see {@link LiteralRows}); from then on {@code rs} must only be closed.
+     */
+    LiteralRows rows(ResultSet rs) {
+        boolean direct = wireTypes != null;
+        for (int i = 0; i < kinds.length && direct; i++) {
+            direct = kinds[i] == NUMBER || kinds[i] == TEMPORAL
+                    || kinds[i] != OTHER && LiteralRows.isBytes(wireTypes[i]);
+        }
+        return new LiteralRows(rs, this, direct);
+    }
+
+    /** Like {@link #append(SqlBytes, ResultSet)} for the current row of a direct {@link LiteralRows}. */
+    void appendDirect(SqlBytes out, LiteralRows rows) {
+        for (int i = 0; i < kinds.length; i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            byte kind = kinds[i];
+            if (kind == NUMBER || kind == TEMPORAL) {
+                byte[] raw = rows.bytes(i);
+                if (raw == null) {
+                    out.appendAscii("NULL");
+                } else if (kind == NUMBER) {
+                    out.append(raw);
+                } else {
+                    out.append('\'').append(raw).append('\'');
+                }
+            } else {
+                rows.escape(i, out, kind == BINARY);
+            }
+        }
+    }
+
+    private static byte kind(Column column, ResultSet rs, int index) throws SQLException {
+        return switch (column.dataType()) {
+            case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric", "float",
+                    "double", "real" -> NUMBER;
+            case "date", "datetime", "timestamp", "time", "year" -> TEMPORAL;
+            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" ->
+                    deliversUtf8(rs, index) ? UTF8_TEXT : OTHER;
+            case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> BINARY;
+            default -> OTHER;
+        };
+    }
+
+    /**
+     * True when the driver delivers column {@code index}'s text as UTF-8 bytes (it does for every
+     * character column when the session's {@code character_set_results} is utf8mb4, as
+     * {@code ConnectionSpec.jdbcUrl()} sets it), so its raw bytes are the text {@code getString}
+     * would decode.
+     */
+    static boolean deliversUtf8(ResultSet rs, int index) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        if (!md.isWrapperFor(com.mysql.cj.jdbc.result.ResultSetMetaData.class)) {
+            return false;
+        }
+        String encoding = md.unwrap(com.mysql.cj.jdbc.result.ResultSetMetaData.class).getColumnCharacterEncoding(index);
+        return encoding != null && (encoding.equalsIgnoreCase("UTF-8") || encoding.equalsIgnoreCase("UTF8"));
+    }
+
+    /** Appends the current row's values of {@code rs}, comma-separated, without parentheses. */
+    void append(SqlBytes out, ResultSet rs) throws SQLException {
+        for (int i = 0; i < kinds.length; i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            int index = i + 1;
+            byte kind = kinds[i];
+            if (kind == OTHER) {
+                ValueEncoder.append(out, columns[i], ResultSetValues.read(rs, index, columns[i]));
+                continue;
+            }
+            byte[] raw = rs.getBytes(index);
+            if (raw == null) {
+                out.appendAscii("NULL");
+            } else if (kind == NUMBER) {
+                out.append(raw); // already a valid literal (a FLOAT is selected as its exact double)
+            } else if (kind == UTF8_TEXT) {
+                ValueEncoder.appendString(out, raw);
+            } else if (kind == TEMPORAL) {
+                out.append('\'').append(raw).append('\''); // digits, '-', ':', '.' and ' ' need no escaping
+            } else {
+                ValueEncoder.appendHex(out, raw);
+            }
+        }
+    }
+}

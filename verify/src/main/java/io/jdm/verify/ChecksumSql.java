@@ -1,0 +1,222 @@
+package io.jdm.verify;
+
+import io.jdm.common.schema.Column;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.ResultSetValues;
+import io.jdm.common.sql.TableName;
+import java.math.BigInteger;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The SQL both sides run. Every expression is derived from the SOURCE column types and is the same
+ * text on both servers, so equal values give equal checksums whatever the target's own types.
+ *
+ * <p>A row's checksum is {@code CRC32(CONCAT_WS(',', v1..vn, g1..gn))}: each {@code v} prints the
+ * value exactly (FLOAT widened to DOUBLE, since the server prints FLOAT with six digits; utf8mb4
+ * text as its bytes, other charsets converted to utf8mb4; BIT as a number; binary and spatial
+ * values as their bytes), and each {@code g} records NULL-ness and, for values that may contain the
+ * separator, their length, so no two different rows concatenate to the same text. A chunk's
+ * checksum is its row count and the SUM of its row CRCs: order-independent, evaluated once per row
+ * (the expression dominates the cost), and unlike an XOR not fooled by pairs of identical rows. A
+ * row too long for CONCAT_WS (NULL) adds {@link #OVERSIZE}, which no sum of CRCs reaches, so such
+ * a chunk always goes to the row-by-row comparison.
+ *
+ * <p>A formatting difference between two servers (or a target column in another charset) can make
+ * equal chunks checksum differently; that costs a row-by-row look, never a wrong verdict, because
+ * rows are then compared as Java values.
+ */
+final class ChecksumSql {
+    /**
+     * Added for a row whose text is too long to hash: the largest BIGINT UNSIGNED, above any sum of
+     * the CRCs of fewer than 2^32 rows, and an integer, so IFNULL stays an integer expression (a
+     * DECIMAL literal made the server convert every row's CRC to a decimal).
+     */
+    static final java.math.BigDecimal OVERSIZE = new java.math.BigDecimal("18446744073709551615");
+
+    private ChecksumSql() {
+    }
+
+    static String rowHash(List<Column> columns) {
+        return rowHash(columns, null);
+    }
+
+    /**
+     * @param target the target's columns, in the same order, or null when unknown: text in another
+     *     charset than utf8mb4 is hashed as its bytes where the target column has the same charset,
+     *     and converted to utf8mb4 (about three times the server's work) only where it does not
+     */
+    static String rowHash(List<Column> columns, List<Column> target) {
+        boolean oneCollation = oneUtf8mb4Collation(columns);
+        StringBuilder v = new StringBuilder("CRC32(CONCAT_WS(','");
+        StringBuilder g = new StringBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            Column c = columns.get(i);
+            String q = Identifiers.quote(c.name());
+            boolean sameCharset = target != null && i < target.size() && sameCharset(c, target.get(i));
+            v.append(", ").append(valueExpr(c, q, oneCollation, sameCharset));
+            g.append(", ").append(guardExpr(c, q));
+        }
+        return v.append(g).append("))").toString();
+    }
+
+    private static String valueExpr(Column c, String q, boolean oneCollation, boolean sameCharset) {
+        return switch (kind(c)) {
+            case PLAIN -> q;
+            case FLOAT -> "(" + q + " + 0e0)";
+            case BIT -> "CAST(" + q + " AS UNSIGNED)";
+            case BYTES -> q;
+            case TEXT -> isUtf8mb4Text(c) ? (oneCollation ? q : "CAST(" + q + " AS BINARY)")
+                    : sameCharset ? "CAST(" + q + " AS BINARY)" : "CONVERT(" + q + " USING utf8mb4)";
+        };
+    }
+
+    /** Text (not JSON) stored in one and the same known charset on both sides: equal values, equal bytes. */
+    private static boolean sameCharset(Column source, Column target) {
+        return !"json".equals(source.dataType()) && !"json".equals(target.dataType()) && source.charset() != null
+                && source.charset().equalsIgnoreCase(target.charset());
+    }
+
+    /**
+     * utf8mb4 text is hashed as its bytes: no conversion work. CRC32 reads a string's bytes as they
+     * are, so the column itself does; only when text of several collations meets in one CONCAT_WS
+     * (an "illegal mix of collations") is each value cast to binary first, which costs a copy.
+     */
+    private static boolean isUtf8mb4Text(Column c) {
+        return !"json".equals(c.dataType()) && "utf8mb4".equalsIgnoreCase(c.charset());
+    }
+
+    /** Every text column is utf8mb4 text of one and the same known collation. */
+    private static boolean oneUtf8mb4Collation(List<Column> columns) {
+        String collation = null;
+        for (Column c : columns) {
+            if (kind(c) != Kind.TEXT) {
+                continue;
+            }
+            if (!isUtf8mb4Text(c) || c.collation() == null || collation != null && !collation.equals(c.collation())) {
+                return false;
+            }
+            collation = c.collation();
+        }
+        return true;
+    }
+
+    private static String guardExpr(Column c, String q) {
+        return switch (kind(c)) {
+            case TEXT -> isUtf8mb4Text(c) ? "IFNULL(LENGTH(" + q + "), -1)" : "IFNULL(CHAR_LENGTH(" + q + "), -1)";
+            case BYTES -> "IFNULL(LENGTH(" + q + "), -1)";
+            default -> "ISNULL(" + q + ")";
+        };
+    }
+
+    /** The expression rows are ordered by in a row-by-row comparison; Java orders values the same way. */
+    static String orderExpr(Column c) {
+        String q = Identifiers.quote(c.name());
+        return switch (kind(c)) {
+            case TEXT -> "CAST(CONVERT(" + q + " USING utf8mb4) AS BINARY)";
+            case BYTES -> isSpatial(c) ? "CAST(" + q + " AS BINARY)" : q;
+            default -> q;
+        };
+    }
+
+    /**
+     * How a column prints into the row text. PLAIN: numbers and temporals, whose text is exact and
+     * never holds the separator; TEXT may hold it, so its length is part of the row.
+     */
+    enum Kind { PLAIN, FLOAT, BIT, BYTES, TEXT }
+
+    static Kind kind(Column c) {
+        if (c.isIntegral() || c.isTemporal()) {
+            return Kind.PLAIN;
+        }
+        return switch (c.dataType()) {
+            case "decimal", "numeric", "double", "real" -> Kind.PLAIN;
+            case "float" -> Kind.FLOAT;
+            case "bit" -> Kind.BIT;
+            default -> c.isBinary() || isSpatial(c) ? Kind.BYTES : Kind.TEXT;
+        };
+    }
+
+    static boolean isSpatial(Column c) {
+        return switch (c.dataType()) {
+            case "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
+                    "geometrycollection", "geomcollection" -> true;
+            default -> false;
+        };
+    }
+
+    /** {@code SELECT COUNT(*), SUM(IFNULL(h, OVERSIZE)) FROM t WHERE range}. */
+    static String checksum(TablePlan p, TableName table, KeyRangeChunk c, List<Object> params) {
+        return "SELECT COUNT(*), SUM(IFNULL(" + rowHash(p.sourceColumns, p.targetColumns) + ", "
+                + OVERSIZE.toPlainString() + ")) FROM " + table.quoted() + where(p, c, params);
+    }
+
+    /** The chunk's rows, each side's columns read exactly, in the order Java merges them. */
+    static String rows(TablePlan p, List<Column> sideColumns, TableName table, KeyRangeChunk c, List<Object> params) {
+        StringBuilder sb = new StringBuilder("SELECT ").append(ResultSetValues.selectList(sideColumns))
+                .append(" FROM ").append(table.quoted()).append(where(p, c, params)).append(" ORDER BY ");
+        int[] order = p.orderColumns();
+        for (int i = 0; i < order.length; i++) {
+            sb.append(i == 0 ? "" : ", ").append(orderExpr(p.sourceColumns.get(order[i])));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The range as {@code (k1 > a1) OR (k1 = a1 AND k2 >= a2)}, spelled out rather than as a row
+     * constructor, which some optimizers do not turn into an index range; the leading
+     * {@code k1 >= a1} is redundant and there for the same reason.
+     */
+    static String where(TablePlan p, KeyRangeChunk c, List<Object> params) {
+        List<String> parts = new ArrayList<>();
+        if (c.lower != null) {
+            parts.add(bound(p, c.lower, true, params));
+        }
+        if (c.upper != null) {
+            parts.add(bound(p, c.upper, false, params));
+        }
+        return parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts);
+    }
+
+    private static String bound(TablePlan p, Object[] values, boolean lower, List<Object> params) {
+        List<String> names = new ArrayList<>();
+        for (int k : p.key) {
+            names.add(Identifiers.quote(p.sourceColumns.get(k).name()));
+        }
+        int n = names.size();
+        if (n == 1) {
+            params.add(values[0]);
+            return names.get(0) + (lower ? " >= ?" : " < ?");
+        }
+        StringBuilder sb = new StringBuilder("(").append(names.get(0)).append(lower ? " >= ?" : " <= ?")
+                .append(" AND (");
+        params.add(values[0]);
+        for (int i = 0; i < n; i++) {
+            sb.append(i == 0 ? "" : " OR ").append('(');
+            for (int j = 0; j < i; j++) {
+                sb.append(names.get(j)).append(" = ? AND ");
+                params.add(values[j]);
+            }
+            String op = i < n - 1 ? (lower ? " > ?" : " < ?") : (lower ? " >= ?" : " < ?");
+            sb.append(names.get(i)).append(op).append(')');
+            params.add(values[i]);
+        }
+        return sb.append("))").toString();
+    }
+
+    /** Binds canonical values; a FLOAT as its exact double so the range compares exactly. */
+    static void bind(PreparedStatement ps, List<Object> params) throws SQLException {
+        for (int i = 0; i < params.size(); i++) {
+            Object v = params.get(i);
+            if (v instanceof Float f) {
+                ps.setDouble(i + 1, f.doubleValue());
+            } else if (v instanceof BigInteger b) {
+                ps.setBigDecimal(i + 1, new java.math.BigDecimal(b));
+            } else {
+                ps.setObject(i + 1, v);
+            }
+        }
+    }
+}

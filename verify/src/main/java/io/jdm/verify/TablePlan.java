@@ -1,0 +1,165 @@
+package io.jdm.verify;
+
+import io.jdm.common.schema.Column;
+import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.schema.TableSchema;
+import io.jdm.common.sql.TableName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How one table pair is compared: the columns (the source's written columns, matched by name on the
+ * target), which of them form the key that orders and chunks the rows, and which hold JSON.
+ */
+final class TablePlan {
+    private static final Pattern JSON_CHECK = Pattern.compile("(?i)^\\s*json_valid\\(`((?:[^`]|``)+)`\\)\\s*$");
+
+    final TablePair pair;
+    final TableSchema sourceSchema;
+    /** Compared columns, source side. */
+    final List<Column> sourceColumns;
+    /** The same columns on the target, index for index. */
+    final List<Column> targetColumns;
+    /** Positions in the compared columns of the key, in key order; empty when the table has no key. */
+    final int[] key;
+    final boolean[] json;
+
+    private TablePlan(TablePair pair, TableSchema sourceSchema, List<Column> sourceColumns,
+                      List<Column> targetColumns, int[] key, boolean[] json) {
+        this.pair = pair;
+        this.sourceSchema = sourceSchema;
+        this.sourceColumns = List.copyOf(sourceColumns);
+        this.targetColumns = List.copyOf(targetColumns);
+        this.key = key;
+        this.json = json;
+    }
+
+    boolean hasKey() {
+        return key.length > 0;
+    }
+
+    /** The single integer key column, the case chunked by arithmetic on min/max. */
+    Optional<Column> integerKey() {
+        return key.length == 1 && sourceColumns.get(key[0]).isIntegral()
+                ? Optional.of(sourceColumns.get(key[0])) : Optional.empty();
+    }
+
+    /** Positions that order rows: the key, or every column for a table without one. */
+    int[] orderColumns() {
+        if (hasKey()) {
+            return key;
+        }
+        int[] all = new int[sourceColumns.size()];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+        }
+        return all;
+    }
+
+    boolean isKeyColumn(int index) {
+        for (int k : key) {
+            if (k == index) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Reads both schemas and matches them; a mismatch the comparison cannot work around is a {@link PlanException}. */
+    static TablePlan prepare(Connection source, Connection target, TablePair pair) throws SQLException {
+        TableSchema s = SchemaReader.read(source, pair.source());
+        TableSchema t;
+        try {
+            t = SchemaReader.read(target, pair.target());
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146) {
+                throw new PlanException("table " + pair.target() + " does not exist on the target");
+            }
+            throw e;
+        }
+        List<String> keyNames = s.identityKey();
+        List<Column> sc = new ArrayList<>();
+        for (Column c : s.columns()) {
+            if (!c.generated() || keyNames.stream().anyMatch(k -> k.equalsIgnoreCase(c.name()))) {
+                sc.add(c);
+            }
+        }
+        List<Column> tc = new ArrayList<>();
+        List<String> absent = new ArrayList<>();
+        for (Column c : sc) {
+            Optional<Column> m = t.column(c.name());
+            m.ifPresent(tc::add);
+            if (m.isEmpty()) {
+                absent.add(c.name());
+            }
+        }
+        if (!absent.isEmpty()) {
+            throw new PlanException("target table " + pair.target() + " has no column " + String.join(", ", absent)
+                    + "; align the target's schema with the source before verifying");
+        }
+        int[] key = new int[keyNames.size()];
+        for (int i = 0; i < key.length; i++) {
+            key[i] = indexOf(sc, keyNames.get(i));
+        }
+        Set<String> jsonNames = new HashSet<>(jsonChecked(source, pair.source()));
+        jsonNames.addAll(jsonChecked(target, pair.target()));
+        boolean[] json = new boolean[sc.size()];
+        for (int i = 0; i < json.length; i++) {
+            json[i] = "json".equals(sc.get(i).dataType()) || "json".equals(tc.get(i).dataType())
+                    || jsonNames.contains(sc.get(i).name().toLowerCase(Locale.ROOT));
+        }
+        return new TablePlan(pair, s, sc, tc, key, json);
+    }
+
+    private static int indexOf(List<Column> columns, String name) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("key column " + name + " is not a compared column");
+    }
+
+    /**
+     * MariaDB's JSON is LONGTEXT with a {@code json_valid(col)} check; information_schema only shows
+     * the check. MySQL has no TABLE_NAME there (and a real JSON type), so a failure means "none".
+     */
+    private static Set<String> jsonChecked(Connection c, TableName table) {
+        Set<String> out = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT CHECK_CLAUSE FROM information_schema.CHECK_CONSTRAINTS "
+                + "WHERE CONSTRAINT_SCHEMA = ? AND TABLE_NAME = ?")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Matcher m = JSON_CHECK.matcher(rs.getString(1));
+                    if (m.matches()) {
+                        out.add(m.group(1).replace("``", "`").toLowerCase(Locale.ROOT));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            return Set.of();
+        }
+        return out;
+    }
+
+    /** A table that cannot be compared as configured; its message is the user's line. */
+    static final class PlanException extends SQLException {
+        private static final long serialVersionUID = 1L;
+
+        PlanException(String message) {
+            super(message);
+        }
+    }
+}

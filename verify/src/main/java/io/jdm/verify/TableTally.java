@@ -1,0 +1,72 @@
+package io.jdm.verify;
+
+import io.jdm.verify.VerifyReport.Result;
+import io.jdm.verify.VerifyReport.RowDiff;
+import io.jdm.verify.VerifyReport.TableResult;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One table's running totals, added to by every worker that compares one of its chunks. */
+final class TableTally {
+    private final TablePair pair;
+    private final int maxRows;
+    private long chunks;
+    private long rowsSource;
+    private long rowsTarget;
+    private long chunksDifferent;
+    private long missing;
+    private long extra;
+    private long changed;
+    private final List<RowDiff> rows = new ArrayList<>();
+    private String error;
+
+    TableTally(TablePair pair, int maxRows) {
+        this.pair = pair;
+        this.maxRows = maxRows;
+    }
+
+    TablePair pair() {
+        return pair;
+    }
+
+    synchronized void planned(long n) {
+        chunks += n;
+    }
+
+    synchronized void chunkDone(long source, long target, boolean checksumDiffered) {
+        rowsSource += source;
+        rowsTarget += target;
+        if (checksumDiffered) {
+            chunksDifferent++;
+        }
+    }
+
+    synchronized void diff(RowDiff d) {
+        switch (d.kind()) {
+            case MISSING -> missing++;
+            case EXTRA -> extra++;
+            case CHANGED -> changed++;
+            default -> throw new IllegalStateException(d.kind().name());
+        }
+        if (rows.size() < maxRows) {
+            rows.add(d);
+        }
+    }
+
+    /** The first failure is the one reported. */
+    synchronized void fail(String message) {
+        if (error == null) {
+            error = message;
+        }
+    }
+
+    synchronized boolean failed() {
+        return error != null;
+    }
+
+    synchronized TableResult result() {
+        Result r = error != null ? Result.ERROR : missing + extra + changed > 0 ? Result.DIFFERENT : Result.MATCH;
+        return new TableResult(pair.source(), pair.target(), r, rowsSource, rowsTarget, chunks, chunksDifferent,
+                missing, extra, changed, rows, error);
+    }
+}

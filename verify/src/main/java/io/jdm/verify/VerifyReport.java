@@ -1,0 +1,95 @@
+package io.jdm.verify;
+
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.TableName;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a verify run found, table by table.
+ *
+ * @param snapshotPosition the source position compared at, null without a snapshot
+ */
+public record VerifyReport(List<TableResult> tables, Duration elapsed, BinlogPosition snapshotPosition) {
+    public VerifyReport {
+        tables = List.copyOf(tables);
+        Objects.requireNonNull(elapsed, "elapsed");
+    }
+
+    /** Outcome of one table. */
+    public enum Result { MATCH, DIFFERENT, ERROR }
+
+    /** How one row differs: only in the source, only in the target, or in both with other values. */
+    public enum DiffKind { MISSING, EXTRA, CHANGED }
+
+    /** One column of a changed row, values as SQL literals (long ones shortened). */
+    public record ColumnDiff(String column, String source, String target) {
+    }
+
+    /**
+     * One differing row.
+     *
+     * @param key the row's key as {@code col=literal} pairs (all columns for a table without a key)
+     * @param columns the differing columns of a CHANGED row, empty otherwise
+     */
+    public record RowDiff(DiffKind kind, String key, List<ColumnDiff> columns) {
+        public RowDiff {
+            columns = List.copyOf(columns);
+        }
+    }
+
+    /**
+     * One table.
+     *
+     * @param chunks how many chunks the table was split into
+     * @param chunksDifferent chunks whose checksums differed (a chunk can differ only in formatting,
+     *     so this may be above zero for a table that matches)
+     * @param rows the first differing rows, at most the configured number; the counts are complete
+     * @param error the one-line reason for {@link Result#ERROR}, else null
+     */
+    public record TableResult(TableName source, TableName target, Result result, long rowsSource, long rowsTarget,
+                              long chunks, long chunksDifferent, long missing, long extra, long changed,
+                              List<RowDiff> rows, String error) {
+        public TableResult {
+            rows = List.copyOf(rows);
+        }
+
+        public long differingRows() {
+            return missing + extra + changed;
+        }
+    }
+
+    /** True when every table matches. */
+    public boolean matches() {
+        return tables.stream().allMatch(t -> t.result() == Result.MATCH);
+    }
+
+    /** The CLI's exit code: 0 everything matches, 1 something differs, 2 a table could not be compared. */
+    public int exitCode() {
+        if (tables.stream().anyMatch(t -> t.result() == Result.ERROR)) {
+            return 2;
+        }
+        return matches() ? 0 : 1;
+    }
+
+    public TableResult table(TableName source) {
+        return tables.stream().filter(t -> t.source().equals(source)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no table " + source + " in the report"));
+    }
+
+    /** A fixed-width table for a terminal, one line per table, then the listed rows of those that differ. */
+    public String renderTable() {
+        return ReportRenderer.table(this);
+    }
+
+    /** The whole report as a JSON document. */
+    public String toJson() {
+        return ReportRenderer.json(this);
+    }
+
+    /** One line: tables matched/different/error, rows and seconds. */
+    public String summaryLine() {
+        return ReportRenderer.summary(this);
+    }
+}
