@@ -110,6 +110,7 @@ class MetricsEndpointIT {
         startTask(task, "metrics_sc");
         int port = freePort();
         startPrometheus(binary, port, http.port());
+        awaitReady(port);
 
         // Rows keep arriving while Prometheus scrapes, so the rate over its window is above zero.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
@@ -192,6 +193,27 @@ class MetricsEndpointIT {
         prometheus = new ProcessBuilder(binary, "--config.file=" + config, "--web.listen-address=127.0.0.1:" + port,
                 "--storage.tsdb.path=" + dir.resolve("tsdb"))
                 .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+    }
+
+    /** Prometheus answers 503 until its storage is open; its own readiness endpoint says when. */
+    private void awaitReady(int port) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (!prometheus.isAlive()) {
+                throw new AssertionError("prometheus exited: " + Files.readString(dir.resolve("prometheus.log")));
+            }
+            try {
+                HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/-/ready"))
+                        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+                if (r.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("prometheus not ready in 60 s: " + Files.readString(dir.resolve("prometheus.log")));
     }
 
     /** The value of a one-element instant query, or -1 while Prometheus has no answer yet. */
