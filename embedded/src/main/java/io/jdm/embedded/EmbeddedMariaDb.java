@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -148,24 +147,6 @@ public final class EmbeddedMariaDb implements SqlServer {
         return DriverManager.getConnection(jdbcUrl(null), user(), password());
     }
 
-    /** Runs statements as root, failing on the first error. */
-    @Override
-    public void execute(String... sql) {
-        try (Connection c = connect(); Statement st = c.createStatement()) {
-            for (String s : sql) {
-                st.execute(s);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(name + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** Drops and recreates a database: the fresh schema each test starts from. */
-    @Override
-    public void freshDatabase(String database) {
-        String q = "`" + database.replace("`", "``") + "`";
-        execute("DROP DATABASE IF EXISTS " + q, "CREATE DATABASE " + q + " CHARACTER SET utf8mb4");
-    }
 
     public boolean isRunning() {
         return running;

@@ -24,9 +24,25 @@ public interface SqlServer extends AutoCloseable {
 
     Connection connect() throws SQLException;
 
-    void execute(String... sql);
+    /** Runs statements as this server's user, failing on the first error. */
+    default void execute(String... sql) {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            for (String s : sql) {
+                st.execute(s);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(flavor() + " on port " + port() + ": " + e.getMessage(), e);
+        }
+    }
 
-    void freshDatabase(String database);
+    /**
+     * Drops and recreates a database in utf8mb4 whatever the server's default: the fresh schema
+     * each test starts from.
+     */
+    default void freshDatabase(String database) {
+        String q = "`" + database.replace("`", "``") + "`";
+        execute("DROP DATABASE IF EXISTS " + q, "CREATE DATABASE " + q + " CHARACTER SET utf8mb4");
+    }
 
     /**
      * Every row of a query as one string, its columns joined by {@code |} (NULL as empty): the way

@@ -3,7 +3,6 @@ package io.jdm.embedded;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import org.opentest4j.TestAbortedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -67,22 +66,6 @@ final class ContainerServers {
             return DriverManager.getConnection(jdbcUrl(null), user, password);
         }
 
-        @Override
-        public void execute(String... sql) {
-            try (Connection c = connect(); Statement st = c.createStatement()) {
-                for (String s : sql) {
-                    st.execute(s);
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException(flavor + ": " + e.getMessage(), e);
-            }
-        }
-
-        @Override
-        public void freshDatabase(String database) {
-            String q = "`" + database.replace("`", "``") + "`";
-            execute("DROP DATABASE IF EXISTS " + q, "CREATE DATABASE " + q);
-        }
 
         @Override
         public void close() {
