@@ -1,5 +1,6 @@
 package io.jdm.bench;
 
+import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.sql.TableName;
@@ -77,7 +78,7 @@ final class Heartbeat implements AutoCloseable {
              ResultSet rs = st.executeQuery("SELECT ts FROM " + table.quoted() + " WHERE id = 1")) {
             return rs.next() ? Math.max(0, (System.currentTimeMillis() - rs.getLong(1)) / 1000.0) : Double.NaN;
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146) {
+            if (ErrorClassifier.isNoSuchTable(e)) {
                 return Double.NaN;
             }
             throw e;

@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import com.mysql.cj.exceptions.MysqlErrorNumbers;
 import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
@@ -223,10 +224,10 @@ final class ChunkWorker implements Runnable {
     private JdmException classify(Chunk chunk, SQLException e) {
         String table = chunk.table().name().quoted();
         String what = switch (e.getErrorCode()) {
-            case 1146 -> "table " + table + " was dropped during the dump; rerun the dump";
-            case 1412 -> "table " + table + " was altered during the dump and its snapshot version can no longer be"
+            case MysqlErrorNumbers.ER_NO_SUCH_TABLE -> "table " + table + " was dropped during the dump; rerun the dump";
+            case MysqlErrorNumbers.ER_TABLE_DEF_CHANGED -> "table " + table + " was altered during the dump and its snapshot version can no longer be"
                     + " read; rerun the dump";
-            case 1054 -> "table " + table + " was altered during the dump (" + ErrorClassifier.oneLine(e)
+            case MysqlErrorNumbers.ER_BAD_FIELD_ERROR -> "table " + table + " was altered during the dump (" + ErrorClassifier.oneLine(e)
                     + "); rerun the dump";
             default -> null;
         };

@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import com.mysql.cj.exceptions.MysqlErrorNumbers;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.dumpdir.DumpMetadata;
@@ -262,9 +263,9 @@ public final class DumpUnit {
 
     JdmException tableError(TableName table, SQLException e) {
         return switch (e.getErrorCode()) {
-            case 1146 -> new FatalException(prefix() + "table " + table.quoted()
+            case MysqlErrorNumbers.ER_NO_SUCH_TABLE -> new FatalException(prefix() + "table " + table.quoted()
                     + " was dropped during the dump; rerun the dump", e);
-            case 1412 -> new FatalException(prefix() + "table " + table.quoted()
+            case MysqlErrorNumbers.ER_TABLE_DEF_CHANGED -> new FatalException(prefix() + "table " + table.quoted()
                     + " was altered during the dump and its snapshot version can no longer be read; rerun the dump", e);
             default -> new FatalException(prefix() + "table " + table.quoted() + ": " + ErrorClassifier.oneLine(e)
                     + (ErrorClassifier.isRetriable(e) ? "; the consistent snapshot cannot be reopened, rerun the dump"

@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import com.mysql.cj.exceptions.MysqlErrorNumbers;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.error.ErrorClassifier;
@@ -72,7 +73,7 @@ final class SchemaDumper {
             schema = SchemaReader.read(meta, t);
             create = showCreate(meta, "TABLE", t.quoted(), t);
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146) {
+            if (ErrorClassifier.isNoSuchTable(e)) {
                 throw new FatalException("task " + config.task() + " dump: table " + t.quoted()
                         + " was dropped during the dump; rerun the dump", e);
             }
@@ -138,11 +139,11 @@ final class SchemaDumper {
     private static String[] showCreateView(Connection c, TableName v) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW CREATE VIEW " + v.quoted())) {
             if (!rs.next()) {
-                throw new SQLException("SHOW CREATE VIEW " + v.quoted() + " returned nothing", "42S02", 1146);
+                throw new SQLException("SHOW CREATE VIEW " + v.quoted() + " returned nothing", "42S02", MysqlErrorNumbers.ER_NO_SUCH_TABLE);
             }
             return new String[] {rs.getString(2), rs.getString(3), rs.getString(4)};
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146) {
+            if (ErrorClassifier.isNoSuchTable(e)) {
                 throw e;
             }
             throw new SQLException("SHOW CREATE VIEW " + v.quoted() + ": " + ErrorClassifier.oneLine(e),
@@ -153,11 +154,11 @@ final class SchemaDumper {
     private String showCreate(Connection c, String kind, String quoted, TableName table) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW CREATE " + kind + " " + quoted)) {
             if (!rs.next()) {
-                throw new SQLException("SHOW CREATE " + kind + " " + quoted + " returned nothing", "42S02", 1146);
+                throw new SQLException("SHOW CREATE " + kind + " " + quoted + " returned nothing", "42S02", MysqlErrorNumbers.ER_NO_SUCH_TABLE);
             }
             return rs.getString(2);
         } catch (SQLException e) {
-            if (table == null || e.getErrorCode() == 1146) {
+            if (table == null || ErrorClassifier.isNoSuchTable(e)) {
                 throw e;
             }
             throw new SQLException("SHOW CREATE " + kind + " " + quoted + ": " + ErrorClassifier.oneLine(e),

@@ -40,7 +40,7 @@ public final class LoadFootprint {
                 try {
                     all = job.checkpoint.readAll(c);
                 } catch (SQLException e) {
-                    if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+                    if (ErrorClassifier.isNoSuchTableOrDatabase(e)) {
                         return new LoadFootprint(job, 0, Set.of()); // no checkpoint table: nothing loaded
                     }
                     throw e;
@@ -88,7 +88,7 @@ public final class LoadFootprint {
                         try {
                             st.execute("TRUNCATE TABLE " + t.quoted());
                         } catch (SQLException e) {
-                            if (e.getErrorCode() != 1146 || ErrorClassifier.isRetriable(e)) {
+                            if (!ErrorClassifier.isNoSuchTable(e) || ErrorClassifier.isRetriable(e)) {
                                 throw e;
                             } // dropped since: nothing of it is left
                         }

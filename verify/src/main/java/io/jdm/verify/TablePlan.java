@@ -1,5 +1,6 @@
 package io.jdm.verify;
 
+import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
@@ -82,7 +83,7 @@ final class TablePlan {
         try {
             t = SchemaReader.read(target, pair.target());
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146) {
+            if (ErrorClassifier.isNoSuchTable(e)) {
                 throw new PlanException("table " + pair.target() + " does not exist on the target");
             }
             throw e;

@@ -1,5 +1,6 @@
 package io.jdm.cli.check;
 
+import com.mysql.cj.exceptions.MysqlErrorNumbers;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
@@ -47,7 +48,7 @@ public final class Prechecker {
     /** One line that says why a connection failed and what to do. */
     static String connectionProblem(ConnectionSpec spec, SQLException e) {
         String addr = spec.host() + ":" + spec.port();
-        if (e.getErrorCode() == 1045) {
+        if (e.getErrorCode() == MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR) {
             return "access denied for " + spec.user() + " at " + addr + ": check user and password";
         }
         if (ErrorClassifier.isAccessDenied(e)) {

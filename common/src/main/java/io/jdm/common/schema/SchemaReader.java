@@ -1,5 +1,6 @@
 package io.jdm.common.schema;
 
+import com.mysql.cj.exceptions.MysqlErrorNumbers;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -71,7 +72,7 @@ public final class SchemaReader {
             }
         }
         if (columns.isEmpty()) {
-            throw new SQLException("table " + table + " does not exist", "42S02", 1146);
+            throw new SQLException("table " + table + " does not exist", "42S02", MysqlErrorNumbers.ER_NO_SUCH_TABLE);
         }
         Map<String, List<String>> uniques = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(

@@ -1,5 +1,6 @@
 package io.jdm.sync.checkpoint;
 
+import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.ChangePos;
@@ -69,7 +70,7 @@ public final class DdlMarkers {
                         def = rs.getString(2);
                     }
                 } catch (SQLException e) {
-                    if (e.getErrorCode() != 1146 && e.getErrorCode() != 1049) {
+                    if (!ErrorClassifier.isNoSuchTableOrDatabase(e)) {
                         throw e;
                     }
                 }

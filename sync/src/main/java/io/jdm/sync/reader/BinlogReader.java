@@ -6,6 +6,7 @@ import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.network.SSLMode;
 import com.github.shyiko.mysql.binlog.network.ServerException;
+import com.mysql.cj.exceptions.MysqlErrorNumbers;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
@@ -167,10 +168,10 @@ public final class BinlogReader {
                     lastProgress = System.nanoTime();
                     continue;
                 }
-                if (failure instanceof ServerException se && se.getErrorCode() == 1236) {
+                if (failure instanceof ServerException se && se.getErrorCode() == MysqlErrorNumbers.ER_SOURCE_FATAL_ERROR_READING_BINLOG) {
                     throw purged(from, se);
                 }
-                if (failure instanceof ServerException se && se.getErrorCode() != 1236 && isFatalServerError(se)) {
+                if (failure instanceof ServerException se && se.getErrorCode() != MysqlErrorNumbers.ER_SOURCE_FATAL_ERROR_READING_BINLOG && isFatalServerError(se)) {
                     throw new FatalException("sync: the source refused the binlog stream at " + from + ": "
                             + se.getMessage(), se);
                 }
@@ -252,7 +253,9 @@ public final class BinlogReader {
 
     private static boolean isFatalServerError(ServerException e) {
         int c = e.getErrorCode();
-        return c == 1045 || c == 1227 || c == 1044 || c == 1142 || c == 1236 || c == 1593;
+        return c == MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR || c == MysqlErrorNumbers.ER_SPECIFIC_ACCESS_DENIED_ERROR
+                || c == MysqlErrorNumbers.ER_DBACCESS_DENIED_ERROR || c == MysqlErrorNumbers.ER_TABLEACCESS_DENIED_ERROR
+                || c == MysqlErrorNumbers.ER_SOURCE_FATAL_ERROR_READING_BINLOG || c == MysqlErrorNumbers.ER_BINLOG_FATAL_ERROR;
     }
 
     /** One connection's worth of streaming; returns the failure that ended it, if any. */

@@ -437,7 +437,7 @@ final class SchemaTracker implements AutoCloseable {
             st.execute("CREATE TABLE " + copy(src).quoted() + " LIKE " + t.quoted());
             return true;
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+            if (ErrorClassifier.isNoSuchTableOrDatabase(e)) {
                 return false;
             }
             throw e;
@@ -453,7 +453,7 @@ final class SchemaTracker implements AutoCloseable {
             }
             create = rs.getString(2);
         } catch (SQLException e) {
-            if (e.getErrorCode() == 1146 || e.getErrorCode() == 1049) {
+            if (ErrorClassifier.isNoSuchTableOrDatabase(e)) {
                 return false;
             }
             throw e;
