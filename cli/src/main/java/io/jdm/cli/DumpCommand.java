@@ -37,9 +37,7 @@ final class DumpCommand implements Callable<Integer> {
 
     static DumpResult dump(TaskConfig task, MySqlInstance instance) {
         DumpUnit unit = new DumpUnit(UnitConfigs.dump(task, instance));
-        try (Interrupts ignored = Interrupts.onSignal(unit::stop)) {
-            DumpResult r = unit.run();
-            return r;
-        }
+        Signals.onStop(task.name(), unit::stop); // a stopped dump ends in one line: it starts over when run again
+        return unit.run();
     }
 }

@@ -29,7 +29,11 @@ final class LoadCommand implements Callable<Integer> {
     public Integer call() {
         TaskConfig task = TaskFiles.load(taskFile, sources);
         for (MySqlInstance i : task.mysqlInstances()) {
-            load(task, i);
+            if (!load(task, i).completed()) {
+                System.err.println("jdm: load of " + i.sourceId() + " stopped before it finished;"
+                        + " run it again to resume where the last committed statement ended");
+                return Signals.STOPPED;
+            }
         }
         return ExitCode.OK;
     }
@@ -43,9 +47,8 @@ final class LoadCommand implements Callable<Integer> {
                 unit.stop();
             });
             LoadResult r;
-            try (Interrupts ignored = Interrupts.onSignal(unit::stop)) {
-                r = unit.run();
-            }
+            Signals.onStop(task.name(), unit::stop);
+            r = unit.run();
             if (lost.get() != null) {
                 throw new FatalException(lost.get());
             }

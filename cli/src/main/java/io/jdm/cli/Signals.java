@@ -7,7 +7,7 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * SIGINT / SIGTERM while a task runs: the first asks it to stop cleanly (stop reading, drain the
+ * SIGINT / SIGTERM while a task or a one-shot dump or load runs: the first asks it to stop cleanly (stop reading, drain the
  * writers, flush checkpoints) on a separate thread; a second exits at once. Exiting at once loses
  * nothing: every checkpoint commits in the same transaction as the data it describes, so the next
  * run resumes from there (in safe mode where a unit needs it).
@@ -16,6 +16,8 @@ import sun.misc.SignalHandler;
  */
 final class Signals {
     private static final Logger LOG = LoggerFactory.getLogger("jdm");
+    /** The exit code of a one-shot command that a signal stopped before it finished (128 + SIGINT). */
+    static final int STOPPED = 130;
 
     private Signals() {
     }
@@ -32,7 +34,7 @@ final class Signals {
             } else {
                 LOG.warn("task {}: second SIG{}, exiting now; the next run resumes from the checkpoints",
                         task, sig.getName());
-                Runtime.getRuntime().halt(130);
+                Runtime.getRuntime().halt(STOPPED);
             }
         };
         for (String name : new String[] {"INT", "TERM"}) {

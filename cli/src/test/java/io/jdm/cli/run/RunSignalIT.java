@@ -20,7 +20,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code jdm run} as a real process: it serves /status, and SIGTERM drains, checkpoints and exits 0. */
+/**
+ * jdm as a real process under SIGTERM: {@code jdm run} serves /status, drains, checkpoints and exits 0;
+ * a one-shot {@code jdm load} stops after its current statement, says so in one line, exits 130, and
+ * the next run resumes exactly.
+ */
 class RunSignalIT {
     @TempDir
     Path dir;
@@ -92,6 +96,82 @@ class RunSignalIT {
                      + " WHERE SCHEMA_NAME LIKE 'jdm\\_meta\\_signal\\_tracker\\_%'")) {
             rs.next();
             assertEquals(0, rs.getInt(1), "scratch schemas left on the target");
+        }
+    }
+
+    @Test
+    void sigtermStopsAOneShotLoadInOneLineAndTheRerunResumesExactly() throws Exception {
+        SqlServer source = TestServers.shared().source();
+        SqlServer target = TestServers.shared().target();
+        source.freshDatabase("load_signal");
+        source.execute("CREATE TABLE load_signal.t (id INT PRIMARY KEY, v VARCHAR(20))");
+        StringBuilder rows = new StringBuilder("INSERT INTO load_signal.t VALUES ");
+        for (int i = 1; i <= 400; i++) {
+            rows.append(i > 1 ? "," : "").append("(").append(i).append(",'v").append(i).append("')");
+        }
+        source.execute(rows.toString(), "ANALYZE TABLE load_signal.t"); // the dump chunks by the table's statistics
+        Path task = dir.resolve("load.yaml");
+        Files.writeString(task, String.join("\n",
+                "name: load-signal",
+                "task-mode: full",
+                "meta-schema: jdm_meta_load_signal",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [load_signal]}}",
+                "mydumpers: {global: {threads: 1, rows: 10, statement-size: 100, dir: \"" + dir.resolve("dump") + "\"}}",
+                "loaders: {global: {pool-size: 1}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        assertEquals(0, jdm("dump", task, "dump.log").waitFor(), Files.readString(dir.resolve("dump.log")));
+        // The target table exists already (the load creates it IF NOT EXISTS) with a trigger that makes each row slow.
+        target.freshDatabase("load_signal");
+        target.execute("DROP DATABASE IF EXISTS jdm_meta_load_signal",
+                "CREATE TABLE load_signal.t (id INT PRIMARY KEY, v VARCHAR(20))",
+                "CREATE TRIGGER load_signal.slow BEFORE INSERT ON load_signal.t FOR EACH ROW DO SLEEP(0.02)");
+
+        try (var files = Files.list(dir.resolve("dump"))) {
+            long data = files.filter(f -> f.getFileName().toString().matches("load_signal\\.t\\.\\d+\\.sql")).count();
+            assertTrue(data >= 10, "the test needs a file per few rows, the dump wrote " + data + " data files");
+        }
+        Process p = jdm("load", task, "load.log");
+        try {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (System.nanoTime() < deadline && count(target, "load_signal.t") < 20) {
+                assertTrue(p.isAlive(), "jdm exited early: " + Files.readString(dir.resolve("load.log")));
+                Thread.sleep(50);
+            }
+            p.destroy(); // SIGTERM
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "no exit within 60 s after SIGTERM");
+        } finally {
+            p.destroyForcibly();
+        }
+        String log = Files.readString(dir.resolve("load.log"));
+        assertEquals(130, p.exitValue(), log);
+        assertTrue(log.contains("jdm: load of s1 stopped before it finished; run it again to resume"), log);
+        int loaded = count(target, "load_signal.t");
+        assertTrue(loaded > 0 && loaded < 400, "stopped part way: " + loaded + " rows\n" + log);
+
+        target.execute("DROP TRIGGER load_signal.slow");
+        assertEquals(0, jdm("load", task, "load2.log").waitFor(), Files.readString(dir.resolve("load2.log")));
+        assertEquals(source.rows("SELECT id, HEX(v) FROM load_signal.t ORDER BY id"),
+                target.rows("SELECT id, HEX(v) FROM load_signal.t ORDER BY id"));
+    }
+
+    private Process jdm(String command, Path task, String log) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", command,
+                task.toString()).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
+    }
+
+    private static int count(SqlServer server, String table) throws Exception {
+        try (Connection c = server.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            rs.next();
+            return rs.getInt(1);
+        } catch (java.sql.SQLException e) {
+            return 0; // not there yet
         }
     }
 
