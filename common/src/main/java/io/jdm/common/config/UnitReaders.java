@@ -81,14 +81,15 @@ final class UnitReaders {
                 s.bool("defer-indexes", d.deferIndexes()),
                 s.bool("disable-foreign-key-checks", d.disableForeignKeyChecks()),
                 s.bool("disable-unique-checks", d.disableUniqueChecks()),
-                s.bool("disable-binlog", d.disableBinlog()),
-                s.longInteger("rows-per-transaction", d.rowsPerTransaction(), 0, 10_000_000));
+                s.bool("disable-binlog", d.disableBinlog()));
         Optional<String> mode = s.text("import-mode").map(m -> m.strip().toLowerCase(Locale.ROOT));
         if (mode.isPresent() && !LOGICAL_IMPORT.contains(mode.get())) {
             s.problem("import-mode", mode.get().equals("physical") ? DmKeys.NO_PHYSICAL
                     : "must be logical, sql or loader, got " + s.shown("import-mode")
                     + " (jdm loads through SQL statements only)");
         }
+        s.ignored("rows-per-transaction", "not a key of DM's loader; jdm commits a load transaction by its size "
+                + "in bytes, with the checkpoint; ignored");
         for (String key : PHYSICAL_IMPORT_KEYS) {
             s.ignored(key, "a physical import setting; jdm imports logically, ignored");
         }
