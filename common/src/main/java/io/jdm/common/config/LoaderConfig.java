@@ -14,6 +14,7 @@ import java.util.Optional;
 public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDuplicate, boolean deferIndexes,
                            boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog) {
     public static final int DEFAULT_POOL_SIZE = 16;
+    public static final int MAX_POOL_SIZE = UnitReaders.MAX_THREADS;
 
     public LoaderConfig {
         Objects.requireNonNull(dir, "dir");

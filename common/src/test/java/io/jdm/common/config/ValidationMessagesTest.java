@@ -180,6 +180,9 @@ class ValidationMessagesTest {
                 appended("mydumpers:\n  global:\n    extra-args: \"--rows 1000 -B shop\"\n",
                         "mydumpers.global.extra-args: --database chooses tables in DM in place of block-allow-list; "
                                 + "jdm takes tables from block-allow-list only: move them there"),
+                appended("mydumpers:\n  global:\n    extra-args: \"-F 2TiB\"\n",
+                        "mydumpers.global.extra-args: --filesize must be a size in MiB 0..1048576 such as 64MiB, "
+                                + "got \"2TiB\""),
                 appended("mydumpers:\n  global:\n    extra-args: \"--frobnicate 3\"\n",
                         "mydumpers.global.extra-args: --frobnicate is not a flag DM passes to its dump"),
                 appended("mydumpers: [global]\n", "mydumpers: must be a mapping, got a list"),
