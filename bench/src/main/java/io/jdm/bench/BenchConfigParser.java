@@ -7,6 +7,9 @@ import io.jdm.bench.BenchConfig.SyncSweep;
 import io.jdm.bench.BenchConfig.WorkloadKind;
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
+import io.jdm.common.config.LoaderConfig;
+import io.jdm.common.config.MydumperConfig;
+import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +22,10 @@ import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** YAML tree → {@link BenchConfig}; unknown keys and bad values fail with the key's path in the message. */
+/**
+ * YAML tree → {@link BenchConfig}; unknown keys and bad values fail with the key's path in the message.
+ * A swept task-file key has the task file's limits, and its default where the sweep names no values.
+ */
 final class BenchConfigParser {
     private static final Set<String> TOP = Set.of("name", "dataset", "source", "target", "workload",
             "key-distribution", "workload-threads", "warm-up-runs", "warm-up", "duration", "repetitions", "peers",
@@ -77,14 +83,18 @@ final class BenchConfigParser {
 
     private static DumpSweep dump(JsonNode n) {
         known(n, "sweeps.dump.", Set.of("threads", "rows", "statement-size"));
-        return new DumpSweep(ints(n, "sweeps.dump.threads", List.of(4), 1, 256),
-                longs(n, "sweeps.dump.rows", List.of(10_000L), 0, 1_000_000_000L),
-                longs(n, "sweeps.dump.statement-size", List.of(1_000_000L), 1_000, 1L << 30));
+        // rows: chunks of 10,000 rows, so the bench's small tables are dumped in several chunks
+        return new DumpSweep(ints(n, "sweeps.dump.threads", List.of(MydumperConfig.DEFAULT_THREADS), 1,
+                        MydumperConfig.MAX_THREADS),
+                longs(n, "sweeps.dump.rows", List.of(10_000L), 0, MydumperConfig.MAX_ROWS),
+                longs(n, "sweeps.dump.statement-size", List.of(MydumperConfig.DEFAULT_STATEMENT_SIZE), 1,
+                        MydumperConfig.MAX_STATEMENT_SIZE));
     }
 
     private static LoadSweep load(JsonNode n) {
         known(n, "sweeps.load.", Set.of("pool-size", "rows-per-statement"));
-        return new LoadSweep(ints(n, "sweeps.load.pool-size", List.of(16), 1, 256),
+        return new LoadSweep(ints(n, "sweeps.load.pool-size", List.of(LoaderConfig.DEFAULT_POOL_SIZE), 1,
+                LoaderConfig.MAX_POOL_SIZE),
                 ints(n, "sweeps.load.rows-per-statement", List.of(1000), 1, 1_000_000));
     }
 
@@ -108,8 +118,10 @@ final class BenchConfigParser {
         }
         BenchConfig.SyncMode mode = choice(n, "mode", "backlog", BenchConfig.SyncMode::valueOf, "backlog or live",
                 "sweeps.sync.mode");
-        return new SyncSweep(ints(n, "sweeps.sync.worker-count", List.of(16), 1, 1024),
-                ints(n, "sweeps.sync.batch", List.of(100), 1, 100_000), List.copyOf(mixes), mode);
+        return new SyncSweep(ints(n, "sweeps.sync.worker-count", List.of(SyncerConfig.DEFAULT_WORKER_COUNT), 1,
+                        SyncerConfig.MAX_WORKER_COUNT),
+                ints(n, "sweeps.sync.batch", List.of(SyncerConfig.DEFAULT_BATCH), 1, SyncerConfig.MAX_BATCH),
+                List.copyOf(mixes), mode);
     }
 
     private static ConnectionSpec server(JsonNode n, String key) {

@@ -1,6 +1,8 @@
 package io.jdm.bench;
 
 import io.jdm.bench.result.Sample;
+import io.jdm.common.config.SyncerConfig;
+import io.jdm.common.config.TaskConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.BinlogPosition;
@@ -15,7 +17,9 @@ import java.util.Map;
 
 /**
  * jdm's SyncUnit from a position, under a task name of its own and, when given, a meta schema of
- * its own that is dropped before and after, so no earlier checkpoint applies.
+ * its own that is dropped before and after, so no earlier checkpoint applies. Every syncer setting
+ * the sweep does not vary is the task file's default, mapped as a task file's is, so the figures
+ * are those of a task a user writes.
  */
 final class JdmReplicator implements Replicator {
     private final ConnectionSpec source;
@@ -46,9 +50,15 @@ final class JdmReplicator implements Replicator {
     @Override
     public void start(BinlogPosition from) throws Exception {
         dropCheckpoint();
-        unit = new SyncUnit(SyncConfig.builder(task, source, target).start(from).workerCount(workers).batch(batch)
-                .metaSchema(metaSchema).tableFilter((d, t) -> d.equals(db)).build());
+        unit = new SyncUnit(config(from));
         unit.start();
+    }
+
+    /** The task file's syncer defaults with the swept worker-count and batch. */
+    SyncConfig config(BinlogPosition from) {
+        return SyncConfig.builder(task, source, target)
+                .syncer(SyncerConfig.defaults().withWorkerCount(workers).withBatch(batch))
+                .start(from).metaSchema(metaSchema).tableFilter((d, t) -> d.equals(db)).build();
     }
 
     @Override
@@ -87,7 +97,8 @@ final class JdmReplicator implements Replicator {
     private void dropCheckpoint() throws Exception {
         try (Connection c = DataSources.connect(target); Statement st = c.createStatement()) {
             st.execute(metaSchema != null ? "DROP DATABASE IF EXISTS " + Identifiers.quote(metaSchema)
-                    : "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_syncer_checkpoint"));
+                    : "DROP TABLE IF EXISTS " + Identifiers.quote(TaskConfig.DEFAULT_META_SCHEMA) + "."
+                    + Identifiers.quote(task + "_syncer_checkpoint"));
         }
     }
 }

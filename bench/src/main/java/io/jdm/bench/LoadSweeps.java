@@ -123,7 +123,7 @@ final class LoadSweeps {
     private long dump(Path dir, int rps) {
         String db = env.cfg().database();
         long chunk = Math.max(1000, env.cfg().rowsPerTable() / 4);
-        DumpConfig c = DumpConfig.defaults("bench", env.source(), dir).withThreads(4).withRows(chunk)
+        DumpConfig c = DumpConfig.defaults("bench", env.source(), dir).withRows(chunk)
                 .withStatementSize(Math.max(1024, rps * ROW_BYTES)).withTableFilter((d, t) -> d.equals(db));
         return new DumpUnit(c).run().bytes();
     }

@@ -144,7 +144,7 @@ final class SyncSweeps {
         exec(env.target(), "DROP DATABASE IF EXISTS " + Identifiers.quote(db), "CREATE DATABASE IF NOT EXISTS jdm_meta",
                 "DROP TABLE IF EXISTS jdm_meta.jdmbenchcopy_loader_checkpoint");
         Path dir = env.work().resolve("sync-copy");
-        new DumpUnit(DumpConfig.defaults("bench", env.source(), dir).withThreads(4)
+        new DumpUnit(DumpConfig.defaults("bench", env.source(), dir)
                 .withTableFilter((d, t) -> d.equals(db))).run();
         new LoadUnit(LoadConfig.of("jdmbenchcopy", "bench", env.target(), dir).withPoolSize(4)).run();
         Tools.deleteTree(dir);

@@ -70,10 +70,18 @@ class BenchConfigTest {
     }
 
     @Test
+    void sweptKeysHaveTheTaskFilesLimits() {
+        assertEquals(List.of(300), BenchConfig.parse("sweeps: {load: {pool-size: 300}}", BASE).load().poolSize());
+        assertEquals(List.of(1024), BenchConfig.parse("sweeps: {sync: {worker-count: 1024}}", BASE).sync().workerCount());
+    }
+
+    @Test
     void messagesNameTheKeyTheValueAndTheRule() {
         assertMessage("sweeps.sync.worker-count[1]: must be an integer 1..1024, got 0",
                 "sweeps: {sync: {worker-count: [4, 0]}}");
-        assertMessage("sweeps.load.pool-size[0]: must be an integer 1..256, got 300", "sweeps: {load: {pool-size: 300}}");
+        assertMessage("sweeps.load.pool-size[0]: must be an integer 1..1024, got 1025",
+                "sweeps: {load: {pool-size: 1025}}");
+        assertMessage("sweeps.sync.batch[0]: must be an integer 1..10000, got 20000", "sweeps: {sync: {batch: 20000}}");
         assertMessage("dataset.tabels: unknown key; known here: database, rows-per-table, tables",
                 "dataset: {tabels: 2}\nsweeps: {sync: {}}");
         assertMessage("duration: must be a duration like 500ms, 10s or 2m, got ten", "duration: ten\nsweeps: {sync: {}}");

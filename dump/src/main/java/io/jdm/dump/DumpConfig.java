@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.function.BiPredicate;
 
 /**
- * What one dump does. Validated on construction; messages name the task-file key, the value and
- * the rule.
+ * What one dump does. Defaults and limits a user can set are the task file's ({@link MydumperConfig});
+ * this record checks only what the unit itself relies on, so a config built in code cannot break it.
  *
  * @param sourceId the source's name in the task file, used in messages and metric labels
  * @param threads connections reading at once; chunks of all tables share them
@@ -25,25 +25,31 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
                          long statementSize, long chunkFileSizeMb, Consistency consistency, String where,
                          Compression compress, BiPredicate<String, String> tableFilter) {
     public DumpConfig {
-        require(task != null && !task.isBlank(), "name", task, "must not be empty");
+        require(task != null && !task.isBlank(), "task", task, "must not be blank");
         sourceId = sourceId == null || sourceId.isBlank() ? "source" : sourceId;
-        Objects.requireNonNull(source, "mysql-instances.source: connection must be set");
-        Objects.requireNonNull(outputDir, "mydumpers.dir: must be set");
-        require(threads >= 1 && threads <= 1024, "mydumpers.threads", threads, "must be 1..1024");
-        require(rows >= 0, "mydumpers.rows", rows, "must be >= 0 (0 = no chunking)");
-        require(statementSize >= 1 && statementSize <= MydumperConfig.MAX_STATEMENT_SIZE, "mydumpers.statement-size",
+        Objects.requireNonNull(source, "DumpConfig.source");
+        Objects.requireNonNull(outputDir, "DumpConfig.outputDir");
+        require(threads >= 1, "threads", threads, "must be at least 1");
+        require(rows >= 0, "rows", rows, "must be >= 0 (0 = no chunking)");
+        // the statement buffer is one array: the task file's limit is what the unit can hold
+        require(statementSize >= 1 && statementSize <= MydumperConfig.MAX_STATEMENT_SIZE, "statementSize",
                 statementSize, "must be 1.." + MydumperConfig.MAX_STATEMENT_SIZE + " bytes");
-        require(chunkFileSizeMb >= 0, "mydumpers.chunk-filesize", chunkFileSizeMb, "must be >= 0 MB (0 = no limit)");
-        Objects.requireNonNull(consistency, "mydumpers.consistency: must be set");
+        require(chunkFileSizeMb >= 0, "chunkFileSizeMb", chunkFileSizeMb, "must be >= 0 (0 = no limit)");
+        Objects.requireNonNull(consistency, "DumpConfig.consistency");
         where = where == null || where.isBlank() ? null : where.strip();
         compress = compress == null ? Compression.NONE : compress;
         tableFilter = tableFilter == null ? (db, tbl) -> true : tableFilter;
     }
 
-    /** DM's defaults: 4 threads, no chunking, 1 MB statements, 64 MB files, auto consistency, no compression. */
+    /** A task file's {@code mydumpers:} entry as this unit's config; every table is selected until {@link #withTableFilter}. */
+    public static DumpConfig of(String task, String sourceId, ConnectionSpec source, MydumperConfig m) {
+        return new DumpConfig(task, sourceId, source, m.dir(), m.threads(), m.rows(), m.statementSize(),
+                m.chunkFilesizeMb(), m.consistency(), m.where().orElse(null), m.compress(), null);
+    }
+
+    /** The task file's defaults ({@link MydumperConfig#defaults}), writing into {@code outputDir}. */
     public static DumpConfig defaults(String task, ConnectionSpec source, Path outputDir) {
-        return new DumpConfig(task, "source", source, outputDir, 4, 0, 1_000_000, 64, Consistency.AUTO, null,
-                Compression.NONE, (db, tbl) -> true);
+        return of(task, "source", source, MydumperConfig.defaults(task).withDir(outputDir));
     }
 
     public DumpConfig withThreads(int n) {
@@ -91,9 +97,9 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
                 consistency, where, compress, tableFilter);
     }
 
-    private static void require(boolean ok, String key, Object value, String rule) {
+    private static void require(boolean ok, String field, Object value, String rule) {
         if (!ok) {
-            throw new IllegalArgumentException(key + ": " + rule + ", got " + value);
+            throw new IllegalArgumentException("DumpConfig." + field + " " + rule + ", got " + value);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.jdm.load;
 
+import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.OnDuplicate;
+import io.jdm.common.config.TaskConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.sql.TableName;
 import java.nio.file.Path;
@@ -9,8 +11,10 @@ import java.util.function.BiPredicate;
 import java.util.function.UnaryOperator;
 
 /**
- * What the load unit needs, validated once. Build with {@link #of} and the {@code with...}
- * methods; messages name the task-file key, the value and the rule.
+ * What the load unit needs. Build with {@link #of} (the task file's defaults), {@link #withLoader}
+ * (a task file's {@code loaders:} entry) and the {@code with...} methods. Defaults and limits a user
+ * can set are the task file's ({@link LoaderConfig}, {@link TaskConfig}); this record checks only
+ * what the unit itself relies on, so a config built in code cannot break it.
  *
  * @param sourceId names this source in the checkpoint, so several sources can load into one target
  * @param tableFilter selects source tables by (schema, table)
@@ -25,7 +29,6 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
                          boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog,
                          BiPredicate<String, String> tableFilter, UnaryOperator<TableName> router,
                          int maxRetries, int maxBackoffSeconds, long transactionBytes) {
-    public static final String DEFAULT_META_SCHEMA = "jdm_meta";
     /**
      * 8 MiB of statements per transaction: a commit (and its checkpoint row) every few thousand
      * rows costs little, and a kill repeats at most this much per worker. Smaller transactions
@@ -34,43 +37,43 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
     public static final long DEFAULT_TRANSACTION_BYTES = 8L << 20;
 
     public LoadConfig {
-        Objects.requireNonNull(target, "target");
-        Objects.requireNonNull(dir, "loaders.dir");
-        if (task == null || !task.matches("[A-Za-z0-9_-]{1,64}")) {
-            throw new IllegalArgumentException("name: must match [A-Za-z0-9_-]{1,64}, got " + task);
-        }
-        if (sourceId == null || sourceId.isBlank() || sourceId.length() > 128) {
-            throw new IllegalArgumentException("mysql-instances.source-id: must be 1..128 characters, got " + sourceId);
-        }
-        if (poolSize < 1 || poolSize > 256) {
-            throw new IllegalArgumentException("loaders.pool-size: must be 1..256, got " + poolSize);
-        }
-        if (metaSchema == null || metaSchema.isBlank() || metaSchema.length() > 64) {
-            throw new IllegalArgumentException("meta-schema: must be 1..64 characters, got " + metaSchema);
-        }
-        if (maxRetries < 0 || maxRetries > 1000) {
-            throw new IllegalArgumentException("loaders.max-retries: must be 0..1000, got " + maxRetries);
-        }
-        if (maxBackoffSeconds < 1 || maxBackoffSeconds > 3600) {
-            throw new IllegalArgumentException("loaders.max-backoff-seconds: must be 1..3600, got "
-                    + maxBackoffSeconds);
-        }
-        if (transactionBytes < 1) {
-            throw new IllegalArgumentException("loaders.transaction-bytes: must be at least 1, got "
-                    + transactionBytes);
-        }
+        Objects.requireNonNull(target, "LoadConfig.target");
+        Objects.requireNonNull(dir, "LoadConfig.dir");
+        require(task != null && task.matches("[A-Za-z0-9_-]+"), "task", task,
+                "must be letters, digits, _ and - only (it names tables)");
+        require(sourceId != null && !sourceId.isBlank() && sourceId.length() <= 128, "sourceId", sourceId,
+                "must be 1..128 characters (the checkpoint's source_id column)");
+        require(poolSize >= 1, "poolSize", poolSize, "must be at least 1");
+        require(metaSchema != null && !metaSchema.isBlank(), "metaSchema", metaSchema, "must not be blank");
+        require(maxRetries >= 0, "maxRetries", maxRetries, "must be >= 0");
+        require(maxBackoffSeconds >= 1, "maxBackoffSeconds", maxBackoffSeconds, "must be at least 1");
+        require(transactionBytes >= 1, "transactionBytes", transactionBytes, "must be at least 1");
         onDuplicate = onDuplicate == null ? OnDuplicate.ERROR : onDuplicate;
         tableFilter = tableFilter == null ? (db, tbl) -> true : tableFilter;
         router = router == null ? UnaryOperator.identity() : router;
     }
 
+    private static void require(boolean ok, String field, Object value, String rule) {
+        if (!ok) {
+            throw new IllegalArgumentException("LoadConfig." + field + " " + rule + ", got " + value);
+        }
+    }
+
     /**
-     * Defaults: 16 connections, on-duplicate error, every fast-path switch on, indexes not deferred,
-     * {@link #DEFAULT_TRANSACTION_BYTES} per transaction.
+     * The task file's defaults ({@link LoaderConfig#defaults()}, {@link TaskConfig#DEFAULT_META_SCHEMA}),
+     * 10 retries of a file with pauses up to 30 s, {@link #DEFAULT_TRANSACTION_BYTES} per transaction.
      */
     public static LoadConfig of(String task, String sourceId, ConnectionSpec target, Path dir) {
-        return new LoadConfig(task, sourceId, target, dir, 16, OnDuplicate.ERROR, DEFAULT_META_SCHEMA, false,
-                true, true, true, null, null, 10, 30, DEFAULT_TRANSACTION_BYTES);
+        LoaderConfig d = LoaderConfig.defaults();
+        return new LoadConfig(task, sourceId, target, dir, d.poolSize(), d.onDuplicate(),
+                TaskConfig.DEFAULT_META_SCHEMA, d.deferIndexes(), d.disableForeignKeyChecks(),
+                d.disableUniqueChecks(), d.disableBinlog(), null, null, 10, 30, DEFAULT_TRANSACTION_BYTES);
+    }
+
+    /** Every setting of a task file's {@code loaders:} entry but {@code dir}, which {@link #of} takes. */
+    public LoadConfig withLoader(LoaderConfig l) {
+        return withPoolSize(l.poolSize()).withOnDuplicate(l.onDuplicate()).withDeferIndexes(l.deferIndexes())
+                .withFastPath(l.disableForeignKeyChecks(), l.disableUniqueChecks(), l.disableBinlog());
     }
 
     public LoadConfig withPoolSize(int n) {

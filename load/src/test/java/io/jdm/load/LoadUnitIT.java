@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
@@ -98,6 +99,24 @@ class LoadUnitIT {
         try (Connection s = source.connect(); Connection t = target.connect()) {
             TableName tn = new TableName(DB, "sbtest1");
             TestData.assertSameRows(s, tn, t, tn);
+        }
+    }
+
+    /** The task file allows pool-size up to 1024; the unit once stopped at 256, after jdm check had passed. */
+    @Test
+    void aPoolSizeTheTaskFileAcceptsIsOneTheUnitLoadsWith() throws Exception {
+        resetTarget("unit_pool", DB);
+        LoadConfig cfg = LoadConfig.of("unit_pool", "src1", targetSpec(), dump)
+                .withLoader(LoaderConfig.defaults().withPoolSize(300));
+        assertEquals(300, cfg.poolSize());
+        LoadResult r = new LoadUnit(cfg).run();
+        assertTrue(r.completed());
+        assertEquals(503 + 3 + 5000, r.rows());
+        try (Connection s = source.connect(); Connection t = target.connect()) {
+            for (String table : TABLES) {
+                TableName tn = new TableName(DB, table);
+                TestData.assertSameRows(s, tn, t, tn);
+            }
         }
     }
 

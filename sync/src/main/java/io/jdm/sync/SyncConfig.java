@@ -1,5 +1,7 @@
 package io.jdm.sync;
 
+import io.jdm.common.config.SyncerConfig;
+import io.jdm.common.config.TaskConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
@@ -10,8 +12,10 @@ import java.util.function.BiPredicate;
 import java.util.function.UnaryOperator;
 
 /**
- * Everything the sync unit needs, validated once. Build one with {@link #builder}; the task file
- * is mapped onto it by the caller.
+ * Everything the sync unit needs. Build one with {@link #builder}, which starts from the task file's
+ * defaults, and {@link Builder#syncer} for a task file's {@code syncers:} entry. Defaults and limits a
+ * user can set are the task file's ({@link SyncerConfig}, {@link TaskConfig}); this record checks only
+ * what the unit itself relies on, so a config built in code cannot break it.
  *
  * @param sourceId names this source in the checkpoint table (several sources may share a target)
  * @param start where to begin when no checkpoint exists; null means "resume, or fail"
@@ -35,23 +39,24 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         sourceId = sourceId == null || sourceId.isBlank() ? "source" : sourceId;
-        metaSchema = metaSchema == null || metaSchema.isBlank() ? "jdm_meta" : metaSchema;
+        metaSchema = metaSchema == null || metaSchema.isBlank() ? TaskConfig.DEFAULT_META_SCHEMA : metaSchema;
         tableFilter = tableFilter == null ? (d, t) -> true : tableFilter;
         router = router == null ? UnaryOperator.identity() : router;
         eventFilter = eventFilter == null ? EventDecider.ALWAYS_DO : eventFilter;
         safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
-        check(!task.isBlank() && task.matches("[A-Za-z0-9_-]+"), "task", task, "letters, digits, _ and - only");
-        check(sourceId.length() <= 128, "source-id", sourceId, "at most 128 characters");
-        check(serverId > 0 && serverId <= 0xFFFFFFFFL, "server-id", serverId, "must be 1..4294967295");
-        check(workerCount >= 1 && workerCount <= 1024, "worker-count", workerCount, "must be 1..1024");
-        check(batch >= 1 && batch <= 100_000, "batch", batch, "must be 1..100000");
-        check(queueSize >= 64 && Integer.bitCount(queueSize) == 1, "queue-size", queueSize,
-                "must be a power of two >= 64");
-        check(positive(checkpointFlushInterval), "checkpoint-flush-interval", checkpointFlushInterval, "must be > 0");
-        check(positive(heartbeatInterval), "heartbeat-interval", heartbeatInterval, "must be > 0");
-        check(positive(retryBudget), "retry-budget", retryBudget, "must be > 0");
-        check(positive(retryMaxBackoff), "retry-max-backoff", retryMaxBackoff, "must be > 0");
-        check(!safeModeDuration.isNegative(), "safe-mode-duration", safeModeDuration, "must be >= 0");
+        check(task.matches("[A-Za-z0-9_-]+"), "task", task, "must be letters, digits, _ and - only (it names tables)");
+        check(sourceId.length() <= 128, "sourceId", sourceId, "must be at most 128 characters (the checkpoint's "
+                + "source_id column)");
+        check(serverId > 0 && serverId <= 0xFFFFFFFFL, "serverId", serverId, "must be 1..4294967295");
+        check(workerCount >= 1, "workerCount", workerCount, "must be at least 1");
+        check(batch >= 1, "batch", batch, "must be at least 1");
+        check(queueSize >= 1 && Integer.bitCount(queueSize) == 1, "queueSize", queueSize,
+                "must be a power of two (the ring's size)");
+        check(positive(checkpointFlushInterval), "checkpointFlushInterval", checkpointFlushInterval, "must be > 0");
+        check(positive(heartbeatInterval), "heartbeatInterval", heartbeatInterval, "must be > 0");
+        check(positive(retryBudget), "retryBudget", retryBudget, "must be > 0");
+        check(positive(retryMaxBackoff), "retryMaxBackoff", retryMaxBackoff, "must be > 0");
+        check(!safeModeDuration.isNegative(), "safeModeDuration", safeModeDuration, "must be >= 0");
     }
 
     private static boolean positive(Duration d) {
@@ -60,7 +65,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
 
     private static void check(boolean ok, String field, Object value, String rule) {
         if (!ok) {
-            throw new IllegalArgumentException("syncers." + field + ": " + rule + ", got " + value);
+            throw new IllegalArgumentException("SyncConfig." + field + " " + rule + ", got " + value);
         }
     }
 
@@ -87,7 +92,10 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                 + " online-ddl=" + onlineDdl + "]";
     }
 
-    /** DM's defaults (worker-count 16, batch 100), with every field settable. */
+    /**
+     * Starts from the task file's defaults ({@link SyncerConfig#defaults()}, {@link TaskConfig}), with
+     * every field settable.
+     */
     public static final class Builder {
         private final String task;
         private final ConnectionSpec source;
@@ -95,28 +103,44 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private String sourceId = "source";
         private long serverId = 429_496_7L;
         private BinlogPosition start;
-        private int workerCount = 16;
-        private int batch = 100;
-        private int queueSize = 8192;
+        private int workerCount;
+        private int batch;
+        private int queueSize;
         private boolean safeMode;
-        private Duration safeModeDuration = Duration.ZERO;
+        private Duration safeModeDuration;
         private boolean compact;
         private boolean multipleRows;
-        private Duration checkpointFlushInterval = Duration.ofSeconds(1);
-        private String metaSchema = "jdm_meta";
+        private Duration checkpointFlushInterval;
+        private String metaSchema = TaskConfig.DEFAULT_META_SCHEMA;
         private boolean enableGtid;
-        private Duration heartbeatInterval = Duration.ofSeconds(1);
+        private Duration heartbeatInterval;
         private BiPredicate<String, String> tableFilter = (d, t) -> true;
         private UnaryOperator<TableName> router = UnaryOperator.identity();
         private Duration retryBudget = Duration.ofMinutes(2);
         private Duration retryMaxBackoff = Duration.ofSeconds(5);
         private EventDecider eventFilter = EventDecider.ALWAYS_DO;
-        private boolean onlineDdl = true;
+        private boolean onlineDdl = TaskConfig.DEFAULT_ONLINE_DDL;
 
         private Builder(String task, ConnectionSpec source, ConnectionSpec target) {
             this.task = task;
             this.source = source;
             this.target = target;
+            syncer(SyncerConfig.defaults());
+        }
+
+        /** Every setting of a task file's {@code syncers:} entry. */
+        public Builder syncer(SyncerConfig s) {
+            workerCount = s.workerCount();
+            batch = s.batch();
+            queueSize = s.queueSize();
+            safeMode = s.safeMode();
+            safeModeDuration = s.safeModeDuration();
+            compact = s.compact();
+            multipleRows = s.multipleRows();
+            checkpointFlushInterval = s.checkpointFlushInterval();
+            enableGtid = s.enableGtid();
+            heartbeatInterval = s.heartbeatInterval();
+            return this;
         }
 
         public Builder sourceId(String v) { sourceId = v; return this; }

@@ -53,6 +53,7 @@ class ExtraTargetColumnsIT {
         src.execute("SET GLOBAL binlog_row_metadata = FULL");
         SyncUnit unit = new SyncUnit(SyncConfig.builder(db, spec(src), spec(tgt)).workerCount(3)
                 .metaSchema("jdm_meta_" + db).serverId(serverId).start(sourcePosition(src)).safeMode(safe)
+                .safeModeDuration(Duration.ZERO)
                 .tableFilter((d, t) -> d.equals(db)).build());
         unit.start();
         try {

@@ -2,6 +2,7 @@ package io.jdm.sync;
 
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
+import java.time.Duration;
 
 /**
  * A sync unit in its own JVM, for the kill -9 fault test. Arguments: source host, source port,
@@ -17,6 +18,7 @@ public final class SyncChild {
                         ConnectionSpec.of(args[2], Integer.parseInt(args[3]), "root", ""))
                 .workerCount(Integer.parseInt(args[5])).batch(20).serverId(7001).metaSchema("jdm_meta_fault")
                 .start(BinlogPosition.of(args[7], Long.parseLong(args[8]))).compact(true).multipleRows(true)
+                .safeModeDuration(Duration.ZERO)
                 .tableFilter((d, t) -> d.equals(db)).build();
         SyncUnit unit = new SyncUnit(cfg);
         try {

@@ -83,7 +83,7 @@ class SyncFaultIT {
     static SyncConfig config(SqlServer src, SqlServer tgt, String task, int workers, String db, BinlogPosition start) {
         return SyncConfig.builder(task, spec(src), spec(tgt)).workerCount(workers).batch(20).serverId(7002)
                 .metaSchema("jdm_meta_fault").start(start).compact(true).multipleRows(true)
-                .retryBudget(Duration.ofSeconds(60)).retryMaxBackoff(Duration.ofSeconds(1))
+                .safeModeDuration(Duration.ZERO).retryBudget(Duration.ofSeconds(60)).retryMaxBackoff(Duration.ofSeconds(1))
                 .tableFilter((d, t) -> d.equals(db)).build();
     }
 

@@ -184,6 +184,7 @@ class TargetErrorsIT {
         SyncUnit unit = new SyncUnit(SyncConfig.builder("ddltask", spec(src),
                         spec(tgt).withSession(java.util.Map.of("lock_wait_timeout", "1")))
                 .workerCount(2).batch(20).serverId(7305).metaSchema(META).start(sourcePosition(src))
+                .safeModeDuration(Duration.ZERO)
                 .retryBudget(Duration.ofSeconds(60)).retryMaxBackoff(Duration.ofMillis(500))
                 .tableFilter((d, t) -> d.equals(db)).build());
         unit.start();
@@ -220,6 +221,7 @@ class TargetErrorsIT {
                                      long serverId) throws SQLException {
         return SyncConfig.builder(task, spec(src), spec(tgt)).workerCount(workers).batch(batch).serverId(serverId)
                 .metaSchema(META).start(sourcePosition(src)).compact(true).multipleRows(true)
+                .safeModeDuration(Duration.ZERO)
                 .retryBudget(Duration.ofSeconds(60)).retryMaxBackoff(Duration.ofMillis(500))
                 .tableFilter((d, t) -> d.equals(db)).build();
     }

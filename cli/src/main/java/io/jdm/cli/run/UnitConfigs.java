@@ -3,8 +3,6 @@ package io.jdm.cli.run;
 import io.jdm.common.config.BinlogMeta;
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.MySqlInstance;
-import io.jdm.common.config.MydumperConfig;
-import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.filter.EventFilter;
 import io.jdm.common.filter.RoutedName;
@@ -20,18 +18,21 @@ import io.jdm.sync.SyncConfig;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
-/** Maps a validated task file onto each unit's own config record (the units never see TaskConfig). */
+/**
+ * Maps a validated task file onto each unit's own config record (the units never see TaskConfig):
+ * a unit's config takes its {@code mydumpers:}/{@code loaders:}/{@code syncers:} entry whole
+ * ({@link DumpConfig#of}, {@link LoadConfig#withLoader}, {@link SyncConfig.Builder#syncer}); what
+ * is added here is what spans the task: filters, routes, positions, server id, meta schema.
+ */
 public final class UnitConfigs {
 
     private UnitConfigs() {
     }
 
     public static DumpConfig dump(TaskConfig task, MySqlInstance instance) {
-        MydumperConfig m = task.mydumper(instance);
         TableFilter filter = TableFilter.forInstance(task, instance);
-        return new DumpConfig(task.name(), instance.sourceId(), instance.from().toConnectionSpec(), m.dir(),
-                m.threads(), m.rows(), m.statementSize(), m.chunkFilesizeMb(),
-                m.consistency(), m.where().orElse(null), m.compress(), filter::matchTable);
+        return DumpConfig.of(task.name(), instance.sourceId(), instance.from().toConnectionSpec(),
+                task.mydumper(instance)).withTableFilter(filter::matchTable);
     }
 
     public static LoadConfig load(TaskConfig task, MySqlInstance instance) {
@@ -39,11 +40,8 @@ public final class UnitConfigs {
         TableFilter filter = TableFilter.forInstance(task, instance);
         return LoadConfig.of(task.name(), instance.sourceId(), task.targetDatabase().toConnectionSpec(),
                         l.dir().orElseThrow())
-                .withPoolSize(l.poolSize())
-                .withOnDuplicate(l.onDuplicate())
+                .withLoader(l)
                 .withMetaSchema(task.metaSchema())
-                .withDeferIndexes(l.deferIndexes())
-                .withFastPath(l.disableForeignKeyChecks(), l.disableUniqueChecks(), l.disableBinlog())
                 .withTableFilter(filter::matchTable)
                 .withRouter(router(task, instance));
     }
@@ -54,7 +52,6 @@ public final class UnitConfigs {
      * @param start where to start when the sync has no checkpoint yet (null: the task's meta, if any)
      */
     public static SyncConfig sync(TaskConfig task, MySqlInstance instance, BinlogPosition start) {
-        SyncerConfig s = task.syncer(instance);
         TableFilter filter = TableFilter.forInstance(task, instance);
         return SyncConfig.builder(task.name(), instance.from().toConnectionSpec(),
                         task.targetDatabase().toConnectionSpec())
@@ -62,17 +59,8 @@ public final class UnitConfigs {
                 .serverId(instance.serverId()
                         .orElseGet(() -> ServerIds.pick(instance.from().toConnectionSpec())))
                 .start(start != null ? start : instance.meta().map(UnitConfigs::position).orElse(null))
-                .workerCount(s.workerCount())
-                .batch(s.batch())
-                .queueSize(s.queueSize())
-                .safeMode(s.safeMode())
-                .safeModeDuration(s.safeModeDuration())
-                .compact(s.compact())
-                .multipleRows(s.multipleRows())
-                .checkpointFlushInterval(s.checkpointFlushInterval())
+                .syncer(task.syncer(instance))
                 .metaSchema(task.metaSchema())
-                .enableGtid(s.enableGtid())
-                .heartbeatInterval(s.heartbeatInterval())
                 .tableFilter(filter::matchTable)
                 .router(router(task, instance))
                 .eventFilter(EventFilter.forInstance(task, instance)::decide)

@@ -70,12 +70,14 @@ final class ExtraArgs {
 
     private void flag(String flag, String value) {
         switch (flag) {
-            case "--threads" -> number(flag, value, 1, UnitReaders.MAX_THREADS).ifPresent(n -> c = with(c, n.intValue(), -1, -1, -1, null, null));
-            case "--rows" -> number(flag, value, 0, 1_000_000_000).ifPresent(n -> c = with(c, -1, n, -1, -1, null, null));
+            case "--threads" -> number(flag, value, 1, MydumperConfig.MAX_THREADS).ifPresent(n -> c = with(c, n.intValue(), -1, -1, -1, null, null));
+            case "--rows" -> number(flag, value, 0, MydumperConfig.MAX_ROWS).ifPresent(n -> c = with(c, -1, n, -1, -1, null, null));
             case "--statement-size" -> number(flag, value, 1, MydumperConfig.MAX_STATEMENT_SIZE)
                     .ifPresent(n -> c = with(c, -1, -1, n, -1, null, null));
-            case "--filesize" -> FileSize.megabytes(value).ifPresentOrElse(mb -> c = with(c, -1, -1, -1, mb, null, null),
-                    () -> problem(flag + " must be a size such as 64MiB, got \"" + value + "\""));
+            case "--filesize" -> FileSize.megabytes(value).filter(mb -> mb <= MydumperConfig.MAX_CHUNK_FILESIZE_MB)
+                    .ifPresentOrElse(mb -> c = with(c, -1, -1, -1, mb, null, null),
+                            () -> problem(flag + " must be a size in MiB 0.." + MydumperConfig.MAX_CHUNK_FILESIZE_MB
+                                    + " such as 64MiB, got \"" + value + "\""));
             case "--consistency" -> consistency(flag, value);
             case "--where" -> c = with(c, -1, -1, -1, -1, null, value);
             case "--no-locks" -> c = with(c, -1, -1, -1, -1, Consistency.NONE, null);

@@ -10,12 +10,11 @@ import java.util.Optional;
  * @param dir the dump directory to read; empty in a named config means "where the dump wrote",
  *     and is always present in {@link TaskConfig#loader(MySqlInstance)}'s answer
  * @param deferIndexes create secondary indexes after the data is in
- * @param rowsPerTransaction rows committed together; 0 commits each INSERT statement on its own
  */
 public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDuplicate, boolean deferIndexes,
-                           boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog,
-                           long rowsPerTransaction) {
+                           boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog) {
     public static final int DEFAULT_POOL_SIZE = 16;
+    public static final int MAX_POOL_SIZE = UnitReaders.MAX_THREADS;
 
     public LoaderConfig {
         Objects.requireNonNull(dir, "dir");
@@ -23,21 +22,21 @@ public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDupli
     }
 
     public static LoaderConfig defaults() {
-        return new LoaderConfig(DEFAULT_POOL_SIZE, Optional.empty(), OnDuplicate.ERROR, false, true, true, false, 0);
+        return new LoaderConfig(DEFAULT_POOL_SIZE, Optional.empty(), OnDuplicate.ERROR, false, true, true, false);
     }
 
     public LoaderConfig withPoolSize(int newPoolSize) {
         return new LoaderConfig(newPoolSize, dir, onDuplicate, deferIndexes, disableForeignKeyChecks,
-                disableUniqueChecks, disableBinlog, rowsPerTransaction);
+                disableUniqueChecks, disableBinlog);
     }
 
     public LoaderConfig withDir(Path newDir) {
         return new LoaderConfig(poolSize, Optional.of(newDir), onDuplicate, deferIndexes, disableForeignKeyChecks,
-                disableUniqueChecks, disableBinlog, rowsPerTransaction);
+                disableUniqueChecks, disableBinlog);
     }
 
     public LoaderConfig withOnDuplicate(OnDuplicate newOnDuplicate) {
         return new LoaderConfig(poolSize, dir, newOnDuplicate, deferIndexes, disableForeignKeyChecks,
-                disableUniqueChecks, disableBinlog, rowsPerTransaction);
+                disableUniqueChecks, disableBinlog);
     }
 }

@@ -17,12 +17,16 @@ import java.util.Optional;
 public record MydumperConfig(int threads, long rows, long statementSize, int chunkFilesizeMb,
                              Consistency consistency, Optional<String> where, Compression compress, Path dir) {
     public static final int DEFAULT_THREADS = 4;
+    public static final int MAX_THREADS = UnitReaders.MAX_THREADS;
     public static final long DEFAULT_ROWS = 200_000;
+    public static final long MAX_ROWS = 1_000_000_000;
     /** Dumpling's default, which DM keeps when statement-size is 0. */
     public static final long DEFAULT_STATEMENT_SIZE = 1_000_000;
     /** A statement buffer larger than this would not fit the largest max_allowed_packet (1 GiB). */
     public static final long MAX_STATEMENT_SIZE = 1L << 30;
     public static final int DEFAULT_CHUNK_FILESIZE_MB = 64;
+    /** 1 TiB: far past any file worth splitting, and small enough for an int of MiB. */
+    public static final int MAX_CHUNK_FILESIZE_MB = 1 << 20;
 
     public MydumperConfig {
         Objects.requireNonNull(consistency, "consistency");

@@ -17,8 +17,13 @@ public record SyncerConfig(int workerCount, int batch, int queueSize, boolean sa
                            Duration checkpointFlushInterval, boolean compact, boolean multipleRows,
                            boolean enableGtid, Duration heartbeatInterval) {
     public static final int DEFAULT_WORKER_COUNT = 16;
+    public static final int MAX_WORKER_COUNT = UnitReaders.MAX_THREADS;
     public static final int DEFAULT_BATCH = 100;
+    public static final int MAX_BATCH = 10_000;
+    /** DM's: a larger default risks running out of memory. */
     public static final int DEFAULT_QUEUE_SIZE = 1024;
+    public static final int MIN_QUEUE_SIZE = 64;
+    public static final int MAX_QUEUE_SIZE = 1 << 20;
 
     public SyncerConfig {
         Objects.requireNonNull(safeModeDuration, "safeModeDuration");

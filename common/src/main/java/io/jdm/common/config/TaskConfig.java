@@ -34,6 +34,8 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
     /** The config name used by instances that name none. */
     public static final String GLOBAL = "global";
     public static final String DEFAULT_META_SCHEMA = "jdm_meta";
+    /** DM follows gh-ost and pt-online-schema-change shadow tables unless online-ddl is false. */
+    public static final boolean DEFAULT_ONLINE_DDL = true;
     public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8261";
 
     public TaskConfig {

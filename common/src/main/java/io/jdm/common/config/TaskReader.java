@@ -131,7 +131,7 @@ final class TaskReader {
 
     /** online-ddl-scheme is DM's name before v2.0.6; either scheme turns online-ddl on, as in DM. */
     private boolean onlineDdl() {
-        boolean on = root.bool("online-ddl", true);
+        boolean on = root.bool("online-ddl", TaskConfig.DEFAULT_ONLINE_DDL);
         Optional<String> scheme = root.text("online-ddl-scheme").map(String::strip);
         if (scheme.isEmpty() || scheme.get().isEmpty()) {
             root.ignored("online-ddl-scheme", "empty, as DM's default; ignored");

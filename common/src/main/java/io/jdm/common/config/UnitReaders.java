@@ -7,8 +7,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
-/** Entries of {@code mydumpers:}, {@code loaders:} and {@code syncers:}. */
+/**
+ * Entries of {@code mydumpers:}, {@code loaders:} and {@code syncers:}. Defaults and limits are the
+ * records' constants ({@link MydumperConfig}, {@link LoaderConfig}, {@link SyncerConfig}), which
+ * the units and the bench take too.
+ */
 final class UnitReaders {
+    /** One limit for every thread count of a task file (threads, pool-size, worker-count and their aliases). */
     static final int MAX_THREADS = 1024;
 
     private static final Map<String, Consistency> CONSISTENCY = Section.names(Consistency.values());
@@ -19,7 +24,6 @@ final class UnitReaders {
             "compress-kv-pairs", "pd-addr");
     private static final List<String> DM_ONLY_SYNCER_KEYS = List.of("max-retry", "auto-fix-gtid",
             "disable-detect");
-    private static final int MAX_CHUNK_FILESIZE_MB = 1 << 20;
     /** DM's names of the logical import: logical, and sql and loader from before v6. */
     private static final List<String> LOGICAL_IMPORT = List.of("logical", "sql", "loader");
 
@@ -29,8 +33,8 @@ final class UnitReaders {
     static MydumperConfig mydumper(Section s, String taskName) {
         MydumperConfig d = MydumperConfig.defaults(taskName);
         var c = new MydumperConfig(
-                s.threads("threads", d.threads(), MAX_THREADS),
-                s.longInteger("rows", d.rows(), 0, 1_000_000_000),
+                s.threads("threads", d.threads(), MydumperConfig.MAX_THREADS),
+                s.longInteger("rows", d.rows(), 0, MydumperConfig.MAX_ROWS),
                 statementSize(s, d.statementSize()),
                 chunkFilesize(s, d.chunkFilesizeMb()),
                 s.choice("consistency", d.consistency(), CONSISTENCY),
@@ -60,8 +64,8 @@ final class UnitReaders {
             return def;
         }
         Optional<Long> mb = FileSize.megabytes(v.get());
-        if (mb.isEmpty() || mb.get() > MAX_CHUNK_FILESIZE_MB) {
-            s.problem("chunk-filesize", "must be a size in MiB 0.." + MAX_CHUNK_FILESIZE_MB + " such as 64 or 64MiB, got "
+        if (mb.isEmpty() || mb.get() > MydumperConfig.MAX_CHUNK_FILESIZE_MB) {
+            s.problem("chunk-filesize", "must be a size in MiB 0.." + MydumperConfig.MAX_CHUNK_FILESIZE_MB + " such as 64 or 64MiB, got "
                     + s.shown("chunk-filesize"));
             return def;
         }
@@ -75,20 +79,21 @@ final class UnitReaders {
     static LoaderConfig loader(Section s, Optional<String> dmDirSuffix) {
         LoaderConfig d = LoaderConfig.defaults();
         var c = new LoaderConfig(
-                s.threads("pool-size", d.poolSize(), MAX_THREADS),
+                s.threads("pool-size", d.poolSize(), LoaderConfig.MAX_POOL_SIZE),
                 dir(s, dmDirSuffix),
                 onDuplicate(s, d.onDuplicate()),
                 s.bool("defer-indexes", d.deferIndexes()),
                 s.bool("disable-foreign-key-checks", d.disableForeignKeyChecks()),
                 s.bool("disable-unique-checks", d.disableUniqueChecks()),
-                s.bool("disable-binlog", d.disableBinlog()),
-                s.longInteger("rows-per-transaction", d.rowsPerTransaction(), 0, 10_000_000));
+                s.bool("disable-binlog", d.disableBinlog()));
         Optional<String> mode = s.text("import-mode").map(m -> m.strip().toLowerCase(Locale.ROOT));
         if (mode.isPresent() && !LOGICAL_IMPORT.contains(mode.get())) {
             s.problem("import-mode", mode.get().equals("physical") ? DmKeys.NO_PHYSICAL
                     : "must be logical, sql or loader, got " + s.shown("import-mode")
                     + " (jdm loads through SQL statements only)");
         }
+        s.ignored("rows-per-transaction", "not a key of DM's loader; jdm commits a load transaction by its size "
+                + "in bytes, with the checkpoint; ignored");
         for (String key : PHYSICAL_IMPORT_KEYS) {
             s.ignored(key, "a physical import setting; jdm imports logically, ignored");
         }
@@ -125,9 +130,9 @@ final class UnitReaders {
     static SyncerConfig syncer(Section s) {
         SyncerConfig d = SyncerConfig.defaults();
         var c = new SyncerConfig(
-                s.threads("worker-count", d.workerCount(), MAX_THREADS),
-                s.integer("batch", d.batch(), 1, 10_000),
-                s.powerOfTwo("queue-size", d.queueSize(), 64, 1 << 20),
+                s.threads("worker-count", d.workerCount(), SyncerConfig.MAX_WORKER_COUNT),
+                s.integer("batch", d.batch(), 1, SyncerConfig.MAX_BATCH),
+                s.powerOfTwo("queue-size", d.queueSize(), SyncerConfig.MIN_QUEUE_SIZE, SyncerConfig.MAX_QUEUE_SIZE),
                 s.bool("safe-mode", d.safeMode()),
                 s.optionalText("safe-mode-duration").isEmpty() ? d.safeModeDuration()
                         : s.duration("safe-mode-duration", d.safeModeDuration()),

@@ -180,6 +180,9 @@ class ValidationMessagesTest {
                 appended("mydumpers:\n  global:\n    extra-args: \"--rows 1000 -B shop\"\n",
                         "mydumpers.global.extra-args: --database chooses tables in DM in place of block-allow-list; "
                                 + "jdm takes tables from block-allow-list only: move them there"),
+                appended("mydumpers:\n  global:\n    extra-args: \"-F 2TiB\"\n",
+                        "mydumpers.global.extra-args: --filesize must be a size in MiB 0..1048576 such as 64MiB, "
+                                + "got \"2TiB\""),
                 appended("mydumpers:\n  global:\n    extra-args: \"--frobnicate 3\"\n",
                         "mydumpers.global.extra-args: --frobnicate is not a flag DM passes to its dump"),
                 appended("mydumpers: [global]\n", "mydumpers: must be a mapping, got a list"),
@@ -191,8 +194,6 @@ class ValidationMessagesTest {
                         "loaders.global.on-duplicate: must be one of replace, ignore, error, got \"skip\""),
                 appended("loaders:\n  global:\n    import-mode: physical\n",
                         "loaders.global.import-mode: physical import is not supported by jdm; use import-mode: logical"),
-                appended("loaders:\n  global:\n    rows-per-transaction: -5\n",
-                        "loaders.global.rows-per-transaction: must be 0..10000000, got -5"),
                 appended("loaders:\n  global:\n    defer-indexes: 1\n",
                         "loaders.global.defer-indexes: must be true or false, got 1"),
                 appended("loaders:\n  global:\n    on-duplicate-logical: replace\n    on-duplicate: ignore\n",
@@ -254,6 +255,13 @@ class ValidationMessagesTest {
                 + "mydumpers:\n  global:\n    dir: /data/dump\nloaders:\n  global:\n    dir: /data/other\n";
         assertEquals(List.of("loaders.global.dir: must be the dump directory when task-mode is full or all; "
                 + "leave it out and the load reads what the dump wrote"), problems(yaml));
+    }
+
+    @Test
+    void rowsPerTransactionIsNotDmsAndOnlyWarns() {
+        TaskConfig t = Tasks.parse(MINIMAL + "loaders:\n  global:\n    rows-per-transaction: -5\n");
+        assertEquals(List.of("loaders.global.rows-per-transaction: not a key of DM's loader; jdm commits a load "
+                + "transaction by its size in bytes, with the checkpoint; ignored"), t.warnings());
     }
 
     @Test

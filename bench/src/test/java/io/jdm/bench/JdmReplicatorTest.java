@@ -1,0 +1,66 @@
+package io.jdm.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.SyncerConfig;
+import io.jdm.common.config.TaskConfig;
+import io.jdm.common.config.TaskConfigLoader;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.sync.SyncConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The in-JVM replicator measures the sync a task file runs: only the swept settings differ. */
+class JdmReplicatorTest {
+    private static final String TASK = """
+            name: bench
+            task-mode: incremental
+            target-database: {host: 127.0.0.1, user: root}
+            mysql-instances:
+              - source-id: s1
+                from: {host: 127.0.0.1, user: root}
+                meta: {binlog-name: mysql-bin.000001, binlog-pos: 4}
+            """;
+
+    @Test
+    void everySettingTheSweepDoesNotVaryIsTheTaskFilesDefault() {
+        TaskConfig task = new TaskConfigLoader(Map.<String, String>of()::get).parse(TASK, Path.of("."));
+        MySqlInstance instance = task.mysqlInstances().get(0);
+        SyncerConfig fromTaskFile = task.syncer(instance);
+        ConnectionSpec spec = ConnectionSpec.of("127.0.0.1", 3306, "root", "");
+
+        SyncConfig c = new JdmReplicator(spec, spec, "db", "benchtask", 7, 33)
+                .config(BinlogPosition.of("mysql-bin.000001", 4));
+
+        assertEquals(7, c.workerCount());
+        assertEquals(33, c.batch());
+        assertEquals(fromTaskFile.queueSize(), c.queueSize());
+        assertEquals(fromTaskFile.checkpointFlushInterval(), c.checkpointFlushInterval());
+        assertEquals(fromTaskFile.enableGtid(), c.enableGtid());
+        assertEquals(fromTaskFile.safeMode(), c.safeMode());
+        assertEquals(fromTaskFile.safeModeDuration(), c.safeModeDuration());
+        assertEquals(fromTaskFile.compact(), c.compact());
+        assertEquals(fromTaskFile.multipleRows(), c.multipleRows());
+        assertEquals(fromTaskFile.heartbeatInterval(), c.heartbeatInterval());
+        assertEquals(task.metaSchema(), c.metaSchema());
+        assertEquals(task.onlineDdl(), c.onlineDdl());
+    }
+
+    @Test
+    void theTaskFilesDefaultsAreDms() {
+        // DM's dm/config/task.go: queue-size 1024, checkpoint-flush-interval 30 s, safe-mode-duration
+        // twice that; jdm follows by GTID unless enable-gtid is false
+        SyncConfig c = new JdmReplicator(ConnectionSpec.of("127.0.0.1", 3306, "root", ""),
+                ConnectionSpec.of("127.0.0.1", 3307, "root", ""), "db", "benchtask", 16, 100)
+                .config(BinlogPosition.of("mysql-bin.000001", 4));
+        assertEquals(1024, c.queueSize());
+        assertEquals(Duration.ofSeconds(30), c.checkpointFlushInterval());
+        assertEquals(Duration.ofSeconds(60), c.safeModeDuration());
+        assertEquals(true, c.enableGtid());
+        assertEquals(false, c.safeMode());
+    }
+}
