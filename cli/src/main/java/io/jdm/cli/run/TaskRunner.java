@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class TaskRunner implements StatusProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("jdm");
-    /** How long pause-task waits for the writers to commit what the reader handed them. */
+    /** How long pause-task waits for the writers, or the load's workers, to commit what they hold. */
     private static final Duration PAUSE_TIMEOUT = Duration.ofSeconds(30);
 
     /** Which stages a command runs. */
@@ -56,13 +56,10 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private final List<SyncUnit> syncs = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
-    /** Set by pause-task, cleared by resume-task: the sync units hold their readers. */
-    private volatile boolean paused;
-    /** One pause or resume at a time; not the runner's own lock, which a lost lease needs at once. */
+    /** Paused by pause-task, until resume-task: the dump or load that runs ends, the sync units hold their readers. */
+    private final PauseGate gate = new PauseGate();
+    /** One pause or resume at a time, and no sync unit starts during one; not the runner's own lock. */
     private final Object pauseLock = new Object();
-    private volatile DumpUnit currentDump;
-    private volatile LoadUnit currentLoad;
-    private volatile DumpLoadOverlap currentOverlap;
     /** Told of each source's dump and load as they start to run at once: lets tests watch the feed. */
     volatile Consumer<DumpLoadOverlap> onOverlap = o -> { };
     private volatile FatalException leaseLost;
@@ -158,18 +155,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         synchronized (syncs) {
             syncs.forEach(u -> u.abort(reason));
         }
-        DumpUnit d = currentDump;
-        if (d != null) {
-            d.stop();
-        }
-        LoadUnit l = currentLoad;
-        if (l != null) {
-            l.stop();
-        }
-        DumpLoadOverlap o = currentOverlap;
-        if (o != null) {
-            o.stop();
-        }
+        gate.close();
     }
 
     private void runStages() {
@@ -179,7 +165,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             Map<String, BinlogPosition> syncStarts = new LinkedHashMap<>();
             for (MySqlInstance i : task.mysqlInstances()) {
                 BinlogPosition start = stages == Stages.SYNC_ONLY || !task.taskMode().dumpsOrLoads()
-                        ? null : fullStages(i);
+                        ? null : fullStagesResumable(i);
                 if (stopping) {
                     return;
                 }
@@ -194,8 +180,50 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         }
     }
 
-    /** Dump and load one source unless already done; returns the position sync starts from. */
-    private BinlogPosition fullStages(MySqlInstance i) throws SQLException {
+    /**
+     * Dump and load one source, run again from its recorded stage after every pause once resumed
+     * (see {@link PauseGate}); returns the position sync starts from, null when stopping.
+     */
+    private BinlogPosition fullStagesResumable(MySqlInstance i) throws SQLException {
+        while (true) {
+            long since = awaitResumed();
+            if (since == PauseGate.CLOSED) {
+                return null;
+            }
+            BinlogPosition pos = fullStages(i, since);
+            if (stopping) {
+                return null;
+            }
+            if (gate.pauses() == since) {
+                return pos;
+            }
+            LOG.info("source {}: paused in its {} unit; resume-task runs it again from its stage", i.sourceId(),
+                    sources.get(i.sourceId()).unitName);
+        }
+    }
+
+    /** Waits while paused; {@link PauseGate#CLOSED} once stopping. */
+    private long awaitResumed() {
+        try {
+            return gate.awaitResumed();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopping = true;
+            return PauseGate.CLOSED;
+        }
+    }
+
+    /** A stop, or a pause since {@code since}: the source's stages end here. */
+    private boolean interrupted(long since) {
+        return stopping || gate.pauses() != since;
+    }
+
+    /**
+     * Dump and load one source unless already done; returns the position sync starts from.
+     *
+     * @param since the pause count when these stages started: a later pause ends them
+     */
+    private BinlogPosition fullStages(MySqlInstance i, long since) throws SQLException {
         SourceState s = sources.get(i.sourceId());
         Optional<StageStore.Entry> entry = store.read(i.sourceId());
         if (entry.isPresent() && (entry.get().stage() == StageStore.Stage.SYNC
@@ -210,25 +238,29 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                     + i.sourceId() + " in " + task.mydumper(i).dir() + "; dump it first (task-mode dump or jdm dump)");
         }
         if (pos == null && task.taskMode().dumps() && task.taskMode().loads() && loadFollowsDump(i)) {
-            return dumpAndLoad(i, s);
+            return dumpAndLoad(i, s, since);
         }
         if (pos == null && task.taskMode().dumps()) {
             store.write(i.sourceId(), StageStore.Stage.DUMP, null);
             s.enter("dump");
             DumpUnit dump = new DumpUnit(UnitConfigs.dump(task, i));
-            currentDump = dump;
             s.unit = dump.metrics();
             s.unitName = "dump";
+            if (!gate.enter(dump::stop)) {
+                return null;
+            }
             try {
                 DumpResult r = dump.run();
                 pos = r.position();
             } catch (RuntimeException e) {
-                throw s.exited("mydumper", e);
-            } finally {
-                currentDump = null;
-            }
-            if (stopping) {
+                if (!interrupted(since)) {
+                    throw s.exited("mydumper", e);
+                }
+                // stopped on purpose: the directory has no metadata, and the next run dumps again
+                LOG.info("source {}: {}", i.sourceId(), e.getMessage());
                 return null;
+            } finally {
+                gate.exit();
             }
         } else {
             LOG.info("source {}: complete dump found in {}", i.sourceId(), task.mydumper(i).dir());
@@ -239,20 +271,26 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             s.enter("done");
             return pos;
         }
+        if (interrupted(since)) {
+            return null;
+        }
         store.write(i.sourceId(), StageStore.Stage.LOAD, pos);
         s.enter("load");
         LoadUnit load = new LoadUnit(UnitConfigs.load(task, i));
-        currentLoad = load;
         s.unit = load.metrics();
         s.unitName = "load";
+        if (!gate.enter(load::stop)) {
+            return null;
+        }
+        boolean completed;
         try {
-            load.run();
+            completed = load.run().completed();
         } catch (RuntimeException e) {
             throw s.exited("loader", e);
         } finally {
-            currentLoad = null;
+            gate.exit();
         }
-        if (stopping) {
+        if (!completed) {
             return null;
         }
         return loaded(i, s, pos);
@@ -277,25 +315,29 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
      * A new dump takes a new snapshot, so whatever a load of an earlier, incomplete dump wrote is
      * undone first; a restart after this dump completed finds its metadata and resumes the load.
      */
-    private BinlogPosition dumpAndLoad(MySqlInstance i, SourceState s) throws SQLException {
+    private BinlogPosition dumpAndLoad(MySqlInstance i, SourceState s, long since) throws SQLException {
         AbandonedLoad.undo(task, i);
         store.write(i.sourceId(), StageStore.Stage.DUMP_LOAD, null);
         s.enter("dump&load");
         DumpLoadOverlap run = new DumpLoadOverlap(task, i, s);
         s.unit = run.metrics();
         s.unitName = "load";
-        currentOverlap = run;
+        if (!gate.enter(run::stop)) {
+            return null;
+        }
         DumpResult r;
         try {
-            if (stopping) {
-                run.stop();
-            }
             onOverlap.accept(run);
             r = run.run();
         } finally {
-            currentOverlap = null;
+            gate.exit();
         }
-        if (r == null || stopping) {
+        if (r == null && !stopping && gate.pauses() != since && !hasCompleteDump(i)) {
+            // what resume-task runs again is the dump (DM's Dump unit), not the load that followed it
+            s.unit = run.metrics().dump();
+            s.unitName = "dump";
+        }
+        if (r == null || interrupted(since)) {
             return null;
         }
         s.position = r.position();
@@ -326,7 +368,26 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         }
     }
 
+    /** Starts every sync unit, once not paused, and watches them. */
     private void runSyncs(Map<String, BinlogPosition> starts) {
+        while (true) {
+            if (awaitResumed() == PauseGate.CLOSED) {
+                return;
+            }
+            synchronized (pauseLock) { // a pause now would miss the units started after it looked
+                if (!gate.paused()) {
+                    if (!startSyncs(starts)) {
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+        awaitSyncs();
+    }
+
+    /** False when the task began to stop meanwhile. */
+    private boolean startSyncs(Map<String, BinlogPosition> starts) {
         for (MySqlInstance i : task.mysqlInstances()) {
             SyncUnit sync = new SyncUnit(UnitConfigs.sync(task, i, starts.get(i.sourceId())));
             SourceState s = sources.get(i.sourceId());
@@ -336,13 +397,13 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             s.enter("sync");
             synchronized (syncs) {
                 if (stopping) {
-                    return;
+                    return false;
                 }
                 syncs.add(sync);
             }
             sync.start();
         }
-        awaitSyncs();
+        return true;
     }
 
     /** Sync units end only when stopped or failed: watch for either. */
@@ -379,18 +440,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         }
         stopping = true;
         LOG.info("task {}: stopping", task.name());
-        DumpUnit d = currentDump;
-        if (d != null) {
-            d.stop();
-        }
-        LoadUnit l = currentLoad;
-        if (l != null) {
-            l.stop();
-        }
-        DumpLoadOverlap o = currentOverlap;
-        if (o != null) {
-            o.stop();
-        }
+        gate.close();
         synchronized (syncs) {
             syncs.forEach(SyncUnit::stop);
         }
@@ -437,53 +487,45 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     }
 
     /**
-     * Holds every sync unit's reader at a transaction boundary once its writers have committed
-     * what they were handed. Dump and load have no such point to hold at: refused while they run.
+     * Pauses the task as DM does, in whatever unit each source is: a dump ends (resume-task dumps
+     * again), a load's workers end after their current statement, its checkpoint committed (resume
+     * goes on from it), and a sync unit's reader stops at a transaction boundary once its writers
+     * have committed what they were handed (resume goes on from there). Returns once they have.
      */
     private void pause() {
         synchronized (pauseLock) {
-            pauseSyncs();
-        }
-    }
-
-    private void pauseSyncs() {
-        List<SyncUnit> units = runningSyncs("pause");
-        paused = true;
-        try {
-            for (SyncUnit u : units) {
-                if (!u.pause(PAUSE_TIMEOUT)) {
-                    LOG.warn("task {}: the writers are still committing after {}s; they go on while paused",
-                            task.name(), PAUSE_TIMEOUT.toSeconds());
+            refuseWhenStopping("pause");
+            try {
+                if (!gate.pause(PAUSE_TIMEOUT)) {
+                    LOG.warn("task {}: the dump or load is still ending its current statement after {}s; it stops "
+                            + "after that", task.name(), PAUSE_TIMEOUT.toSeconds());
                 }
+                for (SyncUnit u : syncUnits()) {
+                    if (!u.pause(PAUSE_TIMEOUT)) {
+                        LOG.warn("task {}: the writers are still committing after {}s; they go on while paused",
+                                task.name(), PAUSE_TIMEOUT.toSeconds());
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         LOG.info("task {}: paused; resume-task goes on from here, stop-task stops", task.name());
     }
 
     private void resume() {
         synchronized (pauseLock) {
-            List<SyncUnit> units = runningSyncs("resume");
-            paused = false;
-            units.forEach(SyncUnit::resume);
+            refuseWhenStopping("resume");
+            gate.resume();
+            syncUnits().forEach(SyncUnit::resume);
         }
         LOG.info("task {}: resumed", task.name());
     }
 
-    /** The sync units a pause or resume acts on, or the one line saying why there are none. */
-    private List<SyncUnit> runningSyncs(String what) {
+    private void refuseWhenStopping(String what) {
         if (stopping || stopped.getCount() == 0) {
             throw new TaskOpRefused(what + "-task: task " + task.name() + " is stopping");
         }
-        for (SourceState s : sources.values()) {
-            if (!"sync".equals(s.stage)) {
-                throw new TaskOpRefused(what + "-task: not supported while dumping/loading (source " + s.sourceId
-                        + " is at stage " + s.stage + "); wait until the task syncs, or stop-task and run it again "
-                        + "later: it resumes where it stopped");
-            }
-        }
-        return syncUnits();
     }
 
     @Override
@@ -502,7 +544,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         if (stopped.getCount() == 0 || stopping) {
             return stopped.getCount() == 0 ? DmStage.STOPPED : DmStage.STOPPING;
         }
-        if (paused) {
+        if (gate.paused()) {
             return DmStage.PAUSED;
         }
         return "pending".equals(s.stage) ? DmStage.NEW : DmStage.RUNNING;
