@@ -329,13 +329,14 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         try {
             onOverlap.accept(run);
             r = run.run();
+            if (r == null && !stopping && gate.pauses() != since && !hasCompleteDump(i)) {
+                // what resume-task runs again is the dump (DM's Dump unit), not the load that followed
+                // it; shown before the gate lets pause-task return
+                s.unit = run.metrics().dump();
+                s.unitName = "dump";
+            }
         } finally {
             gate.exit();
-        }
-        if (r == null && !stopping && gate.pauses() != since && !hasCompleteDump(i)) {
-            // what resume-task runs again is the dump (DM's Dump unit), not the load that followed it
-            s.unit = run.metrics().dump();
-            s.unitName = "dump";
         }
         if (r == null || interrupted(since)) {
             return null;
