@@ -11,8 +11,8 @@ import picocli.CommandLine.Mixin;
 
 /**
  * dmctl's pause-task, resume-task and stop-task against a running {@code jdm run}: each posts to
- * the daemon's {@code /tasks/<op>} and prints DM's OperateTaskResponse. A refusal (pausing while
- * dumping or loading) is one line and exit 2.
+ * the daemon's {@code /tasks/<op>} and prints DM's OperateTaskResponse. A refusal (pausing or
+ * resuming a task that is stopping) is one line and exit 2.
  */
 abstract class OperateTaskCommand implements Callable<Integer> {
     /** How long stop-task waits for the process to end: the units' own stop is bounded by 60 s. */
@@ -60,8 +60,9 @@ abstract class OperateTaskCommand implements Callable<Integer> {
     }
 
     @Command(name = "pause-task", mixinStandardHelpOptions = true,
-            description = "Pause a running task: sync stops reading at a transaction boundary, its writers "
-                    + "commit what they hold and store their positions. Not while dumping or loading (exit 2).")
+            description = "Pause a running task in any unit: sync stops reading at a transaction boundary and "
+                    + "its writers commit what they hold; the load stops after its current statement, committed "
+                    + "with its checkpoint; the dump stops (resume-task dumps again).")
     static final class Pause extends OperateTaskCommand {
         @Override
         String op() {
@@ -70,7 +71,7 @@ abstract class OperateTaskCommand implements Callable<Integer> {
     }
 
     @Command(name = "resume-task", mixinStandardHelpOptions = true,
-            description = "Resume a paused task from where it paused.")
+            description = "Resume a paused task: sync and load from where they paused, a dump from scratch.")
     static final class Resume extends OperateTaskCommand {
         @Override
         String op() {

@@ -15,7 +15,8 @@ import java.util.function.LongConsumer;
  * Loads one data file on one connection. Statements are read one at a time from the stream,
  * rewritten for the routed target and grouped into transactions; each transaction also moves the
  * file's checkpoint row to the end of its last statement and then commits, so data and offset are
- * never apart. Statements that end at or before the committed offset are skipped (a resume);
+ * never apart; a stop commits the statements that ran so far the same way. Statements that end at
+ * or before the committed offset are skipped (a resume);
  * session statements ({@code SET NAMES ...}) are always run, because the session may be new,
  * except a {@code SET NAMES} the connection already ran last. Nothing else costs a round trip
  * per file: the checkpoint row comes from the read before the workers started.
@@ -163,8 +164,14 @@ final class FileLoader {
     private boolean run(Connection c, Statement st, StatementLexer lexer, long maxStatementBytes)
             throws LoadFailure {
         txn = new Txn();
+        long lastEnd = committed;
         while (true) {
             if (job.stopping()) {
+                if (job.stopRequested() && job.failure() == null && txn.fileStatements > 0) {
+                    // a stop (stop-task, pause-task) keeps what ran: it commits with its offset, as any
+                    // transaction does; after another worker's failure nothing more is written
+                    commit(c, txn, lastEnd, 0, LoaderCheckpoint.LOADING);
+                }
                 return false;
             }
             StatementLexer.Statement s = nextStatement(lexer);
@@ -185,6 +192,7 @@ final class FileLoader {
                     }
                     defaultNames(st, s.start());
                     data(st, s, sql, maxStatementBytes, txn);
+                    lastEnd = s.end();
                     if (txn.bytes >= job.config.transactionBytes() || txn.fileStatements >= maxStatements) {
                         commit(c, txn, s.end(), 0, LoaderCheckpoint.LOADING);
                     }

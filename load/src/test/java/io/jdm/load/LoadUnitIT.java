@@ -254,6 +254,83 @@ class LoadUnitIT {
         }
     }
 
+    /**
+     * The file is one transaction (40 statements of 10 rows, far below the transaction size) on a
+     * target that takes 10 ms a row: a stop once its first statement ran commits the statements that
+     * ran, with the checkpoint at the end of the last one, and the rerun loads only the rest.
+     */
+    @Test
+    void aStopCommitsTheStatementsThatRanWithTheirOffsetAndARerunLoadsTheRest() throws Exception {
+        String db = "LoadUnitIT_stop_commit";
+        resetTarget("unit_stop_commit", db);
+        Path dir = tmp.resolve("stop-commit");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(DumpFileNames.databaseSchema(db)), "CREATE DATABASE `" + db + "`;\n");
+        Files.writeString(dir.resolve(DumpFileNames.tableSchema(db, "t")),
+                "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20));\n");
+        StringBuilder data = new StringBuilder();
+        for (int statement = 0; statement < 40; statement++) {
+            data.append("INSERT INTO `t` VALUES ");
+            for (int row = 1; row <= 10; row++) {
+                int id = statement * 10 + row;
+                data.append(row > 1 ? "," : "").append('(').append(id).append(",'v").append(id).append("')");
+            }
+            data.append(";\n");
+        }
+        Files.writeString(dir.resolve(DumpFileNames.dataFile(db, "t", 1, "")), data);
+        new DumpMetadata(LocalDateTime.now(), LocalDateTime.now(), BinlogPosition.of("mysql-bin.000001", 4), null)
+                .writeTo(dir);
+        String t = new TableName(db, "t").quoted();
+        target.execute("CREATE DATABASE `" + db + "`", "CREATE TABLE " + t + " (id INT PRIMARY KEY, v VARCHAR(20))",
+                "CREATE TRIGGER `" + db + "`.slow BEFORE INSERT ON " + t + " FOR EACH ROW DO SLEEP(0.01)");
+        LoadConfig cfg = LoadConfig.of("unit_stop_commit", "src1", targetSpec(), dir).withPoolSize(1)
+                .withOnDuplicate(OnDuplicate.ERROR);
+        LoadUnit unit = new LoadUnit(cfg);
+        java.util.concurrent.CompletableFuture<LoadResult> run =
+                java.util.concurrent.CompletableFuture.supplyAsync(unit::run);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        try (Connection dirty = target.connect(); Statement st = dirty.createStatement()) {
+            // the first statement ran: its rows are in the open transaction, seen only by a dirty read
+            dirty.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+            while (true) {
+                try (ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM " + t)) {
+                    rs.next();
+                    if (rs.getLong(1) >= 10) {
+                        break;
+                    }
+                }
+                assertTrue(System.nanoTime() < deadline, "the load wrote nothing within 30 s");
+                Thread.sleep(5);
+            }
+        }
+        assertEquals(List.of("0"), target.rows("SELECT COUNT(*) FROM " + t), "the file committed before the stop");
+        unit.stop();
+        LoadResult stopped = run.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        assertFalse(stopped.completed());
+        long committed = Long.parseLong(target.rows("SELECT COUNT(*) FROM " + t).get(0));
+        assertTrue(committed >= 10 && committed < 400 && committed % 10 == 0,
+                "not the whole statements that ran before the stop: " + committed);
+        assertEquals(committed, stopped.rows());
+        List<String> checkpoint = target.rows("SELECT status, `offset`, rows_loaded FROM jdm_meta."
+                + Identifiers.quote("unit_stop_commit_loader_checkpoint") + " WHERE file LIKE '%.sql'");
+        String statements = data.toString();
+        int end = 0;
+        for (int i = 0; i < committed / 10; i++) {
+            end = statements.indexOf(";\n", end) + 1;
+        }
+        assertEquals(List.of("loading|" + end + "|" + committed), checkpoint, "the checkpoint is not where the rows are");
+
+        target.execute("DROP TRIGGER `" + db + "`.slow");
+        LoadResult rest = new LoadUnit(cfg).run(); // a duplicate key would fail it
+        assertTrue(rest.completed());
+        assertEquals(400 - committed, rest.rows(), "nothing loaded twice, nothing skipped");
+        List<String> want = new java.util.ArrayList<>();
+        for (int id = 1; id <= 400; id++) {
+            want.add(id + "|v" + id);
+        }
+        assertEquals(want, target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
+    }
+
     @Test
     void eachFileStartsInUtf8mb4WhateverThePreviousFileOnItsConnectionSet() throws Exception {
         String db = "LoadUnitIT_names";

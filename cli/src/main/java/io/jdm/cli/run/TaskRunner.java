@@ -6,7 +6,6 @@ import io.jdm.cli.daemon.TaskOp;
 import io.jdm.cli.daemon.TaskOpRefused;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
-import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
@@ -15,10 +14,7 @@ import io.jdm.common.metrics.MetricSource;
 import io.jdm.common.metrics.MetricFamilies;
 import io.jdm.common.metrics.ProcessMetrics;
 import io.jdm.common.position.BinlogPosition;
-import io.jdm.dump.DumpResult;
-import io.jdm.dump.DumpUnit;
 import io.prometheus.metrics.model.snapshots.Labels;
-import io.jdm.load.LoadUnit;
 import io.jdm.sync.SyncMetrics;
 import io.jdm.sync.SyncUnit;
 import java.io.IOException;
@@ -38,12 +34,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the stages of a task for every source, records each stage in the target, and serves the
- * daemon endpoints while it runs. See the package documentation for the stage machine.
+ * Runs the stages of a task: each source's dump and load ({@link SourceStages}), then the sync
+ * units; records each stage in the target, and serves the daemon endpoints (status, metrics,
+ * pause, resume, stop) while it runs. See the package documentation for the stage machine.
  */
 public final class TaskRunner implements StatusProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("jdm");
-    /** How long pause-task waits for the writers to commit what the reader handed them. */
+    /** How long pause-task waits for the writers, or the load's workers, to commit what they hold. */
     private static final Duration PAUSE_TIMEOUT = Duration.ofSeconds(30);
 
     /** Which stages a command runs. */
@@ -56,13 +53,10 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private final List<SyncUnit> syncs = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
-    /** Set by pause-task, cleared by resume-task: the sync units hold their readers. */
-    private volatile boolean paused;
-    /** One pause or resume at a time; not the runner's own lock, which a lost lease needs at once. */
+    /** Paused by pause-task, until resume-task: the dump or load that runs ends, the sync units hold their readers. */
+    private final PauseGate gate = new PauseGate();
+    /** One pause or resume at a time, and no sync unit starts during one; not the runner's own lock. */
     private final Object pauseLock = new Object();
-    private volatile DumpUnit currentDump;
-    private volatile LoadUnit currentLoad;
-    private volatile DumpLoadOverlap currentOverlap;
     /** Told of each source's dump and load as they start to run at once: lets tests watch the feed. */
     volatile Consumer<DumpLoadOverlap> onOverlap = o -> { };
     private volatile FatalException leaseLost;
@@ -158,28 +152,18 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         synchronized (syncs) {
             syncs.forEach(u -> u.abort(reason));
         }
-        DumpUnit d = currentDump;
-        if (d != null) {
-            d.stop();
-        }
-        LoadUnit l = currentLoad;
-        if (l != null) {
-            l.stop();
-        }
-        DumpLoadOverlap o = currentOverlap;
-        if (o != null) {
-            o.stop();
-        }
+        gate.close();
     }
 
     private void runStages() {
         try {
             store.init();
             boolean syncing = stages == Stages.SYNC_ONLY || task.taskMode().syncs();
+            SourceStages full = new SourceStages(task, store, gate, () -> stopping, o -> onOverlap.accept(o));
             Map<String, BinlogPosition> syncStarts = new LinkedHashMap<>();
             for (MySqlInstance i : task.mysqlInstances()) {
                 BinlogPosition start = stages == Stages.SYNC_ONLY || !task.taskMode().dumpsOrLoads()
-                        ? null : fullStages(i);
+                        ? null : full.run(i, sources.get(i.sourceId()));
                 if (stopping) {
                     return;
                 }
@@ -191,142 +175,43 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         } catch (SQLException e) {
             throw ErrorClassifier.wrap("task " + task.name() + ": cannot read or write the stage table in "
                     + task.metaSchema(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopping = true;
         }
     }
 
-    /** Dump and load one source unless already done; returns the position sync starts from. */
-    private BinlogPosition fullStages(MySqlInstance i) throws SQLException {
-        SourceState s = sources.get(i.sourceId());
-        Optional<StageStore.Entry> entry = store.read(i.sourceId());
-        if (entry.isPresent() && (entry.get().stage() == StageStore.Stage.SYNC
-                || entry.get().stage() == StageStore.Stage.DONE)) {
-            LOG.info("source {}: dump and load already finished (position {})", i.sourceId(), entry.get().position());
-            s.enter("loaded");
-            return entry.get().position();
-        }
-        BinlogPosition pos = completeDumpPosition(i);
-        if (!task.taskMode().dumps() && !hasCompleteDump(i)) {
-            throw new FatalException("task-mode " + task.taskMode().yamlName() + ": no complete dump of source "
-                    + i.sourceId() + " in " + task.mydumper(i).dir() + "; dump it first (task-mode dump or jdm dump)");
-        }
-        if (pos == null && task.taskMode().dumps() && task.taskMode().loads() && loadFollowsDump(i)) {
-            return dumpAndLoad(i, s);
-        }
-        if (pos == null && task.taskMode().dumps()) {
-            store.write(i.sourceId(), StageStore.Stage.DUMP, null);
-            s.enter("dump");
-            DumpUnit dump = new DumpUnit(UnitConfigs.dump(task, i));
-            currentDump = dump;
-            s.unit = dump.metrics();
-            s.unitName = "dump";
-            try {
-                DumpResult r = dump.run();
-                pos = r.position();
-            } catch (RuntimeException e) {
-                throw s.exited("mydumper", e);
-            } finally {
-                currentDump = null;
-            }
-            if (stopping) {
-                return null;
-            }
-        } else {
-            LOG.info("source {}: complete dump found in {}", i.sourceId(), task.mydumper(i).dir());
-        }
-        s.position = pos;
-        if (!task.taskMode().loads()) {
-            // the stage stays DUMP: a task-mode load of this task then loads this dump
-            s.enter("done");
-            return pos;
-        }
-        store.write(i.sourceId(), StageStore.Stage.LOAD, pos);
-        s.enter("load");
-        LoadUnit load = new LoadUnit(UnitConfigs.load(task, i));
-        currentLoad = load;
-        s.unit = load.metrics();
-        s.unitName = "load";
+    /** Waits while paused; {@link PauseGate#CLOSED} once stopping. */
+    private long awaitResumed() {
         try {
-            load.run();
-        } catch (RuntimeException e) {
-            throw s.exited("loader", e);
-        } finally {
-            currentLoad = null;
-        }
-        if (stopping) {
-            return null;
-        }
-        return loaded(i, s, pos);
-    }
-
-    /** The load is complete: the next stage is recorded with the position the loaded data stands at. */
-    private BinlogPosition loaded(MySqlInstance i, SourceState s, BinlogPosition pos) throws SQLException {
-        boolean syncNext = task.taskMode().syncs();
-        store.write(i.sourceId(), syncNext ? StageStore.Stage.SYNC : StageStore.Stage.DONE, pos);
-        s.enter(syncNext ? "loaded" : "done");
-        return pos;
-    }
-
-    /** The load reads the directory the dump writes (unless loaders.dir names another one). */
-    private boolean loadFollowsDump(MySqlInstance i) {
-        return task.mydumper(i).dir().toAbsolutePath().normalize()
-                .equals(task.loader(i).dir().orElseThrow().toAbsolutePath().normalize());
-    }
-
-    /**
-     * Dumps and loads at once, the load following the dump file by file (see {@link DumpLoadOverlap}).
-     * A new dump takes a new snapshot, so whatever a load of an earlier, incomplete dump wrote is
-     * undone first; a restart after this dump completed finds its metadata and resumes the load.
-     */
-    private BinlogPosition dumpAndLoad(MySqlInstance i, SourceState s) throws SQLException {
-        AbandonedLoad.undo(task, i);
-        store.write(i.sourceId(), StageStore.Stage.DUMP_LOAD, null);
-        s.enter("dump&load");
-        DumpLoadOverlap run = new DumpLoadOverlap(task, i, s);
-        s.unit = run.metrics();
-        s.unitName = "load";
-        currentOverlap = run;
-        DumpResult r;
-        try {
-            if (stopping) {
-                run.stop();
-            }
-            onOverlap.accept(run);
-            r = run.run();
-        } finally {
-            currentOverlap = null;
-        }
-        if (r == null || stopping) {
-            return null;
-        }
-        s.position = r.position();
-        return loaded(i, s, r.position());
-    }
-
-    private boolean hasCompleteDump(MySqlInstance i) {
-        try {
-            return DumpMetadata.readFrom(task.mydumper(i).dir()).isPresent();
-        } catch (IOException e) {
-            throw new FatalException("cannot read " + task.mydumper(i).dir() + "/metadata: " + e.getMessage(), e);
+            return gate.awaitResumed();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stopping = true;
+            return PauseGate.CLOSED;
         }
     }
 
-    private BinlogPosition completeDumpPosition(MySqlInstance i) {
-        try {
-            Optional<DumpMetadata> m = DumpMetadata.readFrom(task.mydumper(i).dir());
-            if (m.isEmpty()) {
-                return null;
-            }
-            if (m.get().position() == null && task.taskMode().syncs()) {
-                throw new FatalException("source " + i.sourceId() + ": the dump in " + task.mydumper(i).dir()
-                        + " has no binlog position, so sync cannot start after it: enable the binlog and dump again");
-            }
-            return m.get().position();
-        } catch (IOException e) {
-            throw new FatalException("cannot read " + task.mydumper(i).dir() + "/metadata: " + e.getMessage(), e);
-        }
-    }
-
+    /** Starts every sync unit, once not paused, and watches them. */
     private void runSyncs(Map<String, BinlogPosition> starts) {
+        while (true) {
+            if (awaitResumed() == PauseGate.CLOSED) {
+                return;
+            }
+            synchronized (pauseLock) { // a pause now would miss the units started after it looked
+                if (!gate.paused()) {
+                    if (!startSyncs(starts)) {
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+        awaitSyncs();
+    }
+
+    /** False when the task began to stop meanwhile. */
+    private boolean startSyncs(Map<String, BinlogPosition> starts) {
         for (MySqlInstance i : task.mysqlInstances()) {
             SyncUnit sync = new SyncUnit(UnitConfigs.sync(task, i, starts.get(i.sourceId())));
             SourceState s = sources.get(i.sourceId());
@@ -336,13 +221,13 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             s.enter("sync");
             synchronized (syncs) {
                 if (stopping) {
-                    return;
+                    return false;
                 }
                 syncs.add(sync);
             }
             sync.start();
         }
-        awaitSyncs();
+        return true;
     }
 
     /** Sync units end only when stopped or failed: watch for either. */
@@ -379,18 +264,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         }
         stopping = true;
         LOG.info("task {}: stopping", task.name());
-        DumpUnit d = currentDump;
-        if (d != null) {
-            d.stop();
-        }
-        LoadUnit l = currentLoad;
-        if (l != null) {
-            l.stop();
-        }
-        DumpLoadOverlap o = currentOverlap;
-        if (o != null) {
-            o.stop();
-        }
+        gate.close();
         synchronized (syncs) {
             syncs.forEach(SyncUnit::stop);
         }
@@ -437,53 +311,45 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     }
 
     /**
-     * Holds every sync unit's reader at a transaction boundary once its writers have committed
-     * what they were handed. Dump and load have no such point to hold at: refused while they run.
+     * Pauses the task as DM does, in whatever unit each source is: a dump ends (resume-task dumps
+     * again), a load's workers end after their current statement, its checkpoint committed (resume
+     * goes on from it), and a sync unit's reader stops at a transaction boundary once its writers
+     * have committed what they were handed (resume goes on from there). Returns once they have.
      */
     private void pause() {
         synchronized (pauseLock) {
-            pauseSyncs();
-        }
-    }
-
-    private void pauseSyncs() {
-        List<SyncUnit> units = runningSyncs("pause");
-        paused = true;
-        try {
-            for (SyncUnit u : units) {
-                if (!u.pause(PAUSE_TIMEOUT)) {
-                    LOG.warn("task {}: the writers are still committing after {}s; they go on while paused",
-                            task.name(), PAUSE_TIMEOUT.toSeconds());
+            refuseWhenStopping("pause");
+            try {
+                if (!gate.pause(PAUSE_TIMEOUT)) {
+                    LOG.warn("task {}: the dump or load is still ending its current statement after {}s; it stops "
+                            + "after that", task.name(), PAUSE_TIMEOUT.toSeconds());
                 }
+                for (SyncUnit u : syncUnits()) {
+                    if (!u.pause(PAUSE_TIMEOUT)) {
+                        LOG.warn("task {}: the writers are still committing after {}s; they go on while paused",
+                                task.name(), PAUSE_TIMEOUT.toSeconds());
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
         LOG.info("task {}: paused; resume-task goes on from here, stop-task stops", task.name());
     }
 
     private void resume() {
         synchronized (pauseLock) {
-            List<SyncUnit> units = runningSyncs("resume");
-            paused = false;
-            units.forEach(SyncUnit::resume);
+            refuseWhenStopping("resume");
+            gate.resume();
+            syncUnits().forEach(SyncUnit::resume);
         }
         LOG.info("task {}: resumed", task.name());
     }
 
-    /** The sync units a pause or resume acts on, or the one line saying why there are none. */
-    private List<SyncUnit> runningSyncs(String what) {
+    private void refuseWhenStopping(String what) {
         if (stopping || stopped.getCount() == 0) {
             throw new TaskOpRefused(what + "-task: task " + task.name() + " is stopping");
         }
-        for (SourceState s : sources.values()) {
-            if (!"sync".equals(s.stage)) {
-                throw new TaskOpRefused(what + "-task: not supported while dumping/loading (source " + s.sourceId
-                        + " is at stage " + s.stage + "); wait until the task syncs, or stop-task and run it again "
-                        + "later: it resumes where it stopped");
-            }
-        }
-        return syncUnits();
     }
 
     @Override
@@ -502,7 +368,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         if (stopped.getCount() == 0 || stopping) {
             return stopped.getCount() == 0 ? DmStage.STOPPED : DmStage.STOPPING;
         }
-        if (paused) {
+        if (gate.paused()) {
             return DmStage.PAUSED;
         }
         return "pending".equals(s.stage) ? DmStage.NEW : DmStage.RUNNING;

@@ -25,9 +25,13 @@
  * its units before applying more. {@code jdm load} takes the same lease; verify does not (it writes
  * no task data and coordinates through its own hold table).
  *
- * <p>While it syncs, a task can be paused ({@code jdm pause-task}): every sync unit's reader stops
- * at a transaction boundary and its writers commit what they hold; resume goes on from there. Dump
- * and load have no such boundary to hold at, so a pause is refused while they run; stop-task and a
- * new run resume them exactly. A paused task is not remembered across a restart.
+ * <p>A task can be paused ({@code jdm pause-task}) in any unit, as in DM. While it syncs, every sync
+ * unit's reader stops at a transaction boundary and its writers commit what they hold; resume goes on
+ * from there. While a source dumps or loads, the running unit(s) end as at a stop (the load's workers
+ * after their current statement, committed with its offset; the dump without {@code metadata}) and
+ * the source waits in a {@code PauseGate}; resume runs its stages again from the stage
+ * table, as a restart does: the load from its checkpoint, an incomplete dump from scratch (undoing what
+ * the load wrote from it). Status shows {@code Paused} with the unit that resume runs again. A paused
+ * task is not remembered across a restart: the next run goes on at once.
  */
 package io.jdm.cli.run;
