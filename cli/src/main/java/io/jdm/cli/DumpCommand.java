@@ -3,10 +3,12 @@ package io.jdm.cli;
 import io.jdm.cli.run.UnitConfigs;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.error.JdmException;
 import io.jdm.dump.DumpResult;
 import io.jdm.dump.DumpUnit;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -29,15 +31,25 @@ final class DumpCommand implements Callable<Integer> {
     public Integer call() {
         TaskConfig task = TaskFiles.load(taskFile, sources);
         for (MySqlInstance i : task.mysqlInstances()) {
-            DumpResult r = dump(task, i);
+            DumpUnit unit = new DumpUnit(UnitConfigs.dump(task, i));
+            AtomicBoolean signalled = new AtomicBoolean();
+            Signals.onStop(task.name(), () -> {
+                signalled.set(true);
+                unit.stop();
+            });
+            DumpResult r;
+            try {
+                r = unit.run();
+            } catch (JdmException e) {
+                if (!signalled.get()) {
+                    throw e;
+                }
+                // stopped by the signal: the one line says the directory has no metadata and a rerun starts clean
+                System.err.println("jdm: " + e.getMessage());
+                return Signals.STOPPED;
+            }
             LOG.info("dump of {} finished: {} -> {}", i.sourceId(), r, task.mydumper(i).dir());
         }
         return ExitCode.OK;
-    }
-
-    static DumpResult dump(TaskConfig task, MySqlInstance instance) {
-        DumpUnit unit = new DumpUnit(UnitConfigs.dump(task, instance));
-        Signals.onStop(task.name(), unit::stop); // a stopped dump ends in one line: it starts over when run again
-        return unit.run();
     }
 }

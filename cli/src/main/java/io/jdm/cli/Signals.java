@@ -26,8 +26,8 @@ final class Signals {
         AtomicInteger count = new AtomicInteger();
         SignalHandler h = sig -> {
             if (count.incrementAndGet() == 1) {
-                LOG.info("task {}: SIG{} received, stopping: draining writers and flushing checkpoints "
-                        + "(send it again to exit at once)", task, sig.getName());
+                LOG.info("task {}: SIG{} received, stopping cleanly (send it again to exit at once)", task,
+                        sig.getName());
                 Thread t = new Thread(stop, task + "-stop");
                 t.setDaemon(true);
                 t.start();

@@ -159,6 +159,49 @@ class RunSignalIT {
                 target.rows("SELECT id, HEX(v) FROM load_signal.t ORDER BY id"));
     }
 
+    @Test
+    void sigtermStopsAOneShotDumpInOneLineWithoutMetadata() throws Exception {
+        SqlServer source = TestServers.shared().source();
+        source.freshDatabase("dump_signal");
+        source.execute("CREATE TABLE dump_signal.t (id INT PRIMARY KEY)", "INSERT INTO dump_signal.t VALUES (1), (2)");
+        Path task = dir.resolve("dump.yaml");
+        Files.writeString(task, String.join("\n",
+                "name: dump-signal",
+                "task-mode: full",
+                "target-database: {host: 127.0.0.1, port: " + TestServers.shared().target().port()
+                        + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [dump_signal]}}",
+                "mydumpers: {global: {consistency: flush, dir: \"" + dir.resolve("dump") + "\"}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        Process p;
+        // A session holding a table lock keeps the dump waiting for its global read lock: the signal lands mid-dump.
+        try (Connection lock = source.connect(); Statement st = lock.createStatement()) {
+            st.execute("LOCK TABLES dump_signal.t WRITE");
+            p = jdm("dump", task, "dump.log");
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (System.nanoTime() < deadline && count(source, "information_schema.PROCESSLIST"
+                    + " WHERE INFO LIKE 'FLUSH TABLES%'") == 0) {
+                assertTrue(p.isAlive(), "jdm exited early: " + Files.readString(dir.resolve("dump.log")));
+                Thread.sleep(50);
+            }
+            p.destroy(); // SIGTERM
+            Thread.sleep(500);
+        }
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "no exit within 60 s after SIGTERM");
+        } finally {
+            p.destroyForcibly();
+        }
+        String log = Files.readString(dir.resolve("dump.log"));
+        assertEquals(130, p.exitValue(), log);
+        assertTrue(log.contains("jdm: task dump-signal dump: stopped before the dump was complete;"), log);
+        assertTrue(!Files.exists(dir.resolve("dump").resolve("metadata")), "a stopped dump has no metadata");
+    }
+
     private Process jdm(String command, Path task, String log) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", command,
