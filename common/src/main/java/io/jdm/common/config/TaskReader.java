@@ -17,7 +17,11 @@ final class TaskReader {
     static final String SOURCE_ID_RULE = "match [A-Za-z0-9_.-]{1,32}";
     static final long MAX_SERVER_ID = 4_294_967_295L;
 
-    private static final Pattern TASK_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /**
+     * 46 characters at most: the longest table jdm keeps for a task, {@code NAME_syncer_checkpoint},
+     * must fit MySQL's 64-character table names.
+     */
+    private static final Pattern TASK_NAME = Pattern.compile("[A-Za-z0-9_-]{1,46}");
     private static final Pattern META_SCHEMA = Pattern.compile("[A-Za-z0-9_]{1,64}");
     private static final Pattern HOST_PORT = Pattern.compile(".+:(\\d{1,5})");
     private static final Map<String, TaskMode> TASK_MODES = taskModes();
@@ -42,7 +46,9 @@ final class TaskReader {
     }
 
     private TaskConfig read() {
-        String name = root.matching("name", TASK_NAME, "match [A-Za-z0-9_-]{1,64}", null);
+        String name = root.matching("name", TASK_NAME,
+                "match [A-Za-z0-9_-]{1,46} (NAME_syncer_checkpoint must fit the target's 64-character table names)",
+                null);
         TaskMode mode = root.choice("task-mode", null, TASK_MODES);
         String metaSchema = root.matching("meta-schema", META_SCHEMA, "match [A-Za-z0-9_]{1,64}",
                 TaskConfig.DEFAULT_META_SCHEMA);

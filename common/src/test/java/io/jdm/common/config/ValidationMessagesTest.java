@@ -25,7 +25,11 @@ class ValidationMessagesTest {
     static Stream<Arguments> topLevel() {
         return Stream.of(
                 replaced("name: t1\n", "", "name: required"),
-                replaced("name: t1", "name: my task", "name: must match [A-Za-z0-9_-]{1,64}, got \"my task\""),
+                replaced("name: t1", "name: my task", "name: must match [A-Za-z0-9_-]{1,46} (NAME_syncer_checkpoint"
+                        + " must fit the target's 64-character table names), got \"my task\""),
+                replaced("name: t1", "name: " + "n".repeat(47),
+                        "name: must match [A-Za-z0-9_-]{1,46} (NAME_syncer_checkpoint must fit the target's"
+                                + " 64-character table names), got \"" + "n".repeat(47) + "\""),
                 replaced("task-mode: all\n", "", "task-mode: required"),
                 replaced("task-mode: all", "task-mode: ful",
                         "task-mode: must be one of full, incremental, all, dump, load, load&sync, got \"ful\""),
@@ -297,7 +301,8 @@ class ValidationMessagesTest {
                     block-allow-list: nope
                 """;
         assertEquals(List.of(
-                "name: must match [A-Za-z0-9_-]{1,64}, got \"bad name\"",
+                "name: must match [A-Za-z0-9_-]{1,46} (NAME_syncer_checkpoint must fit the target's 64-character"
+                        + " table names), got \"bad name\"",
                 "target-database.host: required",
                 "target-database.port: must be 1..65535, got 0",
                 "syncers.global.worker-count: must be 1..1024, got 1025",
