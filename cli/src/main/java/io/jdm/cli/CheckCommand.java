@@ -41,13 +41,18 @@ final class CheckCommand implements Callable<Integer> {
 
     static PrecheckInput input(TaskConfig task) {
         List<PrecheckInput.Source> sources = new ArrayList<>();
-        for (MySqlInstance i : task.mysqlInstances()) {
-            TableFilter filter = TableFilter.forInstance(task, i);
-            sources.add(new PrecheckInput.Source(i.sourceId(), i.from().toConnectionSpec(), filter::matchTable,
-                    task.syncer(i).enableGtid()));
-        }
         boolean dump = task.taskMode().dumps();
         boolean binlog = task.taskMode().syncs();
+        for (MySqlInstance i : task.mysqlInstances()) {
+            TableFilter filter = TableFilter.forInstance(task, i);
+            // dump: its threads plus the connection holding the snapshot's metadata; sync: the binlog
+            // stream and the schema tracker's reads. Load: its pool plus checkpoint and schema work;
+            // sync: its writers plus checkpoint, DDL and the tracker's scratch schemas.
+            int onSource = Math.max(dump ? task.mydumper(i).threads() + 1 : 0, binlog ? 2 : 0);
+            int onTarget = Math.max(dump ? task.loader(i).poolSize() + 2 : 0, binlog ? task.syncer(i).workerCount() + 3 : 0);
+            sources.add(new PrecheckInput.Source(i.sourceId(), i.from().toConnectionSpec(), filter::matchTable,
+                    task.syncer(i).enableGtid(), onSource, onTarget));
+        }
         return new PrecheckInput(dump, binlog, sources, task.targetDatabase().toConnectionSpec(), task.metaSchema(),
                 new HashSet<>(task.ignoreCheckingItems()));
     }

@@ -15,8 +15,13 @@ import java.util.function.BiPredicate;
 public record PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source> sources, ConnectionSpec target,
                             String metaSchema, Set<String> ignore) {
 
-    /** One source instance with the tables its block-allow-list selects. */
+    /**
+     * One source instance with the tables its block-allow-list selects.
+     *
+     * @param sourceConnections connections the task opens on this source at once (dump threads, binlog stream)
+     * @param targetConnections connections this source's units open on the target at once (load pool, writers)
+     */
     public record Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter,
-                         boolean enableGtid) {
+                         boolean enableGtid, int sourceConnections, int targetConnections) {
     }
 }

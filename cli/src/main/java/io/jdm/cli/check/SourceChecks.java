@@ -37,8 +37,28 @@ final class SourceChecks {
             out.add(gtid(f, inst, s.enableGtid()));
             out.add(replicationPrivileges(f, inst));
         }
+        out.add(connections(f, inst, s.sourceConnections(), "mydumpers.threads"));
         out.addAll(TableChecks.run(f, inst, s));
         return out;
+    }
+
+    /**
+     * DM's conn_number: the server must allow the connections the task opens at once. A warning, since
+     * max_connections counts every client of the server and a privileged user gets one more.
+     */
+    static CheckResult connections(ServerFacts f, String inst, int needed, String keys) {
+        long allowed;
+        try {
+            allowed = Long.parseLong(f.var("max_connections").trim());
+        } catch (NumberFormatException e) {
+            allowed = 0;
+        }
+        if (allowed <= 0 || needed <= allowed) { // TiDB's 0: no limit
+            return CheckResult.pass("conn_number", inst, "the task opens up to " + needed
+                    + " connections at once; max_connections is " + (allowed <= 0 ? "unlimited" : allowed));
+        }
+        return CheckResult.warn("conn_number", inst, "the task opens up to " + needed + " connections at once but"
+                + " max_connections is " + allowed + ": raise max_connections or lower " + keys);
     }
 
     static CheckResult version(ServerFacts f, String inst) {

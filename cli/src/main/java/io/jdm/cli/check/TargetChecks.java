@@ -24,6 +24,9 @@ final class TargetChecks {
         out.add(SourceChecks.version(f, inst));
         out.add(privileges(f, inst, in.metaSchema()));
         out.add(charsets(f, inst, in));
+        out.add(SourceChecks.connections(f, inst,
+                in.sources().stream().mapToInt(PrecheckInput.Source::targetConnections).sum(),
+                "loaders.pool-size or syncers.worker-count"));
         if (f.flavor == Flavor.TIDB) {
             out.addAll(TidbChecks.run(f, inst, in));
         }

@@ -38,13 +38,37 @@ class PrecheckerIT {
 
     static PrecheckInput input(ConnectionSpec src, String db, Set<String> ignore) {
         return new PrecheckInput(true, true,
-                List.of(new PrecheckInput.Source("mysql-01", src, (d, t) -> d.equals(db), true)),
+                List.of(new PrecheckInput.Source("mysql-01", src, (d, t) -> d.equals(db), true, 5, 19)),
                 spec(target), "jdm_meta", ignore);
     }
 
     static CheckResult find(List<CheckResult> rs, String item, String instance) {
         return rs.stream().filter(r -> r.item().equals(item) && r.instance().startsWith(instance)).findFirst()
                 .orElseThrow(() -> new AssertionError("no " + item + " for " + instance + " in " + rs));
+    }
+
+    @Test
+    void moreConnectionsThanTheServersAllowIsAWarningNamingTheKeys() throws Exception {
+        long sourceMax = Long.parseLong(source.rows("SELECT @@max_connections").get(0));
+        long targetMax = Long.parseLong(target.rows("SELECT @@max_connections").get(0));
+        PrecheckInput many = new PrecheckInput(true, true, List.of(
+                new PrecheckInput.Source("mysql-01", spec(source), (d, t) -> d.equals("pre_ok"), true,
+                        (int) sourceMax + 1, (int) targetMax / 2 + 1),
+                new PrecheckInput.Source("mysql-02", spec(source), (d, t) -> d.equals("pre_ok"), true, 2,
+                        (int) targetMax / 2 + 1)),
+                spec(target), "jdm_meta", Set.of());
+        List<CheckResult> rs = new Prechecker(many).run();
+        CheckResult onSource = find(rs, "conn_number", "source mysql-01");
+        assertEquals(CheckResult.Status.WARN, onSource.status(), onSource.detail());
+        assertEquals("the task opens up to " + (sourceMax + 1) + " connections at once but max_connections is "
+                + sourceMax + ": raise max_connections or lower mydumpers.threads", onSource.detail());
+        assertEquals(CheckResult.Status.PASS, find(rs, "conn_number", "source mysql-02").status());
+        CheckResult onTarget = find(rs, "conn_number", "target");
+        assertEquals(CheckResult.Status.WARN, onTarget.status(), onTarget.detail()); // the two sources add up
+        assertTrue(onTarget.detail().endsWith("lower loaders.pool-size or syncers.worker-count"), onTarget.detail());
+        assertFalse(new CheckReport(rs).anyFailed(), "a warning, not a failure");
+        assertTrue(new Prechecker(new PrecheckInput(true, true, many.sources(), spec(target), "jdm_meta",
+                Set.of("conn_number"))).run().stream().noneMatch(r -> r.item().equals("conn_number")));
     }
 
     @Test
