@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,21 +42,13 @@ class RunSignalIT {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        Path task = dir.resolve("task.yaml");
-        Files.writeString(task, String.join("\n",
+        Path task = task("task.yaml", "run_signal",
                 "name: run-signal",
                 "task-mode: all",
                 "meta-schema: jdm_meta_signal",
                 "status-addr: \"127.0.0.1:" + port + "\"",
-                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
-                "block-allow-list: {only: {do-dbs: [run_signal]}}",
                 "mydumpers: {global: {threads: 1, dir: \"" + dir.resolve("dump") + "\"}}",
-                "syncers: {global: {worker-count: 2, checkpoint-flush-interval: 3600}}",
-                "mysql-instances:",
-                "  - source-id: s1",
-                "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
-                ""));
+                "syncers: {global: {worker-count: 2, checkpoint-flush-interval: 3600}}");
         target.execute("DROP DATABASE IF EXISTS jdm_meta_signal");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", "run",
@@ -110,20 +104,13 @@ class RunSignalIT {
             rows.append(i > 1 ? "," : "").append("(").append(i).append(",'v").append(i).append("')");
         }
         source.execute(rows.toString(), "ANALYZE TABLE load_signal.t"); // the dump chunks by the table's statistics
-        Path task = dir.resolve("load.yaml");
-        Files.writeString(task, String.join("\n",
+        Path task = task("load.yaml", "load_signal",
                 "name: load-signal",
                 "task-mode: full",
                 "meta-schema: jdm_meta_load_signal",
-                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
-                "block-allow-list: {only: {do-dbs: [load_signal]}}",
-                "mydumpers: {global: {threads: 1, rows: 10, statement-size: 100, dir: \"" + dir.resolve("dump") + "\"}}",
-                "loaders: {global: {pool-size: 1}}",
-                "mysql-instances:",
-                "  - source-id: s1",
-                "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
-                ""));
+                "mydumpers: {global: {threads: 1, rows: 10, statement-size: 100, dir: \"" + dir.resolve("dump")
+                        + "\"}}",
+                "loaders: {global: {pool-size: 1}}");
         assertEquals(0, jdm("dump", task, "dump.log").waitFor(), Files.readString(dir.resolve("dump.log")));
         // The target table exists already (the load creates it IF NOT EXISTS) with a trigger that makes each row slow.
         target.freshDatabase("load_signal");
@@ -164,19 +151,10 @@ class RunSignalIT {
         SqlServer source = TestServers.shared().source();
         source.freshDatabase("dump_signal");
         source.execute("CREATE TABLE dump_signal.t (id INT PRIMARY KEY)", "INSERT INTO dump_signal.t VALUES (1), (2)");
-        Path task = dir.resolve("dump.yaml");
-        Files.writeString(task, String.join("\n",
+        Path task = task("dump.yaml", "dump_signal",
                 "name: dump-signal",
                 "task-mode: full",
-                "target-database: {host: 127.0.0.1, port: " + TestServers.shared().target().port()
-                        + ", user: root, password: \"\"}",
-                "block-allow-list: {only: {do-dbs: [dump_signal]}}",
-                "mydumpers: {global: {consistency: flush, dir: \"" + dir.resolve("dump") + "\"}}",
-                "mysql-instances:",
-                "  - source-id: s1",
-                "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
-                ""));
+                "mydumpers: {global: {consistency: flush, dir: \"" + dir.resolve("dump") + "\"}}");
         Process p;
         // A session holding a table lock keeps the dump waiting for its global read lock: the signal lands mid-dump.
         try (Connection lock = source.connect(); Statement st = lock.createStatement()) {
@@ -200,6 +178,22 @@ class RunSignalIT {
         assertEquals(130, p.exitValue(), log);
         assertTrue(log.contains("jdm: task dump-signal dump: stopped before the dump was complete;"), log);
         assertTrue(!Files.exists(dir.resolve("dump").resolve("metadata")), "a stopped dump has no metadata");
+    }
+
+    /** Writes a task file: {@code keys}, then the embedded pair as source s1 and target, selecting {@code db}. */
+    private Path task(String file, String db, String... keys) throws Exception {
+        List<String> lines = new ArrayList<>(List.of(keys));
+        lines.addAll(List.of(
+                "target-database: {host: 127.0.0.1, port: " + TestServers.shared().target().port()
+                        + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [" + db + "]}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + TestServers.shared().source().port()
+                        + ", user: root, password: \"\"}",
+                ""));
+        return Files.writeString(dir.resolve(file), String.join("\n", lines));
     }
 
     private Process jdm(String command, Path task, String log) throws Exception {
