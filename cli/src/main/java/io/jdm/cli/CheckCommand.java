@@ -49,7 +49,8 @@ final class CheckCommand implements Callable<Integer> {
             // stream and the schema tracker's reads. Load: its pool plus checkpoint and schema work;
             // sync: its writers plus checkpoint, DDL and the tracker's scratch schemas.
             int onSource = Math.max(dump ? task.mydumper(i).threads() + 1 : 0, binlog ? 2 : 0);
-            int onTarget = Math.max(dump ? task.loader(i).poolSize() + 2 : 0, binlog ? task.syncer(i).workerCount() + 3 : 0);
+            int onTarget = Math.max(dump ? task.loader(i).poolSize() + 2 : 0,
+                    binlog ? task.syncer(i).workerCount() + 3 : 0);
             sources.add(new PrecheckInput.Source(i.sourceId(), i.from().toConnectionSpec(), filter::matchTable,
                     task.syncer(i).enableGtid(), onSource, onTarget));
         }

@@ -7,10 +7,11 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * SIGINT / SIGTERM while a task or a one-shot dump or load runs: the first asks it to stop cleanly (stop reading, drain the
- * writers, flush checkpoints) on a separate thread; a second exits at once. Exiting at once loses
- * nothing: every checkpoint commits in the same transaction as the data it describes, so the next
- * run resumes from there (in safe mode where a unit needs it).
+ * SIGINT / SIGTERM while a task or a one-shot dump or load runs: the first asks it to stop cleanly
+ * on a separate thread (a sync stops reading, drains its writers and flushes its checkpoints; a load
+ * commits what ran with its offset; a dump leaves no metadata); a second exits at once. Exiting at
+ * once loses nothing: every checkpoint commits in the same transaction as the data it describes, so
+ * the next run resumes from there (in safe mode where a unit needs it).
  *
  * <p>Uses {@code sun.misc.Signal} because a JVM shutdown hook cannot see a second signal.
  */

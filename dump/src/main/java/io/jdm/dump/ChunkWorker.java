@@ -1,6 +1,9 @@
 package io.jdm.dump;
 
-import com.mysql.cj.exceptions.MysqlErrorNumbers;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_BAD_FIELD_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_TABLE_DEF_CHANGED;
+
 import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
@@ -206,7 +209,8 @@ final class ChunkWorker implements Runnable {
 
     private String query(Chunk chunk) {
         TableJob t = chunk.table();
-        StringBuilder sb = new StringBuilder("SELECT ").append(t.selectList()).append(" FROM ").append(t.name().quoted());
+        StringBuilder sb = new StringBuilder("SELECT ").append(t.selectList()).append(" FROM ")
+                .append(t.name().quoted());
         String cond = ChunkPlanner.and(chunk.condition(), config.where());
         if (cond != null) {
             sb.append(" WHERE ").append(cond);
@@ -224,10 +228,10 @@ final class ChunkWorker implements Runnable {
     private JdmException classify(Chunk chunk, SQLException e) {
         String table = chunk.table().name().quoted();
         String what = switch (e.getErrorCode()) {
-            case MysqlErrorNumbers.ER_NO_SUCH_TABLE -> "table " + table + " was dropped during the dump; rerun the dump";
-            case MysqlErrorNumbers.ER_TABLE_DEF_CHANGED -> "table " + table + " was altered during the dump and its snapshot version can no longer be"
-                    + " read; rerun the dump";
-            case MysqlErrorNumbers.ER_BAD_FIELD_ERROR -> "table " + table + " was altered during the dump (" + ErrorClassifier.oneLine(e)
+            case ER_NO_SUCH_TABLE -> "table " + table + " was dropped during the dump; rerun the dump";
+            case ER_TABLE_DEF_CHANGED -> "table " + table + " was altered during the dump and its snapshot version"
+                    + " can no longer be read; rerun the dump";
+            case ER_BAD_FIELD_ERROR -> "table " + table + " was altered during the dump (" + ErrorClassifier.oneLine(e)
                     + "); rerun the dump";
             default -> null;
         };

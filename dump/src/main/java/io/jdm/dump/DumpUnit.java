@@ -1,6 +1,8 @@
 package io.jdm.dump;
 
-import com.mysql.cj.exceptions.MysqlErrorNumbers;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_TABLE_DEF_CHANGED;
+
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.dumpdir.DumpMetadata;
@@ -124,7 +126,8 @@ public final class DumpUnit {
             metadata.writeTo(config.outputDir());
         } catch (IOException e) {
             throw new FatalException(prefix() + "cannot write " + config.outputDir().resolve(DumpFileNames.METADATA)
-                    + " or " + FileManifest.NAME + ": " + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e);
+                    + " or " + FileManifest.NAME + ": " + ErrorClassifier.oneLine(e)
+                    + "; check free space and permissions, then rerun", e);
         }
         listener.completed(metadata);
         LOG.info("[dump] {}", metrics.summaryLine());
@@ -263,9 +266,9 @@ public final class DumpUnit {
 
     JdmException tableError(TableName table, SQLException e) {
         return switch (e.getErrorCode()) {
-            case MysqlErrorNumbers.ER_NO_SUCH_TABLE -> new FatalException(prefix() + "table " + table.quoted()
+            case ER_NO_SUCH_TABLE -> new FatalException(prefix() + "table " + table.quoted()
                     + " was dropped during the dump; rerun the dump", e);
-            case MysqlErrorNumbers.ER_TABLE_DEF_CHANGED -> new FatalException(prefix() + "table " + table.quoted()
+            case ER_TABLE_DEF_CHANGED -> new FatalException(prefix() + "table " + table.quoted()
                     + " was altered during the dump and its snapshot version can no longer be read; rerun the dump", e);
             default -> new FatalException(prefix() + "table " + table.quoted() + ": " + ErrorClassifier.oneLine(e)
                     + (ErrorClassifier.isRetriable(e) ? "; the consistent snapshot cannot be reopened, rerun the dump"

@@ -1,6 +1,7 @@
 package io.jdm.dump;
 
-import com.mysql.cj.exceptions.MysqlErrorNumbers;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
+
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.error.ErrorClassifier;
@@ -139,7 +140,8 @@ final class SchemaDumper {
     private static String[] showCreateView(Connection c, TableName v) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW CREATE VIEW " + v.quoted())) {
             if (!rs.next()) {
-                throw new SQLException("SHOW CREATE VIEW " + v.quoted() + " returned nothing", "42S02", MysqlErrorNumbers.ER_NO_SUCH_TABLE);
+                throw new SQLException("SHOW CREATE VIEW " + v.quoted() + " returned nothing", "42S02",
+                        ER_NO_SUCH_TABLE);
             }
             return new String[] {rs.getString(2), rs.getString(3), rs.getString(4)};
         } catch (SQLException e) {
@@ -154,7 +156,8 @@ final class SchemaDumper {
     private String showCreate(Connection c, String kind, String quoted, TableName table) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW CREATE " + kind + " " + quoted)) {
             if (!rs.next()) {
-                throw new SQLException("SHOW CREATE " + kind + " " + quoted + " returned nothing", "42S02", MysqlErrorNumbers.ER_NO_SUCH_TABLE);
+                throw new SQLException("SHOW CREATE " + kind + " " + quoted + " returned nothing", "42S02",
+                        ER_NO_SUCH_TABLE);
             }
             return rs.getString(2);
         } catch (SQLException e) {

@@ -1,6 +1,7 @@
 package io.jdm.cli.check;
 
-import com.mysql.cj.exceptions.MysqlErrorNumbers;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR;
+
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
@@ -48,7 +49,7 @@ public final class Prechecker {
     /** One line that says why a connection failed and what to do. */
     static String connectionProblem(ConnectionSpec spec, SQLException e) {
         String addr = spec.host() + ":" + spec.port();
-        if (e.getErrorCode() == MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR) {
+        if (e.getErrorCode() == ER_ACCESS_DENIED_ERROR) {
             return "access denied for " + spec.user() + " at " + addr + ": check user and password";
         }
         if (ErrorClassifier.isAccessDenied(e)) {

@@ -1,6 +1,17 @@
 package io.jdm.common.error;
 
-import com.mysql.cj.exceptions.MysqlErrorNumbers;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_BAD_DB_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_COLUMNACCESS_DENIED_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_DBACCESS_DENIED_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_DUP_ENTRY;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_LOCK_DEADLOCK;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_LOCK_WAIT_TIMEOUT;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_PROCACCESS_DENIED_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_SPECIFIC_ACCESS_DENIED_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_TABLEACCESS_DENIED_ERROR;
+
 import java.io.IOException;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
@@ -20,8 +31,8 @@ public final class ErrorClassifier {
      * the transaction, and running it again from the start succeeds.
      */
     private static final Set<Integer> RETRIABLE_CODES = Set.of(
-            MysqlErrorNumbers.ER_LOCK_WAIT_TIMEOUT,
-            MysqlErrorNumbers.ER_LOCK_DEADLOCK,
+            ER_LOCK_WAIT_TIMEOUT,
+            ER_LOCK_DEADLOCK,
             1040, // ER_CON_COUNT_ERROR (too many connections)
             1053, // ER_SERVER_SHUTDOWN
             2002, 2003, 2006, 2013, 2055, // client: can't connect, gone away, lost connection
@@ -126,25 +137,25 @@ public final class ErrorClassifier {
 
     /** True for a duplicate-key error (1062), which load and sync treat specially. */
     public static boolean isDuplicateKey(SQLException e) {
-        return e.getErrorCode() == MysqlErrorNumbers.ER_DUP_ENTRY;
+        return e.getErrorCode() == ER_DUP_ENTRY;
     }
 
     /** True when the statement named a table that does not exist (1146). */
     public static boolean isNoSuchTable(SQLException e) {
-        return e.getErrorCode() == MysqlErrorNumbers.ER_NO_SUCH_TABLE;
+        return e.getErrorCode() == ER_NO_SUCH_TABLE;
     }
 
     /** True when the table or its whole database does not exist (1146, 1049): nothing there to read or undo. */
     public static boolean isNoSuchTableOrDatabase(SQLException e) {
-        return isNoSuchTable(e) || e.getErrorCode() == MysqlErrorNumbers.ER_BAD_DB_ERROR;
+        return isNoSuchTable(e) || e.getErrorCode() == ER_BAD_DB_ERROR;
     }
 
     /** True when the server refused for lack of a privilege or a wrong password. */
     public static boolean isAccessDenied(SQLException e) {
         int c = e.getErrorCode();
-        return c == MysqlErrorNumbers.ER_DBACCESS_DENIED_ERROR || c == MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR
-                || c == MysqlErrorNumbers.ER_TABLEACCESS_DENIED_ERROR || c == MysqlErrorNumbers.ER_COLUMNACCESS_DENIED_ERROR
-                || c == MysqlErrorNumbers.ER_SPECIFIC_ACCESS_DENIED_ERROR || c == MysqlErrorNumbers.ER_PROCACCESS_DENIED_ERROR;
+        return c == ER_DBACCESS_DENIED_ERROR || c == ER_ACCESS_DENIED_ERROR
+                || c == ER_TABLEACCESS_DENIED_ERROR || c == ER_COLUMNACCESS_DENIED_ERROR
+                || c == ER_SPECIFIC_ACCESS_DENIED_ERROR || c == ER_PROCACCESS_DENIED_ERROR;
     }
 
     /** Wraps a throwable into the right family with a one-line message. */

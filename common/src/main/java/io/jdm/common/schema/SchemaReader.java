@@ -1,6 +1,7 @@
 package io.jdm.common.schema;
 
-import com.mysql.cj.exceptions.MysqlErrorNumbers;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
+
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -72,7 +73,7 @@ public final class SchemaReader {
             }
         }
         if (columns.isEmpty()) {
-            throw new SQLException("table " + table + " does not exist", "42S02", MysqlErrorNumbers.ER_NO_SUCH_TABLE);
+            throw new SQLException("table " + table + " does not exist", "42S02", ER_NO_SUCH_TABLE);
         }
         Map<String, List<String>> uniques = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(

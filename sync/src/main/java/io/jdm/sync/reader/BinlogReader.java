@@ -1,12 +1,18 @@
 package io.jdm.sync.reader;
 
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_BINLOG_FATAL_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_DBACCESS_DENIED_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_SOURCE_FATAL_ERROR_READING_BINLOG;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_SPECIFIC_ACCESS_DENIED_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_TABLEACCESS_DENIED_ERROR;
+
 import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import com.github.shyiko.mysql.binlog.network.SSLMode;
 import com.github.shyiko.mysql.binlog.network.ServerException;
-import com.mysql.cj.exceptions.MysqlErrorNumbers;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
@@ -168,10 +174,11 @@ public final class BinlogReader {
                     lastProgress = System.nanoTime();
                     continue;
                 }
-                if (failure instanceof ServerException se && se.getErrorCode() == MysqlErrorNumbers.ER_SOURCE_FATAL_ERROR_READING_BINLOG) {
+                if (failure instanceof ServerException se
+                        && se.getErrorCode() == ER_SOURCE_FATAL_ERROR_READING_BINLOG) {
                     throw purged(from, se);
                 }
-                if (failure instanceof ServerException se && se.getErrorCode() != MysqlErrorNumbers.ER_SOURCE_FATAL_ERROR_READING_BINLOG && isFatalServerError(se)) {
+                if (failure instanceof ServerException se && isFatalServerError(se)) {
                     throw new FatalException("sync: the source refused the binlog stream at " + from + ": "
                             + se.getMessage(), se);
                 }
@@ -253,9 +260,9 @@ public final class BinlogReader {
 
     private static boolean isFatalServerError(ServerException e) {
         int c = e.getErrorCode();
-        return c == MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR || c == MysqlErrorNumbers.ER_SPECIFIC_ACCESS_DENIED_ERROR
-                || c == MysqlErrorNumbers.ER_DBACCESS_DENIED_ERROR || c == MysqlErrorNumbers.ER_TABLEACCESS_DENIED_ERROR
-                || c == MysqlErrorNumbers.ER_SOURCE_FATAL_ERROR_READING_BINLOG || c == MysqlErrorNumbers.ER_BINLOG_FATAL_ERROR;
+        return c == ER_ACCESS_DENIED_ERROR || c == ER_SPECIFIC_ACCESS_DENIED_ERROR
+                || c == ER_DBACCESS_DENIED_ERROR || c == ER_TABLEACCESS_DENIED_ERROR
+                || c == ER_SOURCE_FATAL_ERROR_READING_BINLOG || c == ER_BINLOG_FATAL_ERROR;
     }
 
     /** One connection's worth of streaming; returns the failure that ended it, if any. */

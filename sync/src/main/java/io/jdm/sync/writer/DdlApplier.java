@@ -1,6 +1,11 @@
 package io.jdm.sync.writer;
 
-import com.mysql.cj.exceptions.MysqlErrorNumbers;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_BAD_TABLE_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_CANT_DROP_FIELD_OR_KEY;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_DUP_FIELDNAME;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_DUP_KEYNAME;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_TABLE_EXISTS_ERROR;
+
 import io.jdm.common.sql.Identifiers;
 import io.jdm.sync.checkpoint.CheckpointStore;
 import io.jdm.sync.checkpoint.DdlMarkers;
@@ -29,8 +34,8 @@ import org.slf4j.LoggerFactory;
 public final class DdlApplier {
     private static final Logger LOG = LoggerFactory.getLogger(DdlApplier.class);
     /** Table exists, unknown table, duplicate column/key, cannot drop (does not exist). */
-    private static final Set<Integer> ALREADY_DONE = Set.of(MysqlErrorNumbers.ER_TABLE_EXISTS_ERROR,
-            MysqlErrorNumbers.ER_BAD_TABLE_ERROR, MysqlErrorNumbers.ER_DUP_FIELDNAME, MysqlErrorNumbers.ER_DUP_KEYNAME, MysqlErrorNumbers.ER_CANT_DROP_FIELD_OR_KEY);
+    private static final Set<Integer> ALREADY_DONE = Set.of(ER_TABLE_EXISTS_ERROR,
+            ER_BAD_TABLE_ERROR, ER_DUP_FIELDNAME, ER_DUP_KEYNAME, ER_CANT_DROP_FIELD_OR_KEY);
     /**
      * For the crash tests only: halt the process right after the marker is committed
      * ({@code marked}) or right after the statement ran ({@code ran}), before the checkpoint move.
