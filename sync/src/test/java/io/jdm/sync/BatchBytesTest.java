@@ -10,13 +10,13 @@ class BatchBytesTest {
 
     @Test
     void aQuarterOfTheTargetsPacket() {
-        assertEquals(16 * MIB, SyncUnit.batchBytes(64 * MIB, "11.4.5-MariaDB-log"));
-        assertEquals(256 * MIB, SyncUnit.batchBytes(1024 * MIB, "8.0.36"));
+        assertEquals(16 * MIB, BatchBytes.of(64 * MIB, "11.4.5-MariaDB-log"));
+        assertEquals(256 * MIB, BatchBytes.of(1024 * MIB, "8.0.36"));
     }
 
     @Test
     void onTidbWithinItsTransactionSizeLimit() {
-        assertEquals(16 * MIB, SyncUnit.batchBytes(64 * MIB, "8.0.11-TiDB-v7.5.1"));
-        assertEquals(25 * MIB, SyncUnit.batchBytes(1024 * MIB, "8.0.11-TiDB-v7.5.1"));
+        assertEquals(16 * MIB, BatchBytes.of(64 * MIB, "8.0.11-TiDB-v7.5.1"));
+        assertEquals(25 * MIB, BatchBytes.of(1024 * MIB, "8.0.11-TiDB-v7.5.1"));
     }
 }

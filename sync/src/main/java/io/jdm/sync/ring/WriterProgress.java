@@ -1,16 +1,24 @@
 package io.jdm.sync.ring;
 
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * What each writer has committed: the ring sequence below which none of its changes is pending,
  * and the binlog position that goes with it. Writers set; causality, the global checkpoint and
- * {@code awaitCaughtUp} read.
+ * {@code awaitCaughtUp} read, and a pause or a caught-up wait sleeps in {@link #awaitCommitted} until
+ * a commit wakes it.
  */
 public final class WriterProgress {
     private final AtomicLongArray sequence;
     private final AtomicReferenceArray<ChangePos> position;
+    /** Threads in {@link #awaitCommitted}: a commit takes the monitor only when there is one. */
+    private final AtomicInteger waiting = new AtomicInteger();
+    private final Object commits = new Object();
 
     public WriterProgress(int writers) {
         sequence = new AtomicLongArray(writers);
@@ -29,6 +37,45 @@ public final class WriterProgress {
             position.set(writer, pos);
         }
         sequence.set(writer, seq);
+        // the sequence is written before the count is read and a waiter counts itself before it reads
+        // the sequence, so either the waiter sees this commit or this commit sees the waiter
+        if (waiting.get() > 0) {
+            wakeWaiters();
+        }
+    }
+
+    /** Wakes every {@link #awaitCommitted} so it looks again (a commit does; so does a failure). */
+    public void wakeWaiters() {
+        synchronized (commits) {
+            commits.notifyAll();
+        }
+    }
+
+    /**
+     * Waits until {@link #minSequence()} reaches {@code target} (read again after every commit).
+     * False when {@code giveUp} turns true (looked at whenever woken) or at {@code deadlineNanos}
+     * ({@link System#nanoTime()}).
+     */
+    public boolean awaitCommitted(LongSupplier target, BooleanSupplier giveUp, long deadlineNanos)
+            throws InterruptedException {
+        waiting.incrementAndGet();
+        try {
+            synchronized (commits) {
+                while (!giveUp.getAsBoolean()) {
+                    if (minSequence() >= target.getAsLong()) {
+                        return true;
+                    }
+                    long left = deadlineNanos - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(commits, left);
+                }
+                return false;
+            }
+        } finally {
+            waiting.decrementAndGet();
+        }
     }
 
     public long sequence(int writer) {

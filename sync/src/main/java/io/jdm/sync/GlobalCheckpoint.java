@@ -1,0 +1,188 @@
+package io.jdm.sync;
+
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.FatalException;
+import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.util.NamedThreadFactory;
+import io.jdm.sync.checkpoint.AppliedFilter;
+import io.jdm.sync.checkpoint.CheckpointStore;
+import io.jdm.sync.checkpoint.DdlMarkers;
+import io.jdm.sync.ring.ChangePos;
+import io.jdm.sync.ring.WriterProgress;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The unit's side of the checkpoint table: at start, where to read from, which generation of
+ * writer rows this run writes and what counts as applied; while running, the global checkpoint
+ * (the lowest writer position) stored on a timer, on a pause and on a clean stop, and the old
+ * generations' rows dropped once every new writer is past them (see the package documentation).
+ */
+final class GlobalCheckpoint {
+    private static final Logger LOG = LoggerFactory.getLogger(GlobalCheckpoint.class);
+
+    private final SyncConfig cfg;
+    private final WriterProgress progress;
+    private final CheckpointStore store;
+    private final DdlMarkers markers;
+    /** Held while storing: the timer, a pause and the stop store one at a time. */
+    private final Object flushLock = new Object();
+    /** The DDL that was running when the last run stopped, or null. */
+    private DdlMarkers.Marker pendingDdl;
+    private volatile BinlogPosition startPosition;
+    private volatile ChangePos saved;
+    private int generation;
+    private int oldestGeneration;
+    private ChangePos oldGenerationsHorizon;
+    private ScheduledExecutorService flusher;
+
+    GlobalCheckpoint(SyncConfig cfg, WriterProgress progress) {
+        this.cfg = cfg;
+        this.progress = progress;
+        this.store = new CheckpointStore(cfg.checkpointTable(), cfg.sourceId());
+        this.markers = new DdlMarkers(cfg.ddlMarkerTable(), cfg.sourceId());
+    }
+
+    /** Reads the checkpoint table: decides where to read from and what counts as applied. */
+    AppliedFilter prepare(Connection c) throws SQLException {
+        store.ensureTable(c);
+        markers.ensureTable(c);
+        CheckpointStore.Saved saved = store.load(c);
+        pendingDdl = saved.isEmpty() ? null : markers.load(c);
+        if (saved.isEmpty()) {
+            markers.clear(c);
+            if (cfg.start() == null) {
+                throw new FatalException("sync: task " + cfg.task() + " has no checkpoint in "
+                        + store.table() + " and no start position; set meta (binlog-name/binlog-pos or "
+                        + "binlog-gtid) in the task file, or run the full migration first (task-mode all)");
+            }
+            startPosition = cfg.start();
+            generation = 1;
+            oldestGeneration = 1;
+            store.startGeneration(c, generation, cfg.workerCount(), marker(startPosition));
+            return AppliedFilter.none();
+        }
+        ChangePos min = saved.generations().stream().map(g -> g.min()).filter(Objects::nonNull)
+                .min(ChangePos::compareTo).orElseThrow();
+        startPosition = min.restartPoint();
+        if (pendingDdl != null && pendingDdl.pos().isAfter(min)) {
+            // every writer committed everything before it: reading earlier would decode those rows
+            // with table definitions the DDL may have changed already
+            startPosition = pendingDdl.pos().restartPoint();
+            LOG.info("sync: the last run stopped while running the DDL at {}; resuming from it: {}",
+                    pendingDdl.pos(), pendingDdl.statement());
+        }
+        if (cfg.start() != null) {
+            LOG.info("sync: a checkpoint exists; resuming from it ({}) instead of meta ({})", startPosition,
+                    cfg.start());
+        }
+        var latest = saved.latest();
+        oldestGeneration = saved.generations().get(0).id();
+        if (latest.workerCount() == cfg.workerCount()) {
+            generation = latest.id();
+        } else {
+            generation = latest.id() + 1;
+            LOG.info("sync: worker-count changed from {} to {}: the old writers' positions stay in use until "
+                    + "every writer has passed them", latest.workerCount(), cfg.workerCount());
+            store.startGeneration(c, generation, cfg.workerCount(), marker(startPosition));
+        }
+        AppliedFilter f = new AppliedFilter(saved.generations());
+        oldGenerationsHorizon = saved.generations().stream().filter(g -> g.id() != generation)
+                .map(g -> g.max()).filter(Objects::nonNull).max(ChangePos::compareTo).orElse(null);
+        return f;
+    }
+
+    /** A writer position meaning "nothing at or after {@code p} applied". */
+    private static ChangePos marker(BinlogPosition p) {
+        return new ChangePos(p.file(), p.pos(), -1, -1, p.gtidSet());
+    }
+
+    /**
+     * What removes this source's progress of the task on the target, so that task-mode all dumps
+     * afresh: the sync checkpoint, the load checkpoint and the task's stage row (names as the load
+     * unit and the task runner keep them, beside this unit's table in the meta schema).
+     */
+    String startOver() {
+        String where = " WHERE source_id = " + Identifiers.literal(cfg.sourceId());
+        String meta = Identifiers.quote(cfg.metaSchema()) + ".";
+        return "on the target DELETE FROM " + store.table().quoted() + where + "; DELETE FROM "
+                + markers.table().quoted() + where + "; DELETE FROM " + meta
+                + Identifiers.quote(cfg.task() + "_loader_checkpoint") + where + "; DELETE FROM " + meta
+                + Identifiers.quote(cfg.task() + "_stage") + where + "; remove the task's dump directory";
+    }
+
+    CheckpointStore store() {
+        return store;
+    }
+
+    DdlMarkers markers() {
+        return markers;
+    }
+
+    /** The DDL the last run stopped in, or null; known after {@link #prepare}. */
+    DdlMarkers.Marker pendingDdl() {
+        return pendingDdl;
+    }
+
+    /** The generation of writer rows this run writes; known after {@link #prepare}. */
+    int generation() {
+        return generation;
+    }
+
+    /** Where this run reads from; known after {@link #prepare}. */
+    BinlogPosition startPosition() {
+        return startPosition;
+    }
+
+    /** The global checkpoint: restarting from here loses nothing (every change before it is applied). */
+    BinlogPosition current() {
+        ChangePos p = progress.minPosition();
+        if (p != null) {
+            return p.restartPoint();
+        }
+        return saved != null ? saved.restartPoint() : startPosition;
+    }
+
+    /** Stores the global checkpoint every {@code checkpoint-flush-interval} from now on, on a thread of its own. */
+    void startFlushing() {
+        flusher = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(cfg.task(), "sync",
+                "checkpoint", true));
+        long ms = cfg.checkpointFlushInterval().toMillis();
+        flusher.scheduleWithFixedDelay(this::flush, ms, ms, TimeUnit.MILLISECONDS);
+    }
+
+    void stopFlushing() {
+        if (flusher != null) {
+            flusher.shutdownNow();
+        }
+    }
+
+    /** Stores the global checkpoint if it moved; a failure to write it is a warning, the next flush tries again. */
+    void flush() {
+        synchronized (flushLock) {
+            ChangePos global = progress.minPosition();
+            if (global == null || !global.isAfter(saved)) {
+                return;
+            }
+            int keepFrom = oldGenerationsHorizon == null || global.isAfter(oldGenerationsHorizon) ? generation
+                    : oldestGeneration;
+            try (Connection c = DataSources.connect(cfg.target())) {
+                store.saveGlobal(c, global, cfg.workerCount(), keepFrom);
+                saved = global;
+                if (keepFrom == generation) {
+                    oldGenerationsHorizon = null;
+                }
+            } catch (SQLException e) {
+                LOG.warn("sync: could not write the global checkpoint {}: {}", global, ErrorClassifier.oneLine(e));
+            }
+        }
+    }
+}
