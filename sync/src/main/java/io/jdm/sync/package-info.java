@@ -8,7 +8,7 @@
  *  reader ── EnumMap of per-event handlers ── converter (binlog value → canonical value)
  *      │  RowChange / DdlChange, each with its ChangePos
  *      ▼
- *  ring (Disruptor, single producer, queue-size slots, halting exception handler)
+ *  ring (RingPipeline: Disruptor, single producer, queue-size slots, halting exception handler)
  *      │
  *      ▼
  *  causality ── keys (PK + NOT NULL UKs, old and new image) → route = hash(first key) % N
@@ -18,7 +18,15 @@
  *      │                     + own checkpoint row, in ONE target transaction
  *      ▼
  *  target  +  {meta-schema}.{task}_syncer_checkpoint
+ *      ▲
+ *  GlobalCheckpoint ── at start: where to read from, the generation, what counts as applied;
+ *                      then the lowest writer position as the global row, every flush interval
  * </pre>
+ *
+ * {@link io.jdm.sync.SyncUnit} runs the unit's life around this (start, pause, resume, stop, halt
+ * on the first failure, kept by {@code Termination}); {@code CatchUp} answers "is what was read
+ * committed" by sleeping until a writer commits ({@link io.jdm.sync.ring.WriterProgress}), and
+ * {@code SafeMode} is the one place that decides whether writers replay idempotently.
  *
  * <h2>Positions: never lose, never duplicate</h2>
  * Every change carries a {@link io.jdm.sync.ring.ChangePos}: (binlog file, start of its

@@ -4,6 +4,7 @@ import static io.jdm.sync.SyncTestSupport.assertSameRows;
 import static io.jdm.sync.SyncTestSupport.sourcePosition;
 import static io.jdm.sync.SyncTestSupport.spec;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,11 +14,41 @@ import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
+import io.jdm.common.error.FatalException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** DDL behind the barrier, the purged-binlog error, and the missing-start error. */
+/** DDL behind the barrier, the purged-binlog error, the missing-start error, and how a unit tells it ended. */
 class SyncBehaviourIT {
+
+    @Test
+    void terminatedCompletesOnStopAndFailedOnlyOnAFailure() throws Exception {
+        ServerPair pair = TestServers.shared();
+        SqlServer src = pair.source();
+        SqlServer tgt = pair.target();
+        tgt.execute("DROP DATABASE IF EXISTS jdm_meta_ends");
+        SyncUnit stopped = new SyncUnit(SyncConfig.builder("endstop", spec(src), spec(tgt)).workerCount(2)
+                .metaSchema("jdm_meta_ends").serverId(7105).start(sourcePosition(src))
+                .tableFilter((d, t) -> false).build());
+        stopped.start();
+        assertFalse(stopped.terminated().isDone());
+        stopped.stop();
+        stopped.terminated().get(5, TimeUnit.SECONDS);
+        assertFalse(stopped.failed().isDone(), "a clean stop is no failure");
+
+        SyncUnit aborted = new SyncUnit(SyncConfig.builder("endabort", spec(src), spec(tgt)).workerCount(2)
+                .metaSchema("jdm_meta_ends").serverId(7106).start(sourcePosition(src))
+                .tableFilter((d, t) -> false).build());
+        aborted.start();
+        FatalException reason = new FatalException("sync: the test takes the task away");
+        var failed = aborted.failed();
+        assertFalse(failed.isDone());
+        aborted.abort(reason);
+        assertSame(reason, failed.get(30, TimeUnit.SECONDS));
+        aborted.terminated().get(60, TimeUnit.SECONDS);
+        assertSame(reason, aborted.failure().orElseThrow());
+    }
 
     @Test
     void ddlIsAppliedBehindABarrierAndRowsAfterItLineUp() throws Exception {
