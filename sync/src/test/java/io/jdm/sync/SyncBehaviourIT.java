@@ -25,21 +25,15 @@ class SyncBehaviourIT {
     @Test
     void terminatedCompletesOnStopAndFailedOnlyOnAFailure() throws Exception {
         ServerPair pair = TestServers.shared();
-        SqlServer src = pair.source();
-        SqlServer tgt = pair.target();
-        tgt.execute("DROP DATABASE IF EXISTS jdm_meta_ends");
-        SyncUnit stopped = new SyncUnit(SyncConfig.builder("endstop", spec(src), spec(tgt)).workerCount(2)
-                .metaSchema("jdm_meta_ends").serverId(7105).start(sourcePosition(src))
-                .tableFilter((d, t) -> false).build());
+        pair.target().execute("DROP DATABASE IF EXISTS jdm_meta_ends");
+        SyncUnit stopped = idleUnit(pair, "endstop", 7105);
         stopped.start();
         assertFalse(stopped.terminated().isDone());
         stopped.stop();
         stopped.terminated().get(5, TimeUnit.SECONDS);
         assertFalse(stopped.failed().isDone(), "a clean stop is no failure");
 
-        SyncUnit aborted = new SyncUnit(SyncConfig.builder("endabort", spec(src), spec(tgt)).workerCount(2)
-                .metaSchema("jdm_meta_ends").serverId(7106).start(sourcePosition(src))
-                .tableFilter((d, t) -> false).build());
+        SyncUnit aborted = idleUnit(pair, "endabort", 7106);
         aborted.start();
         FatalException reason = new FatalException("sync: the test takes the task away");
         var failed = aborted.failed();
@@ -48,6 +42,13 @@ class SyncBehaviourIT {
         assertSame(reason, failed.get(30, TimeUnit.SECONDS));
         aborted.terminated().get(60, TimeUnit.SECONDS);
         assertSame(reason, aborted.failure().orElseThrow());
+    }
+
+    /** A unit that reads the binlog and selects no table. */
+    private static SyncUnit idleUnit(ServerPair pair, String task, long serverId) throws Exception {
+        return new SyncUnit(SyncConfig.builder(task, spec(pair.source()), spec(pair.target())).workerCount(2)
+                .metaSchema("jdm_meta_ends").serverId(serverId).start(sourcePosition(pair.source()))
+                .tableFilter((d, t) -> false).build());
     }
 
     @Test
