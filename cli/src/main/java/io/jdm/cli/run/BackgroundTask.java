@@ -3,6 +3,10 @@ package io.jdm.cli.run;
 import io.jdm.sync.SyncUnit;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -13,6 +17,8 @@ public final class BackgroundTask {
     private final TaskRunner runner;
     private final Thread thread;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** Completes when the task's thread ends, however it ends. */
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
 
     private BackgroundTask(TaskRunner runner, String threadName) {
         this.runner = runner;
@@ -21,6 +27,8 @@ public final class BackgroundTask {
                 runner.run();
             } catch (Throwable e) {
                 failure.set(e);
+            } finally {
+                ended.complete(null);
             }
         }, threadName);
     }
@@ -37,18 +45,15 @@ public final class BackgroundTask {
 
     /** The first sync unit once the task reached its sync stage; null if the task ended first or time ran out. */
     public SyncUnit awaitSync(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            List<SyncUnit> syncs = runner.syncUnits();
-            if (!syncs.isEmpty()) {
-                return syncs.get(0);
-            }
-            if (!thread.isAlive()) {
-                return null;
-            }
-            Thread.sleep(50);
+        try {
+            CompletableFuture.anyOf(runner.firstSyncUnit(), ended).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return null;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("neither future completes exceptionally", e);
         }
-        return null;
+        List<SyncUnit> syncs = runner.syncUnits();
+        return syncs.isEmpty() ? null : syncs.get(0);
     }
 
     /** What ended the task, if it failed. */

@@ -25,8 +25,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -53,6 +55,10 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private final List<SyncUnit> syncs = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
     private volatile boolean stopping;
+    /** Completes when {@link #stopping} turns true (see {@link #markStopping}): what the sync supervision waits on. */
+    private final CompletableFuture<Void> stopRequested = new CompletableFuture<>();
+    /** Completes with the first sync unit once the task has one. */
+    private final CompletableFuture<SyncUnit> firstSync = new CompletableFuture<>();
     /** Paused by pause-task, until resume-task: the dump or load that runs ends, the sync units hold their readers. */
     private final PauseGate gate = new PauseGate();
     /** One pause or resume at a time, and no sync unit starts during one; not the runner's own lock. */
@@ -148,7 +154,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             leaseLost = reason;
         }
         LOG.error("{}", message);
-        stopping = true;
+        markStopping();
         synchronized (syncs) {
             syncs.forEach(u -> u.abort(reason));
         }
@@ -177,8 +183,14 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                     + task.metaSchema(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            stopping = true;
+            markStopping();
         }
+    }
+
+    /** The task stops from here on: nothing new starts, and whoever waits for a stop is woken. */
+    private void markStopping() {
+        stopping = true;
+        stopRequested.complete(null);
     }
 
     /** Waits while paused; {@link PauseGate#CLOSED} once stopping. */
@@ -187,7 +199,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             return gate.awaitResumed();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            stopping = true;
+            markStopping();
             return PauseGate.CLOSED;
         }
     }
@@ -224,14 +236,19 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                     return false;
                 }
                 syncs.add(sync);
+                firstSync.complete(syncs.get(0));
             }
             sync.start();
         }
         return true;
     }
 
-    /** Sync units end only when stopped or failed: watch for either. */
+    /** Sync units end only when stopped or failed: wait for either, woken by the first to happen. */
     private void awaitSyncs() {
+        List<CompletableFuture<?>> ends = new ArrayList<>();
+        syncUnits().forEach(u -> ends.add(u.failed()));
+        ends.add(stopRequested);
+        CompletableFuture<Object> any = CompletableFuture.anyOf(ends.toArray(CompletableFuture[]::new));
         while (true) {
             for (SourceState failed : sources.values()) {
                 Optional<JdmException> f = failed.sync == null ? Optional.empty() : failed.sync.failure();
@@ -248,11 +265,13 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                 return;
             }
             try {
-                Thread.sleep(200);
+                any.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                stopping = true;
+                markStopping();
                 syncs.forEach(SyncUnit::stop);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("a failure or a stop request never completes exceptionally", e);
             }
         }
     }
@@ -262,7 +281,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         if (stopping || stopped.getCount() == 0) {
             return;
         }
-        stopping = true;
+        markStopping();
         LOG.info("task {}: stopping", task.name());
         gate.close();
         synchronized (syncs) {
@@ -275,6 +294,11 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Completes with the first sync unit once the task has one (it may still be starting); never if it ends before. */
+    public CompletableFuture<SyncUnit> firstSyncUnit() {
+        return firstSync.copy();
     }
 
     /** The sync units once streaming (for the demo and tests: lag, caught-up waits). */
