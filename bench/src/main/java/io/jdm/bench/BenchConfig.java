@@ -1,12 +1,12 @@
 package io.jdm.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
+import io.jdm.common.config.ConfigException;
+import io.jdm.common.config.Section;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A benchmark file ({@code jdm bench BENCH.yaml}), validated once. Every message names the YAML
- * key, the value and the rule: {@code sweeps.sync.worker-count[1]: must be 1..1024, got 0}.
+ * A benchmark file ({@code jdm bench BENCH.yaml}), validated once, by the task file's rules where it
+ * names the task file's keys. Every message names the YAML key, the value and the rule:
+ * {@code sweeps.sync.worker-count[1]: must be 1..1024, got 2000}.
  *
  * @param source null means an embedded MariaDB source (ROW binlog, GTID) started by the run
  * @param target null means an embedded MariaDB target
@@ -73,22 +74,23 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("no such file");
         }
-        JsonNode root;
-        try {
-            root = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("not valid YAML: " + e.getMessage().lines().findFirst()
-                    .orElse(""));
-        }
-        Path base = file.toAbsolutePath().getParent();
-        return BenchConfigParser.parse(root, base);
+        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toAbsolutePath().getParent(),
+                file.getFileName().toString());
     }
 
     public static BenchConfig parse(String yaml, Path base) {
+        return parse(yaml, base, "<string>");
+    }
+
+    /**
+     * Reads as the task file is read ({@link Section#read}); every problem found is one line of the
+     * exception's message.
+     */
+    private static BenchConfig parse(String yaml, Path base, String sourceName) {
         try {
-            return BenchConfigParser.parse(new ObjectMapper(new YAMLFactory()).readTree(yaml), base);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("not valid YAML: " + e.getMessage().lines().findFirst().orElse(""));
+            return Section.read(yaml, base, sourceName, root -> BenchConfigParser.read(root, base));
+        } catch (ConfigException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
         }
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
+import io.jdm.common.config.SyncerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,23 +78,43 @@ class BenchConfigTest {
 
     @Test
     void messagesNameTheKeyTheValueAndTheRule() {
-        assertMessage("sweeps.sync.worker-count[1]: must be an integer 1..1024, got 0",
-                "sweeps: {sync: {worker-count: [4, 0]}}");
-        assertMessage("sweeps.load.pool-size[0]: must be an integer 1..1024, got 1025",
-                "sweeps: {load: {pool-size: 1025}}");
-        assertMessage("sweeps.sync.batch[0]: must be an integer 1..10000, got 20000", "sweeps: {sync: {batch: 20000}}");
-        assertMessage("dataset.tabels: unknown key; known here: database, rows-per-table, tables",
-                "dataset: {tabels: 2}\nsweeps: {sync: {}}");
-        assertMessage("duration: must be a duration like 500ms, 10s or 2m, got ten", "duration: ten\nsweeps: {sync: {}}");
-        assertMessage("sweeps.sync.mixes[0]: must be oltp_insert, oltp_write_only or oltp_read_write, got oltp_delete",
+        // a swept task-file key: the task file's message, with the element's index
+        assertMessage("sweeps.sync.worker-count[1]: must be 1..1024, got 2000",
+                "sweeps: {sync: {worker-count: [4, 2000]}}");
+        assertMessage("sweeps.load.pool-size: must be 1..1024, got 1025", "sweeps: {load: {pool-size: 1025}}");
+        assertMessage("sweeps.sync.batch: must be 1..10000, got 20000", "sweeps: {sync: {batch: 20000}}");
+        assertMessage("sweeps.dump.rows[0]: must be an integer, got \"many\"", "sweeps: {dump: {rows: [many]}}");
+        assertMessage("sweeps.sync.batch: must list at least one value", "sweeps: {sync: {batch: []}}");
+        assertMessage("dataset.tabels: unknown key (did you mean tables?)", "dataset: {tabels: 2}\nsweeps: {sync: {}}");
+        assertMessage("duration: must be a duration such as 60s or 5m, got \"ten\"", "duration: ten\nsweeps: {sync: {}}");
+        assertMessage("duration: must be more than 0, got 0", "duration: 0\nsweeps: {sync: {}}");
+        assertMessage("sweeps.sync.mixes[0]: must be oltp_insert, oltp_write_only or oltp_read_write, got \"oltp_delete\"",
                 "sweeps: {sync: {mixes: [oltp_delete]}}");
-        assertMessage("sweeps.sync.mode: must be backlog or live, got replay", "sweeps: {sync: {mode: replay}}");
-        assertMessage("sweeps.sync.mod: unknown key; known here: batch, mixes, mode, worker-count",
-                "sweeps: {sync: {mod: live}}");
-        assertMessage("workload: must be builtin or sysbench, got tpcc", "workload: tpcc\nsweeps: {sync: {}}");
-        assertMessage("source.host: is required when source is not 'embedded'", "source: {port: 1}\nsweeps: {sync: {}}");
+        assertMessage("sweeps.sync.mode: must be one of backlog, live, got \"replay\"", "sweeps: {sync: {mode: replay}}");
+        assertMessage("sweeps.sync.mod: unknown key (did you mean mode?)", "sweeps: {sync: {mod: live}}");
+        assertMessage("workload: must be one of builtin, sysbench, got \"tpcc\"", "workload: tpcc\nsweeps: {sync: {}}");
+        // the source and target: the task file's target-database
+        assertMessage("source.host: required", "source: {port: 1, user: u}\nsweeps: {sync: {}}");
+        assertMessage("source.port: must be 1..65535, got 0", "source: {host: h, port: 0, user: u}\nsweeps: {sync: {}}");
+        assertMessage("target: must be embedded or a mapping of host, port, user and password, got \"remote\"",
+                "target: remote\nsweeps: {sync: {}}");
         assertMessage("sweeps: must name at least one of dump, load, sync", "name: x");
-        assertMessage("name: letters, digits, _ and - only, got a b", "name: a b\nsweeps: {sync: {}}");
+        assertMessage("name: must be letters, digits, _ and - only, got \"a b\"", "name: a b\nsweeps: {sync: {}}");
+    }
+
+    @Test
+    void everyProblemIsALineOfTheMessage() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BenchConfig.parse("repetitions: 0\nsweeps: {dump: {threads: [2000]}}", BASE));
+        assertEquals(List.of("repetitions: must be 1..100, got 0", "sweeps.dump.threads[0]: must be 1..1024, got 2000"),
+                e.getMessage().lines().toList());
+    }
+
+    @Test
+    void aSweptZeroThreadCountIsTheTaskFilesDefault() {
+        // DM writes 0 for "the default", and so does the task file's reader
+        assertEquals(List.of(4, SyncerConfig.DEFAULT_WORKER_COUNT),
+                BenchConfig.parse("sweeps: {sync: {worker-count: [4, 0]}}", BASE).sync().workerCount());
     }
 
     @Test

@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
-/** {@code target-database:} and a source's {@code from:}. */
-final class DatabaseReader {
+/** {@code target-database:} and a source's {@code from:}; public for the bench's source and target. */
+public final class DatabaseReader {
     /** Session variable names go into SET statements unquoted, so only plain names are accepted. */
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -26,7 +26,7 @@ final class DatabaseReader {
         return read(s.get());
     }
 
-    static DatabaseConfig read(Section s) {
+    public static DatabaseConfig read(Section s) {
         String host = s.requiredText("host");
         int port = s.integer("port", DatabaseConfig.DEFAULT_PORT, 1, 65535);
         String user = s.requiredText("user");

@@ -2,8 +2,10 @@ package io.jdm.common.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigInteger;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,6 +21,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,8 +30,12 @@ import java.util.regex.Pattern;
  * one call), records a problem with the key's full path when the value breaks the rule, and
  * returns the default so reading goes on and every problem is found in one pass. {@link #finish()}
  * then reports the keys nobody declared, with the closest declared key as a hint.
+ *
+ * <p>Public for the other YAML file jdm reads, the bench file ({@link #read}): its task-file-shaped
+ * keys go through the task file's own readers ({@link UnitReaders}, {@link DatabaseReader}), and its
+ * own keys through these getters, so both files have one set of rules and messages.
  */
-final class Section {
+public final class Section {
     private static final Pattern INTEGER = Pattern.compile("[-+]?\\d+");
     private static final Pattern DURATION = Pattern.compile("(?:\\d+(?:ms|h|m|s))+");
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|h|m|s)");
@@ -41,11 +48,48 @@ final class Section {
     private final ReadContext ctx;
     private final Set<String> known = new LinkedHashSet<>();
     private final Set<String> unsupported = new HashSet<>();
+    /** The key messages show as {@code key[i]}: this mapping holds one element of a list (see {@link #each}). */
+    private final String element;
+    private final int index;
 
     private Section(ObjectNode node, String path, ReadContext ctx) {
+        this(node, path, ctx, null, -1);
+    }
+
+    private Section(ObjectNode node, String path, ReadContext ctx, String element, int index) {
         this.node = node;
         this.path = path;
         this.ctx = ctx;
+        this.element = element;
+        this.index = index;
+    }
+
+    /**
+     * Reads a YAML document as the task file is read (raw scalars, {@code ${VAR}} from the process
+     * environment, every key declared): {@code reader} walks the root mapping and returns what it
+     * built, or null once it has recorded a problem that leaves nothing to build.
+     *
+     * @param sourceName what messages about the document as a whole call it
+     * @throws ConfigException with every problem found
+     */
+    public static <T> T read(String yaml, Path baseDir, String sourceName, Function<Section, T> reader) {
+        List<String> problems = new ArrayList<>();
+        ReadContext ctx = ReadContext.forTask(problems, new ArrayList<>(), sourceName, baseDir, System::getenv);
+        T result = document(yaml, ctx).map(reader).orElse(null);
+        if (!problems.isEmpty() || result == null) {
+            throw new ConfigException(problems);
+        }
+        return result;
+    }
+
+    /** The root mapping of a YAML document, {@code ${VAR}} substituted; empty (with a problem) when there is none. */
+    static Optional<Section> document(String yaml, ReadContext ctx) {
+        JsonNode tree = YamlTree.read(yaml, ctx);
+        if (tree == null) {
+            return Optional.empty();
+        }
+        EnvSubstitution.apply(tree, ctx);
+        return of(tree, "", ctx);
     }
 
     /** The mapping at {@code path}, or empty (with a problem) when the node is something else. */
@@ -66,7 +110,7 @@ final class Section {
     }
 
     String path(String key) {
-        return join(path, key);
+        return join(path, key.equals(element) ? key + "[" + index + "]" : key);
     }
 
     ReadContext ctx() {
@@ -79,7 +123,7 @@ final class Section {
     }
 
     /** A problem about a key (or {@code key[i]}) of this mapping. */
-    void problem(String key, String message) {
+    public void problem(String key, String message) {
         ctx.problem(path(key), message);
     }
 
@@ -89,7 +133,7 @@ final class Section {
     }
 
     /** Declares the key; true when it holds a non-null value. */
-    boolean has(String key) {
+    public boolean has(String key) {
         return get(key) != null;
     }
 
@@ -98,7 +142,7 @@ final class Section {
     }
 
     /** How the value of this key is shown in a message; never a value that came from the environment. */
-    String shown(String key) {
+    public String shown(String key) {
         return ValueText.render(node.get(key), ctx);
     }
 
@@ -118,7 +162,7 @@ final class Section {
     // ---- text ----
 
     /** A scalar as text, empty when absent; {@code ""} is a value. */
-    Optional<String> text(String key) {
+    public Optional<String> text(String key) {
         JsonNode v = get(key);
         if (v == null) {
             return Optional.empty();
@@ -145,7 +189,7 @@ final class Section {
     }
 
     /** Text that must match {@code rule}; {@code def} null means required. */
-    String matching(String key, Pattern rule, String ruleText, String def) {
+    public String matching(String key, Pattern rule, String ruleText, String def) {
         if (def == null) {
             String v = requiredText(key);
             return v.isEmpty() || check(key, v, rule, ruleText) ? v : "";
@@ -167,11 +211,11 @@ final class Section {
 
     // ---- numbers ----
 
-    int integer(String key, int def, int min, int max) {
+    public int integer(String key, int def, int min, int max) {
         return (int) longInteger(key, def, min, max);
     }
 
-    long longInteger(String key, long def, long min, long max) {
+    public long longInteger(String key, long def, long min, long max) {
         OptionalLong v = optionalLong(key, min, max);
         return v.isPresent() ? v.getAsLong() : def;
     }
@@ -246,7 +290,7 @@ final class Section {
     }
 
     /** A Go-style duration: {@code 60s}, {@code 5m}, {@code 1h30m}, {@code 500ms}, or {@code 0} as Go reads it. */
-    Duration duration(String key, Duration def) {
+    public Duration duration(String key, Duration def) {
         JsonNode v = get(key);
         if (v == null) {
             return def;
@@ -279,7 +323,7 @@ final class Section {
 
     // ---- booleans and choices ----
 
-    boolean bool(String key, boolean def) {
+    public boolean bool(String key, boolean def) {
         return optionalBool(key).orElse(def);
     }
 
@@ -300,7 +344,7 @@ final class Section {
     }
 
     /** One of {@code names} (matched ignoring case); {@code def} null means required. */
-    <E> E choice(String key, E def, Map<String, E> names) {
+    public <E> E choice(String key, E def, Map<String, E> names) {
         Optional<E> v = optionalChoice(key, names);
         if (v.isEmpty() && def == null && !has(key)) {
             problem(key, "required");
@@ -323,7 +367,7 @@ final class Section {
     }
 
     /** The lower-case names of enum constants, in declaration order, for {@link #choice}. */
-    static <E extends Enum<E>> Map<String, E> names(E[] values) {
+    public static <E extends Enum<E>> Map<String, E> names(E[] values) {
         Map<String, E> m = new LinkedHashMap<>();
         for (E e : values) {
             m.put(e.name().toLowerCase(Locale.ROOT), e);
@@ -387,7 +431,7 @@ final class Section {
         return out;
     }
 
-    Optional<Section> section(String key) {
+    public Optional<Section> section(String key) {
         JsonNode v = get(key);
         return v == null ? Optional.empty() : of(v, path(key), ctx);
     }
@@ -408,6 +452,42 @@ final class Section {
                     .ifPresent(entry -> out.put(e.getKey(), reader.apply(e.getKey(), entry)));
         }
         return Collections.unmodifiableMap(out);
+    }
+
+    /** True when the key holds a mapping. */
+    public boolean isMapping(String key) {
+        return get(key) instanceof ObjectNode;
+    }
+
+    /**
+     * One value or a list of values under {@code key}, as a bench sweep names them: each is read by
+     * {@code reader} from a mapping that holds {@code key} with that one value, so it meets the rule
+     * the key has anywhere else; messages name {@code key[i]} for an element of a list. Absent means
+     * empty; an empty list is a problem.
+     */
+    public <T> List<T> each(String key, Function<Section, T> reader) {
+        JsonNode v = get(key);
+        if (v == null) {
+            return List.of();
+        }
+        if (!(v instanceof ArrayNode a)) {
+            return List.of(reader.apply(single(key, v, -1)));
+        }
+        if (a.isEmpty()) {
+            problem(key, "must list at least one value");
+        }
+        List<T> out = new ArrayList<>();
+        for (int i = 0; i < a.size(); i++) {
+            out.add(reader.apply(single(key, a.get(i), i)));
+        }
+        return out;
+    }
+
+    /** A mapping of this one key and value, at this mapping's path; {@code index} ≥ 0 shows the key as {@code key[index]}. */
+    private Section single(String key, JsonNode value, int index) {
+        ObjectNode one = JsonNodeFactory.instance.objectNode();
+        one.set(key, value);
+        return new Section(one, path, ctx, index < 0 ? null : key, index);
     }
 
     /** A list of mappings ({@code mysql-instances:}, {@code do-tables:}); absent means empty. */
@@ -459,7 +539,7 @@ final class Section {
     }
 
     /** Reports every key of this mapping that no getter declared. Call after all reads. */
-    void finish() {
+    public void finish() {
         List<String> candidates = known.stream().filter(k -> !unsupported.contains(k)).toList();
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String key = it.next();

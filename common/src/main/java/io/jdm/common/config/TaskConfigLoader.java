@@ -1,6 +1,5 @@
 package io.jdm.common.config;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -73,13 +71,7 @@ public final class TaskConfigLoader {
         List<String> warnings = new ArrayList<>();
         ReadContext ctx = ReadContext.forTask(problems, warnings, sourceName, baseDir, env);
         SourceFiles sources = SourceFiles.read(sourceFiles, ctx);
-        JsonNode tree = YamlTree.read(yaml, ctx);
-        Optional<Section> root = Optional.empty();
-        if (tree != null) {
-            EnvSubstitution.apply(tree, ctx);
-            root = Section.of(tree, "", ctx);
-        }
-        TaskConfig task = root.map(r -> TaskReader.read(r, sources)).orElse(null);
+        TaskConfig task = Section.document(yaml, ctx).map(r -> TaskReader.read(r, sources)).orElse(null);
         if (!problems.isEmpty() || task == null) {
             throw new ConfigException(problems);
         }

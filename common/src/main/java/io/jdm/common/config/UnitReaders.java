@@ -10,9 +10,10 @@ import java.util.Optional;
 /**
  * Entries of {@code mydumpers:}, {@code loaders:} and {@code syncers:}. Defaults and limits are the
  * records' constants ({@link MydumperConfig}, {@link LoaderConfig}, {@link SyncerConfig}), which
- * the units and the bench take too.
+ * the units and the bench take too. Public for the bench, which reads the task-file keys it sweeps
+ * through these same readers ({@link Section#each}).
  */
-final class UnitReaders {
+public final class UnitReaders {
     /** One limit for every thread count of a task file (threads, pool-size, worker-count and their aliases). */
     static final int MAX_THREADS = 1024;
 
@@ -30,7 +31,7 @@ final class UnitReaders {
     private UnitReaders() {
     }
 
-    static MydumperConfig mydumper(Section s, String taskName) {
+    public static MydumperConfig mydumper(Section s, String taskName) {
         MydumperConfig d = MydumperConfig.defaults(taskName);
         var c = new MydumperConfig(
                 s.threads("threads", d.threads(), MydumperConfig.MAX_THREADS),
@@ -76,7 +77,7 @@ final class UnitReaders {
      * An entry of {@code loaders:}. {@code dmDirSuffix} is the task name when the file lays out
      * directories DM's way (no mydumper sets dir): DM dumps into {@code <dir>.<task-name>}.
      */
-    static LoaderConfig loader(Section s, Optional<String> dmDirSuffix) {
+    public static LoaderConfig loader(Section s, Optional<String> dmDirSuffix) {
         LoaderConfig d = LoaderConfig.defaults();
         var c = new LoaderConfig(
                 s.threads("pool-size", d.poolSize(), LoaderConfig.MAX_POOL_SIZE),
@@ -127,7 +128,7 @@ final class UnitReaders {
                 : s.choice(logical ? "on-duplicate-logical" : "on-duplicate", def, ON_DUPLICATE);
     }
 
-    static SyncerConfig syncer(Section s) {
+    public static SyncerConfig syncer(Section s) {
         SyncerConfig d = SyncerConfig.defaults();
         var c = new SyncerConfig(
                 s.threads("worker-count", d.workerCount(), SyncerConfig.MAX_WORKER_COUNT),
