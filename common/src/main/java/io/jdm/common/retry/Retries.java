@@ -85,8 +85,20 @@ public final class Retries {
      * @throws E the first failure that is not retriable, as the attempt threw it
      * @throws GaveUp when the budget or count ran out, or the unit stopped
      */
-    @SuppressWarnings("unchecked")
     public <T, E extends Exception> T call(String what, Attempt<T, E> attempt) throws E, GaveUp {
+        return call(what, attempt, () -> false);
+    }
+
+    /**
+     * Runs {@code attempt} until it returns, as {@link #call(String, Attempt)} does, for work that
+     * gets somewhere before it fails (a stream that reads for hours, then loses its connection):
+     * when {@code progressed}, asked after each failure, says the work got further than at the
+     * failure before, the schedule starts over, budget, count and backoff alike. So the budget
+     * bounds how long the work goes without getting further, not how long it runs.
+     */
+    @SuppressWarnings("unchecked")
+    public <T, E extends Exception> T call(String what, Attempt<T, E> attempt, BooleanSupplier progressed)
+            throws E, GaveUp {
         Execution<Object> execution = Execution.of(policy);
         boolean retry = false;
         while (true) {
@@ -95,6 +107,9 @@ public final class Retries {
             } catch (Exception e) {
                 if (!retriable.test(e)) {
                     throw (E) e;
+                }
+                if (progressed.getAsBoolean()) {
+                    execution = Execution.of(policy);
                 }
                 execution.recordException(e);
                 if (execution.isComplete() || stop.getAsBoolean()) {
