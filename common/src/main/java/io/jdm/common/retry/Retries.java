@@ -13,10 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs work on the target until it succeeds, retrying retriable failures with exponential backoff
- * and jitter, within a time budget (sync's {@code retry-budget}) or a count (load's
- * {@code max-retries}). Every attempt runs the whole work again: the caller's attempt rolls back
- * what it had begun before it throws, so a retry never continues a half-applied transaction.
+ * Runs work on a server until it succeeds, retrying what {@link ErrorClassifier} calls retriable
+ * (a caller may only narrow that) with exponential backoff and jitter, within a time budget
+ * (sync's {@code retry-budget}) or a count (load's {@code max-retries}): the writers' and the
+ * load's transactions, the binlog reader's stream and schema reads, verify's chunk comparisons.
+ * Every attempt runs the whole work again: the caller's attempt rolls back what it had begun
+ * before it throws, so a retry never continues a half-applied transaction.
  *
  * <p>The schedule is Failsafe's {@link RetryPolicy}, tracked as a standalone {@link Execution}
  * so the pause is ours: it ends early when the unit stops, and an interrupt is kept. Jitter
@@ -161,7 +163,10 @@ public final class Retries {
         private Builder() {
         }
 
-        /** Gives up once retrying has taken this long (the first failure starts the clock). */
+        /**
+         * Gives up once the call has run this long; with a progress check, once this long has
+         * passed since the failure at which the work had last got further.
+         */
         public Builder budget(Duration d) {
             if (d.isNegative() || d.isZero()) {
                 throw new IllegalArgumentException("retry budget must be > 0, got " + d);
