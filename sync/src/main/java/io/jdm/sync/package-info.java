@@ -3,7 +3,8 @@
  *
  * <pre>
  *  source binlog
- *      │  BinaryLogClient (one thread; GTID or file/pos; heartbeat; checksum detected)
+ *      │  BinaryLogClient (one thread; GTID or file/pos; heartbeat; checksum detected),
+ *      │  reopened from the last transaction boundary on the one retry policy
  *      ▼
  *  reader ── EnumMap of per-event handlers ── converter (binlog value → canonical value)
  *      │  RowChange / DdlChange, each with its ChangePos

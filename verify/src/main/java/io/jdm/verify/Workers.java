@@ -4,9 +4,11 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.retry.Retries;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -31,7 +33,11 @@ import org.slf4j.LoggerFactory;
 final class Workers {
     private static final Logger LOG = LoggerFactory.getLogger(Workers.class);
     private static final KeyRangeChunk POISON = new KeyRangeChunk(null, -1, null, null);
-    private static final int ATTEMPTS = 3;
+    /** A chunk is compared at most three times, pausing 200 ms, then 400 ms (each ± a quarter). */
+    private static final int RETRIES = 2;
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(200);
+    private static final Duration MAX_BACKOFF = Duration.ofMillis(400);
+    private static final String WORKER_LOST = "verify: a worker lost its connection and could not reconnect";
 
     private final VerifyConfig config;
     private final Map<TablePair, TableTally> tallies;
@@ -43,6 +49,7 @@ final class Workers {
     private final List<KeyRangeChunk> recheck = Collections.synchronizedList(new ArrayList<>());
     private final AtomicReference<JdmException> failure = new AtomicReference<>();
     private final List<Thread> threads = new ArrayList<>();
+    private final Retries retries;
 
     /** @param sourceConnections one snapshot connection per worker, or null to open plain ones */
     Workers(VerifyConfig config, Map<TablePair, TableTally> tallies, FixSql fix, VerifyMetrics metrics,
@@ -54,6 +61,12 @@ final class Workers {
         this.finalRound = finalRound;
         this.snapshot = sourceConnections != null;
         this.queue = new ArrayBlockingQueue<>(config.threads() * 2);
+        // A snapshot round never retries: its source connections cannot be opened again at the snapshot.
+        // Narrowing is never tried again either: the rows it recorded would be listed twice.
+        this.retries = Retries.builder().maxRetries(snapshot ? 0 : RETRIES).backoff(FIRST_BACKOFF, MAX_BACKOFF)
+                .retryIf(e -> !(e instanceof NarrowingFailed || e instanceof WorkerLost)
+                        && ErrorClassifier.isRetriable(e))
+                .build();
         ThreadFactory tf = new NamedThreadFactory(config.task(), "verify", "chunk", true);
         for (int i = 0; i < config.threads(); i++) {
             Connection src = sourceConnections == null ? null : sourceConnections.get(i);
@@ -120,7 +133,7 @@ final class Workers {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (SQLException | RuntimeException e) {
-            JdmException j = ErrorClassifier.wrap("verify: a worker lost its connection and could not reconnect", e);
+            JdmException j = ErrorClassifier.wrap(WORKER_LOST, e);
             failure.compareAndSet(null, j);
             queue.clear();
         } finally {
@@ -136,33 +149,56 @@ final class Workers {
         if (tally.failed()) {
             return;
         }
-        for (int attempt = 1; ; attempt++) {
-            try {
-                compare(c, new ChunkComparer(conns[0], conns[1], companion), tally);
-                return;
-            } catch (SQLException | RuntimeException e) {
-                boolean retry = attempt < ATTEMPTS && !snapshot && ErrorClassifier.isRetriable(e)
-                        && !(e instanceof NarrowingFailed);
-                Throwable cause = e instanceof NarrowingFailed n ? n.getCause() : e;
-                if (!retry) {
-                    tally.fail(c.describe() + ": " + ErrorClassifier.oneLine(cause));
+        try {
+            retries.call("verify: " + c.describe(), retry -> {
+                try {
+                    compare(c, new ChunkComparer(conns[0], conns[1], companion), tally);
+                    return null;
+                } catch (SQLException | RuntimeException e) {
+                    reconnectIfLost(c, conns, e, tally);
+                    throw e;
                 }
-                if (!conns[0].isValid(2) || !conns[1].isValid(2)) {
-                    if (snapshot) {
-                        tally.fail(c.describe() + ": " + ErrorClassifier.oneLine(cause));
-                        throw ErrorClassifier.wrap("verify --snapshot: a source connection of the snapshot was lost", e);
-                    }
-                    LOG.warn("verify: reconnecting after {}: {}", c.describe(), ErrorClassifier.oneLine(cause));
-                    closeQuietly(conns[0]);
-                    closeQuietly(conns[1]);
-                    conns[0] = open(config.source());
-                    conns[1] = open(config.target());
-                }
-                if (!retry) {
-                    return;
-                }
-                Thread.sleep(200L * attempt);
+            });
+        } catch (Retries.GaveUp e) {
+            if (e.stopped()) {
+                throw new InterruptedException("verify: interrupted while retrying " + c.describe());
             }
+            tally.fail(c.describe() + ": " + ErrorClassifier.oneLine(e.getCause()));
+        } catch (WorkerLost e) {
+            throw e.failure;
+        } catch (NarrowingFailed e) {
+            tally.fail(c.describe() + ": " + ErrorClassifier.oneLine(e.getCause()));
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) { // SQL or runtime: not retriable
+            tally.fail(c.describe() + ": " + ErrorClassifier.oneLine(e));
+        }
+    }
+
+    /**
+     * After a failed try: opens both connections again if either was lost. A snapshot's source
+     * connection cannot be opened again at its snapshot, so losing it stops the worker, as does a
+     * connection that cannot be opened again.
+     */
+    private void reconnectIfLost(KeyRangeChunk c, Connection[] conns, Exception e, TableTally tally)
+            throws SQLException {
+        if (conns[0].isValid(2) && conns[1].isValid(2)) {
+            return;
+        }
+        Throwable cause = e instanceof NarrowingFailed n ? n.getCause() : e;
+        if (snapshot) {
+            tally.fail(c.describe() + ": " + ErrorClassifier.oneLine(cause));
+            throw new WorkerLost(ErrorClassifier.wrap("verify --snapshot: a source connection of the snapshot was lost",
+                    e));
+        }
+        LOG.warn("verify: reconnecting after {}: {}", c.describe(), ErrorClassifier.oneLine(cause));
+        closeQuietly(conns[0]);
+        closeQuietly(conns[1]);
+        try {
+            conns[0] = open(config.source());
+            conns[1] = open(config.target());
+        } catch (SQLException | RuntimeException lost) {
+            throw new WorkerLost(ErrorClassifier.wrap(WORKER_LOST, lost));
         }
     }
 
@@ -222,6 +258,17 @@ final class Workers {
             } catch (SQLException e) {
                 LOG.debug("closing a verify connection: {}", e.getMessage());
             }
+        }
+    }
+
+    /** The worker stops with {@code failure}: its connections are gone for good. */
+    private static final class WorkerLost extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final JdmException failure;
+
+        WorkerLost(JdmException failure) {
+            super(failure.getMessage(), failure);
+            this.failure = failure;
         }
     }
 

@@ -13,10 +13,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs work on the target until it succeeds, retrying retriable failures with exponential backoff
- * and jitter, within a time budget (sync's {@code retry-budget}) or a count (load's
- * {@code max-retries}). Every attempt runs the whole work again: the caller's attempt rolls back
- * what it had begun before it throws, so a retry never continues a half-applied transaction.
+ * Runs work on a server until it succeeds, retrying what {@link ErrorClassifier} calls retriable
+ * (a caller may only narrow that) with exponential backoff and jitter, within a time budget
+ * (sync's {@code retry-budget}) or a count (load's {@code max-retries}): the writers' and the
+ * load's transactions, the binlog reader's stream and schema reads, verify's chunk comparisons.
+ * Every attempt runs the whole work again: the caller's attempt rolls back what it had begun
+ * before it throws, so a retry never continues a half-applied transaction.
  *
  * <p>The schedule is Failsafe's {@link RetryPolicy}, tracked as a standalone {@link Execution}
  * so the pause is ours: it ends early when the unit stops, and an interrupt is kept. Jitter
@@ -85,8 +87,20 @@ public final class Retries {
      * @throws E the first failure that is not retriable, as the attempt threw it
      * @throws GaveUp when the budget or count ran out, or the unit stopped
      */
-    @SuppressWarnings("unchecked")
     public <T, E extends Exception> T call(String what, Attempt<T, E> attempt) throws E, GaveUp {
+        return call(what, attempt, () -> false);
+    }
+
+    /**
+     * Runs {@code attempt} until it returns, as {@link #call(String, Attempt)} does, for work that
+     * gets somewhere before it fails (a stream that reads for hours, then loses its connection):
+     * when {@code progressed}, asked after each failure, says the work got further than at the
+     * failure before, the schedule starts over, budget, count and backoff alike. So the budget
+     * bounds how long the work goes without getting further, not how long it runs.
+     */
+    @SuppressWarnings("unchecked")
+    public <T, E extends Exception> T call(String what, Attempt<T, E> attempt, BooleanSupplier progressed)
+            throws E, GaveUp {
         Execution<Object> execution = Execution.of(policy);
         boolean retry = false;
         while (true) {
@@ -95,6 +109,9 @@ public final class Retries {
             } catch (Exception e) {
                 if (!retriable.test(e)) {
                     throw (E) e;
+                }
+                if (progressed.getAsBoolean()) {
+                    execution = Execution.of(policy);
                 }
                 execution.recordException(e);
                 if (execution.isComplete() || stop.getAsBoolean()) {
@@ -146,7 +163,10 @@ public final class Retries {
         private Builder() {
         }
 
-        /** Gives up once retrying has taken this long (the first failure starts the clock). */
+        /**
+         * Gives up once the call has run this long; with a progress check, once this long has
+         * passed since the failure at which the work had last got further.
+         */
         public Builder budget(Duration d) {
             if (d.isNegative() || d.isZero()) {
                 throw new IllegalArgumentException("retry budget must be > 0, got " + d);

@@ -126,4 +126,34 @@ class RetriesTest {
         assertTrue(e.stopped());
         assertTrue((System.nanoTime() - t0) / 1_000_000 < 5_000);
     }
+
+    @Test
+    void progressStartsTheScheduleOver() {
+        Retries r = Retries.builder().budget(Duration.ofMillis(300)).maxRetries(1)
+                .backoff(Duration.ofMillis(1), Duration.ofMillis(2)).build();
+        AtomicInteger attempts = new AtomicInteger();
+        long t0 = System.nanoTime();
+        Retries.GaveUp e = assertThrows(Retries.GaveUp.class, () -> r.call("stream", retry -> {
+            attempts.incrementAndGet();
+            Thread.sleep(100); // got somewhere, then lost it
+            throw CONFLICT;
+        }, () -> attempts.get() <= 6));
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        // one retry and 300 ms allowed: the six failures after progress each start both over, the
+        // seventh is the one retry of the sixth's schedule
+        assertEquals(7, attempts.get());
+        assertTrue(ms >= 600, "ran " + ms + " ms, past the budget while it got further");
+        assertFalse(e.stopped());
+    }
+
+    @Test
+    void withoutProgressTheScheduleRunsOut() {
+        Retries r = Retries.builder().maxRetries(1).backoff(Duration.ofMillis(1), Duration.ofMillis(2)).build();
+        AtomicInteger attempts = new AtomicInteger();
+        assertThrows(Retries.GaveUp.class, () -> r.call("stream", retry -> {
+            attempts.incrementAndGet();
+            throw CONFLICT;
+        }, () -> false));
+        assertEquals(2, attempts.get());
+    }
 }

@@ -66,7 +66,7 @@ public final class ReadGate {
      * Called by the reader before an event that starts at {@code file:pos} outside any transaction;
      * returns true once the event may be read, false when the gate stayed closed for
      * {@code maxWaitNanos} (the reader then drops its connection rather than leave the source's binlog
-     * stream blocked, see {@link BinlogReader}), or when {@code stop} says so.
+     * stream blocked, see {@link EventDispatcher}), or when {@code stop} says so.
      */
     boolean before(String file, long pos, BooleanSupplier stop, long maxWaitNanos) throws InterruptedException {
         if (!closed && !taskPaused) {

@@ -7,6 +7,7 @@ import io.jdm.common.error.JdmException;
 import io.jdm.common.error.RetriableException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
+import io.jdm.common.retry.Retries;
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
@@ -58,13 +59,16 @@ import org.slf4j.LoggerFactory;
  */
 final class SchemaTracker implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaTracker.class);
+    /** Reading a definition back is retried from 100 ms, doubling up to 5 s, within the retry budget. */
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
     private final ConnectionSpec target;
     private final ConnectionSpec source;
     private final String scratch;
     private final BiPredicate<String, String> selected;
     private final UnaryOperator<TableName> router;
-    private final Duration retryBudget;
+    private final Retries retries;
     /** Source databases whose scratch schema exists. */
     private final Set<String> databases = new HashSet<>();
     /**
@@ -88,7 +92,7 @@ final class SchemaTracker implements AutoCloseable {
         this.scratch = scratch;
         this.selected = selected;
         this.router = router;
-        this.retryBudget = retryBudget;
+        this.retries = Retries.builder().budget(retryBudget).backoff(FIRST_BACKOFF, MAX_BACKOFF).build();
     }
 
     /** The scratch schema of one task's source: short, stable, and apart from every user schema. */
@@ -102,24 +106,11 @@ final class SchemaTracker implements AutoCloseable {
      * is unreachable (within the retry budget): it changes nothing, so a retry is always safe.
      */
     TableSchema schema(TableName src) {
-        long deadline = System.nanoTime() + retryBudget.toNanos();
-        long backoff = 100;
-        while (true) {
-            try {
-                return read(src);
-            } catch (RetriableException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                LOG.warn("sync: schema tracker retrying in {} ms: {}", backoff, e.getMessage());
-                try {
-                    Thread.sleep(backoff);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw e;
-                }
-                backoff = Math.min(backoff * 2, 5_000);
-            }
+        String what = "sync: schema tracker reading " + src;
+        try {
+            return retries.call(what, retry -> read(src));
+        } catch (Retries.GaveUp e) { // the budget ran out, or the thread was interrupted
+            throw ErrorClassifier.wrap(what, e.getCause());
         }
     }
 

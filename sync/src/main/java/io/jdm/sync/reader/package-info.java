@@ -3,6 +3,19 @@
  * deserializer that decodes only selected tables, and one converter from binlog values to the
  * encoder's canonical values. Publishes into a {@link io.jdm.sync.reader.ChangeSink}.
  *
+ * <pre>
+ *  BinlogReader ── the reader thread: start, stop, how far, how many reconnects
+ *   └ StreamSupervisor ── reopens the stream at ReaderContext.resumePoint() on the one retry
+ *     │                   policy (Retries; ErrorClassifier decides; 1236 says how to start over)
+ *     └ BinlogConnection ── one BinaryLogClient as a replica: server id, file/pos or GTID set,
+ *       │                   heartbeat, read timeout, TLS, Deserializers
+ *       └ EventDispatcher ── ReadGate (held: closes the connection) ─► handler per event type
+ *                            ─► ChangeSink; a transaction boundary now and then
+ * </pre>
+ * A lost connection is reopened at the start of the open transaction (or after the last event),
+ * and the handlers drop every change at or before the last one handed on, so a reconnect loses
+ * and doubles nothing.
+ *
  * <h2>MySQL 8 compressed transactions and partial JSON</h2>
  * With binlog_transaction_compression=ON a transaction's events (BEGIN, TABLE_MAP, rows, XID)
  * arrive zstd-compressed in one TRANSACTION_PAYLOAD event after its GTID event. They are decoded

@@ -1,0 +1,121 @@
+package io.jdm.sync.reader;
+
+import com.github.shyiko.mysql.binlog.event.Event;
+import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
+import com.github.shyiko.mysql.binlog.event.EventType;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.error.JdmException;
+import io.jdm.sync.ring.ChangePos;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Hands each event of the stream to its handler (one per event type, see {@link Handlers}), with
+ * the reader's position kept in the {@link ReaderContext}: waits at the {@link ReadGate} before a
+ * transaction starts, and now and then hands on a transaction boundary. Says when the connection
+ * should close: held at the gate too long, stopped, or failed. Reader thread only.
+ */
+final class EventDispatcher {
+    /**
+     * How long the reader stays connected while held at the gate: a source drops a stream it cannot
+     * write to after net_write_timeout (60 s by default), and one seen here (1 s) then stalled.
+     */
+    static final Duration HOLD_CONNECTED = Duration.ofSeconds(5);
+    /**
+     * How often, at most, a transaction boundary goes into the ring while the stream runs: often
+     * enough that writers' positions follow a stream of unselected tables within a checkpoint
+     * interval (1 s is the shortest one tests use), one ring slot a second costs nothing.
+     */
+    static final long PROGRESS_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final ReaderContext ctx;
+    private final ReadGate gate;
+    private final ReaderStop stop;
+    private final CountDownLatch streaming;
+    private final Map<EventType, BinlogEventHandler> handlers = Handlers.create();
+    private boolean held;
+
+    /** @param streaming counted down at the first event: the server accepted the position */
+    EventDispatcher(ReaderContext ctx, ReadGate gate, ReaderStop stop, CountDownLatch streaming) {
+        this.ctx = ctx;
+        this.gate = gate;
+        this.stop = stop;
+        this.streaming = streaming;
+    }
+
+    /** Handles one event; false when the connection should close. */
+    boolean onEvent(Event event) {
+        if (stop.ended()) {
+            return false; // the library would deliver the rest of the packet; nothing more may be applied
+        }
+        EventHeaderV4 h = event.getHeader();
+        EventType type = h.getEventType();
+        streaming.countDown(); // streaming: the server accepted the position (else 1236 comes instead)
+        ctx.startEvent(h);
+        if (!ctx.inTxn && gate.mayHold() && type != EventType.HEARTBEAT && !passGate()) {
+            return false;
+        }
+        try {
+            BinlogEventHandler handler = handlers.get(type);
+            if (handler != null) {
+                handler.handle(h, event.getData(), ctx);
+            }
+            ctx.endEvent(h);
+            if (type == EventType.XID || type == EventType.ROTATE || type == EventType.QUERY
+                    || type == EventType.TRANSACTION_PAYLOAD) {
+                boundary();
+            }
+        } catch (JdmException e) {
+            stop.fail(e);
+        } catch (RuntimeException e) {
+            stop.fail(ErrorClassifier.wrap("sync: reader at " + ctx.file + ":" + ctx.eventStart, e));
+        }
+        return !stop.ended();
+    }
+
+    /**
+     * True when the connection closed because the reader was held at the gate (not a failure: it
+     * reopens from {@link ReaderContext#resumePoint()} once the gate lets it); clears the mark.
+     */
+    boolean takeHeld() {
+        boolean h = held;
+        held = false;
+        return h;
+    }
+
+    /** Waits at the gate before a transaction starts; false when the connection should close. */
+    private boolean passGate() {
+        try {
+            if (gate.before(ctx.file, ctx.eventStart, stop::ended, HOLD_CONNECTED.toNanos())) {
+                return true;
+            }
+            // held for a while: drop the stream ourselves before the source's write timeout does,
+            // and reconnect from this boundary once the gate lets us go on
+            held = !stop.ended();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stop.stop();
+        }
+        return false;
+    }
+
+    /**
+     * Between transactions, now and then hands on the boundary the stream has reached, so idle
+     * writers' positions (and the restart point) move with the stream even when no selected table
+     * changes. Never one at or before what was handed on already (events read again after a reconnect).
+     */
+    private void boundary() {
+        long now = System.nanoTime();
+        if (ctx.inTxn || now - ctx.lastBoundaryNanos < PROGRESS_EVERY_NANOS) {
+            return;
+        }
+        ChangePos b = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.current());
+        if (b.isAfter(ctx.lastBoundary) && b.isAfter(ctx.lastPublished)) {
+            ctx.sink.progress(b);
+            ctx.lastBoundary = b;
+            ctx.lastBoundaryNanos = now;
+        }
+    }
+}
