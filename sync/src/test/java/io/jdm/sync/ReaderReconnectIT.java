@@ -78,6 +78,36 @@ class ReaderReconnectIT {
     }
 
     @Test
+    void aStreamQuietForLongerThanTheBudgetIsStillReopenedWhenItDrops() throws Exception {
+        String db = "reader_reconnect_quiet";
+        ServerPair pair = TestServers.shared();
+        SqlServer src = pair.source();
+        src.freshDatabase(db);
+        src.execute("CREATE TABLE " + db + ".t (id BIGINT PRIMARY KEY, v VARCHAR(20))");
+        Rows sink = new Rows();
+        CompletableFuture<JdmException> failure = new CompletableFuture<>();
+        Duration budget = Duration.ofSeconds(3);
+        BinlogReader reader = new BinlogReader(settings(spec(src), pair, db, 7303, budget), sourcePosition(src),
+                sink, failure::complete);
+        reader.start(Duration.ofSeconds(30));
+        try {
+            src.execute("INSERT INTO " + db + ".t VALUES (1, 'before')");
+            SyncFaultIT.killBinlogDump(src);
+            awaitRows(sink, 1, failure);
+            Thread.sleep(budget.toMillis() + 2_000); // quiet since that reconnect, heartbeats only, longer than the budget
+            SyncFaultIT.killBinlogDump(src);
+            src.execute("INSERT INTO " + db + ".t VALUES (2, 'after')");
+            awaitRows(sink, 2, failure);
+            assertFalse(failure.isDone(), () -> failure.join().getMessage());
+            assertEquals(List.of(1L, 2L), List.copyOf(sink.ids), "the row written after the drop arrives");
+            assertEquals(2, reader.reconnects());
+        } finally {
+            reader.stop();
+            reader.join(Duration.ofSeconds(10));
+        }
+    }
+
+    @Test
     void aSourceThatRefusesTheStreamStopsTheReaderAtOnce() throws Exception {
         ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
@@ -100,6 +130,14 @@ class ReaderReconnectIT {
         JdmException e = stopsAtOnce(pair, spec(src), BinlogPosition.of(gone, 4));
         assertTrue(e.getMessage().contains("no longer has it"), e.getMessage());
         assertTrue(e.getMessage().contains("start over"), e.getMessage());
+    }
+
+    private static void awaitRows(Rows sink, int n, CompletableFuture<JdmException> failure)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (sink.ids.size() < n && !failure.isDone() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
     }
 
     /** Starts a reader that must fail with a fatal one-line error, without a reconnect. */
@@ -126,7 +164,12 @@ class ReaderReconnectIT {
     }
 
     private static BinlogReader.Settings settings(ConnectionSpec source, ServerPair pair, String db, long serverId) {
-        return new BinlogReader.Settings("reconnectit", source, serverId, false, Duration.ofSeconds(1), BUDGET,
+        return settings(source, pair, db, serverId, BUDGET);
+    }
+
+    private static BinlogReader.Settings settings(ConnectionSpec source, ServerPair pair, String db, long serverId,
+                                                  Duration budget) {
+        return new BinlogReader.Settings("reconnectit", source, serverId, false, Duration.ofSeconds(1), budget,
                 Duration.ofSeconds(1), (d, t) -> d.equals(db), n -> n, spec(pair.target()),
                 BinlogReader.scratchSchema("jdm_meta_reconnect", "reconnectit", "s" + serverId),
                 EventDecider.ALWAYS_DO, false, "DROP DATABASE jdm_meta_reconnect");

@@ -54,6 +54,9 @@ final class EventDispatcher {
         EventType type = h.getEventType();
         streaming.countDown(); // streaming: the server accepted the position (else 1236 comes instead)
         ctx.startEvent(h);
+        if (type == EventType.HEARTBEAT) {
+            ctx.heartbeats++;
+        }
         if (!ctx.inTxn && gate.mayHold() && type != EventType.HEARTBEAT && !passGate()) {
             return false;
         }

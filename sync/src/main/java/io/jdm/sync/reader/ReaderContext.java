@@ -44,6 +44,8 @@ final class ReaderContext {
     long lastBoundaryNanos;
     volatile BinlogPosition lastEventEnd;
     long rowEvents;
+    /** Heartbeats received: a quiet stream that still gets them is alive, which counts as getting further. */
+    long heartbeats;
 
     ReaderContext(ChangeSink sink, TableCache tables, DdlPlanner ddl, EventDecider decider, GtidTracker gtids,
                   SourceCatalog catalog, BinlogPosition start) {

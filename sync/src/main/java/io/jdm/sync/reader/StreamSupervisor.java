@@ -113,7 +113,11 @@ final class StreamSupervisor {
         }
     }
 
-    /** Whether the stream got further since the last failure (or a hold ended): the budget starts over. */
+    /**
+     * Whether the stream got further since the last failure (or a hold ended): the budget starts
+     * over. A heartbeat counts: a stream quiet for longer than the budget was alive, and its first
+     * drop must get the whole budget, not find it spent.
+     */
     private boolean progressed() {
         long now = progress();
         boolean moved = now != seen || reopenedAfterHold;
@@ -123,7 +127,7 @@ final class StreamSupervisor {
     }
 
     private long progress() {
-        return ctx.rowEvents + ctx.lastEventEnd.pos();
+        return ctx.rowEvents + ctx.lastEventEnd.pos() + ctx.heartbeats;
     }
 
     /** The source refused the stream: a failure no reconnect can pass. */
