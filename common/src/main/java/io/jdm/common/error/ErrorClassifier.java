@@ -2,13 +2,19 @@ package io.jdm.common.error;
 
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_BAD_DB_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_CON_COUNT_ERROR;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_COLUMNACCESS_DENIED_ERROR;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_DBACCESS_DENIED_ERROR;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_DUP_ENTRY;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_LOCK_DEADLOCK;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_LOCK_WAIT_TIMEOUT;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NET_ERROR_ON_WRITE;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NET_READ_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NET_READ_INTERRUPTED;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NET_WRITE_INTERRUPTED;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_PROCACCESS_DENIED_ERROR;
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_SERVER_SHUTDOWN;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_SPECIFIC_ACCESS_DENIED_ERROR;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_TABLEACCESS_DENIED_ERROR;
 
@@ -25,6 +31,15 @@ import java.util.Set;
  * class rather than keeping its own list.
  */
 public final class ErrorClassifier {
+    /** Client-side codes (the client library's, not the server's): can't connect, gone away, lost connection. */
+    private static final int CR_CONNECTION_ERROR = 2002;
+    private static final int CR_CONN_HOST_ERROR = 2003;
+    private static final int CR_SERVER_GONE_ERROR = 2006;
+    private static final int CR_SERVER_LOST = 2013;
+    private static final int CR_SERVER_LOST_EXTENDED = 2055;
+    /** MariaDB's ER_CONNECTION_KILLED: the connection was killed (KILL, or the server shutting down). */
+    private static final int MARIADB_CONNECTION_KILLED = 1927;
+
     /**
      * Vendor codes that a retry can outlive: the connection errors, and the TiDB errors that DM's
      * target connections retry (TiDB's dbutil retry list): a conflict or an expired schema aborts
@@ -33,11 +48,11 @@ public final class ErrorClassifier {
     private static final Set<Integer> RETRIABLE_CODES = Set.of(
             ER_LOCK_WAIT_TIMEOUT,
             ER_LOCK_DEADLOCK,
-            1040, // ER_CON_COUNT_ERROR (too many connections)
-            1053, // ER_SERVER_SHUTDOWN
-            2002, 2003, 2006, 2013, 2055, // client: can't connect, gone away, lost connection
-            1927, // MariaDB ER_CONNECTION_KILLED
-            1158, 1159, 1160, 1161, // network read/write errors and timeouts
+            ER_CON_COUNT_ERROR,
+            ER_SERVER_SHUTDOWN,
+            CR_CONNECTION_ERROR, CR_CONN_HOST_ERROR, CR_SERVER_GONE_ERROR, CR_SERVER_LOST, CR_SERVER_LOST_EXTENDED,
+            MARIADB_CONNECTION_KILLED,
+            ER_NET_READ_ERROR, ER_NET_READ_INTERRUPTED, ER_NET_ERROR_ON_WRITE, ER_NET_WRITE_INTERRUPTED,
             8002, // TiDB: SELECT FOR UPDATE write conflict
             8005, // TiDB: write conflict in TiDB (optimistic transaction)
             8022, // TiDB: transaction is retryable
