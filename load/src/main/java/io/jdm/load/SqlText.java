@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.sql.SqlDialect;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -15,6 +16,14 @@ final class SqlText {
     private static final Pattern SET_NAMES = Pattern.compile(
             "\\s*(/\\*!(\\d*)\\s*)?SET\\s+NAMES\\s+('[^']*'|\\w+)(\\s+COLLATE\\s+('[^']*'|\\w+))?\\s*(\\*/)?\\s*",
             Pattern.CASE_INSENSITIVE);
+
+    /**
+     * How dump files are read: MySQL's default sql_mode (backslash escapes, {@code "…"} strings,
+     * backticked names), as jdm, mydumper and Dumpling write them; every five-digit conditional
+     * comment runs ({@code /*!40101 …}), as TiDB and MySQL targets run it, and MariaDB's
+     * {@code /*M!} is a comment, as it is to them.
+     */
+    static final SqlDialect DIALECT = new SqlDialect(false, false, 99_999);
 
     /** What a statement of a dump file is. */
     enum Kind { DATA, SESSION, OTHER }
