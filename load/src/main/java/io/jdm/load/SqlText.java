@@ -1,6 +1,8 @@
 package io.jdm.load;
 
 import io.jdm.common.sql.SqlDialect;
+import io.jdm.common.sql.SqlLexer;
+import io.jdm.common.sql.SqlScanner;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -24,6 +26,7 @@ final class SqlText {
      * {@code /*M!} is a comment, as it is to them.
      */
     static final SqlDialect DIALECT = new SqlDialect(false, false, 99_999);
+    static final SqlScanner SCANNER = new SqlScanner(DIALECT);
 
     /** What a statement of a dump file is. */
     enum Kind { DATA, SESSION, OTHER }
@@ -51,15 +54,12 @@ final class SqlText {
     }
 
     static Kind kind(String sql) {
-        SqlCursor c = new SqlCursor(sql).skipSpace();
-        if (sql.startsWith("/*!", c.pos())) {
-            int i = c.pos() + 3;
-            while (i < sql.length() && Character.isDigit(sql.charAt(i))) {
-                i++;
-            }
-            c = new SqlCursor(sql, i).skipSpace();
+        int at = SCANNER.skipBlank(sql, 0, sql.length());
+        SqlScanner.Token mark = SCANNER.token(sql, at);
+        if (mark != null && mark.kind() == SqlScanner.Kind.VERSION_MARK) {
+            at = mark.end(); // a statement the server runs inside a conditional comment is what it holds
         }
-        return switch (c.peekWord()) {
+        return switch (new SqlCursor(sql, at).peekWord()) {
             case "INSERT", "REPLACE" -> Kind.DATA;
             case "SET" -> Kind.SESSION;
             default -> Kind.OTHER;
@@ -88,51 +88,44 @@ final class SqlText {
 
     static byte[] hexInvalidLiterals(byte[] b) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(b.length * 2);
-        int i = 0;
-        while (i < b.length) {
-            byte c = b[i];
-            if (c == '`') {
-                int end = i + 1;
-                while (end < b.length && b[end] != '`') {
-                    end++;
-                }
-                end = Math.min(end + 1, b.length);
-                out.write(b, i, end - i);
-                i = end;
-            } else if (c == '\'' || c == '"') {
-                i = literal(b, i, out);
+        SqlLexer lexer = new SqlLexer(DIALECT, (kind, start, end) -> {
+            if (kind == SqlScanner.Kind.STRING) {
+                literal(b, (int) start, (int) end, out);
             } else {
-                out.write(c);
-                i++;
+                out.write(b, (int) start, (int) (end - start));
             }
+        });
+        int i = 0;
+        while (i >= 0 && i < b.length) {
+            i = lexer.scan(b, i, b.length);
         }
+        lexer.end();
         return out.toByteArray();
     }
 
-    /** Copies the literal starting at {@code start}; returns the index after it. */
-    private static int literal(byte[] b, int start, ByteArrayOutputStream out) {
+    /** Copies the literal {@code b[start, end)}, as a hex literal when its value is not UTF-8. */
+    private static void literal(byte[] b, int start, int end, ByteArrayOutputStream out) {
         byte q = b[start];
         ByteArrayOutputStream value = new ByteArrayOutputStream();
         int i = start + 1;
-        while (i < b.length) {
+        while (i < end) {
             byte c = b[i];
-            if (c == '\\' && i + 1 < b.length) {
+            if (c == '\\' && i + 1 < end) {
                 unescape(b[i + 1], value);
                 i += 2;
-            } else if (c == q && i + 1 < b.length && b[i + 1] == q) {
+            } else if (c == q && i + 1 < end) { // a doubled quote: the lexer ends the literal at its last quote
                 value.write(q);
                 i += 2;
-            } else if (c == q) {
-                i++;
-                break;
-            } else {
+            } else if (c != q) {
                 value.write(c);
+                i++;
+            } else {
                 i++;
             }
         }
         byte[] v = value.toByteArray();
         if (isUtf8(v)) {
-            out.write(b, start, i - start);
+            out.write(b, start, end - start);
         } else {
             out.write('X');
             out.write('\'');
@@ -142,7 +135,6 @@ final class SqlText {
             }
             out.write('\'');
         }
-        return i;
     }
 
     private static void unescape(byte e, ByteArrayOutputStream v) {
