@@ -127,8 +127,7 @@ public final class SqlLexer {
                 state = LINE;
             }
             case MARK_DIGITS -> mark(pos);
-            case STRING_END -> close(Kind.STRING, pos);
-            case IDENT_END -> close(Kind.IDENTIFIER, pos);
+            case STRING_END, IDENT_END -> close(openKind(), pos);
             default -> {
             }
         }
@@ -207,24 +206,17 @@ public final class SqlLexer {
             case STRING_ESC:
                 state = STRING;
                 return false;
-            case STRING_END:
-                if (c == quote) {
-                    state = STRING;
-                    return false;
-                }
-                close(Kind.STRING, pos);
-                return code(c, pos);
             case IDENT:
                 if (c == quote) {
                     state = IDENT_END;
                 }
                 return false;
-            case IDENT_END:
-                if (c == quote) {
-                    state = IDENT;
+            case STRING_END, IDENT_END:
+                if (c == quote) { // a doubled quote stands for itself
+                    state = state == STRING_END ? STRING : IDENT;
                     return false;
                 }
-                close(Kind.IDENTIFIER, pos);
+                close(openKind(), pos);
                 return code(c, pos);
             case LINE:
                 if (c == '\n') {
