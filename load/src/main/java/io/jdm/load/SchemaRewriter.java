@@ -84,6 +84,22 @@ final class SchemaRewriter {
         return new TableDdl(head + " " + body + rest.substring(close + 1), deferred);
     }
 
+    /** The statement without its {@code DEFINER = user@host} clause: a view runs as the target's loading user. */
+    static String withoutDefiner(String sql) {
+        List<int[]> w = SqlText.SCANNER.words(sql);
+        for (int k = 0; k + 4 < w.size(); k++) {
+            if (SqlText.is(sql, w.get(k), "DEFINER") && SqlText.is(sql, w.get(k + 1), "=")
+                    && SqlText.is(sql, w.get(k + 3), "@")) {
+                int end = w.get(k + 4)[1];
+                while (end < sql.length() && Character.isWhitespace(sql.charAt(end))) {
+                    end++;
+                }
+                return sql.substring(0, w.get(k)[0]) + sql.substring(end);
+            }
+        }
+        return sql;
+    }
+
     /** The ALTER TABLE that adds {@code indexes} back. */
     static String addIndexes(TableName table, List<Index> indexes) {
         StringBuilder sb = new StringBuilder("ALTER TABLE ").append(table.quoted());

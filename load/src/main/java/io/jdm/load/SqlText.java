@@ -9,15 +9,11 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.List;
 
 /** Turns statement bytes into text for JDBC and tells data statements from session settings. */
 final class SqlText {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
-    private static final Pattern SET_NAMES = Pattern.compile(
-            "\\s*(/\\*!(\\d*)\\s*)?SET\\s+NAMES\\s+('[^']*'|\\w+)(\\s+COLLATE\\s+('[^']*'|\\w+))?\\s*(\\*/)?\\s*",
-            Pattern.CASE_INSENSITIVE);
 
     /**
      * How dump files are read: MySQL's default sql_mode (backslash escapes, {@code "…"} strings,
@@ -27,6 +23,8 @@ final class SqlText {
      */
     static final SqlDialect DIALECT = new SqlDialect(false, false, 99_999);
     static final SqlScanner SCANNER = new SqlScanner(DIALECT);
+    /** Where a conditional comment must run on every supported target: up to 5.7. */
+    private static final SqlScanner UP_TO_5_7 = new SqlScanner(new SqlDialect(false, false, 50_700));
 
     /** What a statement of a dump file is. */
     enum Kind { DATA, SESSION, OTHER }
@@ -75,8 +73,28 @@ final class SqlText {
         if (sql.length() > 200) {
             return false;
         }
-        Matcher m = SET_NAMES.matcher(sql);
-        return m.matches() && (m.group(2) == null || m.group(2).isEmpty() || Long.parseLong(m.group(2)) <= 50700);
+        List<int[]> w = UP_TO_5_7.words(sql);
+        return (w.size() == 3 || (w.size() == 5 && is(sql, w.get(3), "COLLATE"))) && is(sql, w.get(0), "SET")
+                && is(sql, w.get(1), "NAMES") && isName(sql, w.get(2)) && isName(sql, w.get(w.size() - 1));
+    }
+
+    /** Whether the word {@code span} of {@code sql} is {@code word}, in any case. */
+    static boolean is(String sql, int[] span, String word) {
+        return span[1] - span[0] == word.length() && sql.regionMatches(true, span[0], word, 0, word.length());
+    }
+
+    /** A bare name of word characters or a single-quoted string: how a charset or collation is written. */
+    private static boolean isName(String sql, int[] span) {
+        if (sql.charAt(span[0]) == '\'') {
+            return true;
+        }
+        for (int i = span[0]; i < span[1]; i++) {
+            char c = sql.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == '_')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The first words of a statement, for error messages. */

@@ -125,4 +125,16 @@ class RewriterTest {
                 '\'', 'a', (byte) 0xff, '\'', ')'};
         assertEquals("INS /* it's */ (X'61FF')", SqlText.decode(bad));
     }
+
+    @Test
+    void theDefinerClauseIsDroppedWhereverTheViewWritesIt() {
+        assertEquals("CREATE ALGORITHM=UNDEFINED SQL SECURITY DEFINER VIEW `v` AS SELECT 'DEFINER=`a`@`b`' AS x",
+                SchemaRewriter.withoutDefiner("CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`%` SQL SECURITY DEFINER "
+                        + "VIEW `v` AS SELECT 'DEFINER=`a`@`b`' AS x"));
+        assertEquals("/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50013 SQL SECURITY DEFINER */ /*!50001 VIEW `v` AS "
+                + "SELECT 1 */", SchemaRewriter.withoutDefiner("/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50013 "
+                + "DEFINER = 'u'@localhost SQL SECURITY DEFINER */ /*!50001 VIEW `v` AS SELECT 1 */"));
+        assertEquals("CREATE /* DEFINER=`a`@`b` */ VIEW v AS SELECT 1",
+                SchemaRewriter.withoutDefiner("CREATE /* DEFINER=`a`@`b` */ VIEW v AS SELECT 1"));
+    }
 }

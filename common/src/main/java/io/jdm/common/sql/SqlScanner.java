@@ -110,6 +110,36 @@ public final class SqlScanner {
         return lx.hasContent() ? from + (int) lx.contentStart() : to;
     }
 
+    /**
+     * The words of {@code sql} as {@code [start, end)} spans: each literal and quoted name whole,
+     * code cut at white space and around {@code = @ , ( ) ;}; comments and the marks of
+     * conditional comments left out (the text of one the server runs is code).
+     */
+    public List<int[]> words(CharSequence sql) {
+        List<int[]> words = new ArrayList<>();
+        scan(sql, (kind, start, end) -> {
+            if (kind == Kind.STRING || kind == Kind.IDENTIFIER) {
+                words.add(new int[] {start, end});
+            } else if (kind == Kind.CODE) {
+                int w = start;
+                for (int i = start; i <= end; i++) {
+                    char c = i < end ? sql.charAt(i) : ' ';
+                    boolean punct = c == '=' || c == '@' || c == ',' || c == '(' || c == ')' || c == ';';
+                    if (punct || Character.isWhitespace(c)) {
+                        if (w < i) {
+                            words.add(new int[] {w, i});
+                        }
+                        if (punct) {
+                            words.add(new int[] {i, i + 1});
+                        }
+                        w = i + 1;
+                    }
+                }
+            }
+        });
+        return words;
+    }
+
     /** A literal, quoted name, comment or conditional-comment mark and where it ends (just past it). */
     public record Token(Kind kind, int end) {
     }
