@@ -149,6 +149,11 @@ public final class SqlLexer {
         return state != CODE ? openKind() : inRun ? Kind.VERSION_MARK : null;
     }
 
+    /** True when no literal, comment or undecided character is open: the last one fed was code or closed a token. */
+    public boolean inCode() {
+        return state == CODE;
+    }
+
     /** True when the statement so far holds code: more than white space, plain comments and semicolons. */
     public boolean hasContent() {
         return content;

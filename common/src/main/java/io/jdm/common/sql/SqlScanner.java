@@ -155,6 +155,9 @@ public final class SqlScanner {
         int i = start;
         while (first[0] == null && i < sql.length()) {
             lx.feed(ascii(sql.charAt(i++)));
+            if (first[0] == null && lx.inCode()) {
+                return null; // code starts there: nothing to read to its end
+            }
         }
         if (first[0] == null) {
             lx.end();
