@@ -164,7 +164,7 @@ public final class SqlLexer {
         return contentStart;
     }
 
-    /** Parenthesised groups at depth 0 in the statement so far (outside conditional comments): rows of a VALUES list. */
+    /** Parenthesised groups at depth 0 in the statement so far, outside conditional comments: a VALUES list's rows. */
     public int groups() {
         return groups;
     }

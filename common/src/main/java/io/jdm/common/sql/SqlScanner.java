@@ -55,7 +55,8 @@ public final class SqlScanner {
 
     /** The same for {@code sql[from, to)}, read as text that starts there in code. */
     public void scan(CharSequence sql, int from, int to, Sink sink) {
-        SqlLexer lx = new SqlLexer(dialect, (kind, start, end) -> sink.segment(kind, from + (int) start, from + (int) end));
+        SqlLexer lx = new SqlLexer(dialect,
+                (kind, start, end) -> sink.segment(kind, from + (int) start, from + (int) end));
         for (int i = from; i < to; i++) {
             lx.feed(ascii(sql.charAt(i)));
         }
