@@ -45,6 +45,21 @@ public final class SqlLexer {
     private static final int MARK_DIGITS = 14; // /*! or /*M! and up to six digits of a version
     private static final int RUN_STAR = 15; // '*' inside a conditional comment the server runs
 
+    // what a byte in code is to code(): the special ones start or end something, the rest are content or blank
+    private static final byte PLAIN = 0;
+    private static final byte BLANK = 1;
+    private static final byte SPECIAL = 2;
+    private static final byte[] BYTES = new byte[256];
+
+    static {
+        for (char c : ";'\"`#-/*()".toCharArray()) {
+            BYTES[c] = SPECIAL;
+        }
+        for (char c : " \n\r\t\f\u000b".toCharArray()) {
+            BYTES[c] = BLANK;
+        }
+    }
+
     private final boolean ansiQuotes;
     private final boolean backslashEscapes;
     private final long serverVersion;
@@ -92,7 +107,12 @@ public final class SqlLexer {
         int i = from;
         while (i < to) {
             int s = state;
-            if (s != CODE && s <= BLOCK) {
+            if (s == CODE) {
+                i = skipCode(b, i, to, base);
+                if (i == to) {
+                    break;
+                }
+            } else if (s <= BLOCK) {
                 // literals are most of a dump's bytes: jump to the next byte that can end one
                 i = s == STRING ? skip(b, i, to, quote, backslashEscapes ? '\\' : quote)
                         : s == IDENT ? skip(b, i, to, quote, quote)
@@ -183,6 +203,26 @@ public final class SqlLexer {
             case IDENT, IDENT_END -> Kind.IDENTIFIER;
             default -> Kind.COMMENT;
         };
+    }
+
+    /**
+     * The index of the first byte in {@code b[i, end)} that {@link #code} has to decide on, or
+     * {@code end}: names, numbers, commas and white space need no more than marking the content.
+     */
+    private int skipCode(byte[] b, int i, int end, long base) {
+        if (!content) {
+            while (i < end && BYTES[b[i] & 0xff] == BLANK) {
+                i++;
+            }
+            if (i == end || BYTES[b[i] & 0xff] != PLAIN) {
+                return i;
+            }
+            markContent(base + i);
+        }
+        while (i < end && BYTES[b[i] & 0xff] != SPECIAL) {
+            i++;
+        }
+        return i;
     }
 
     /** The index of the first {@code x} or {@code y} in {@code b[i, end)}, or {@code end}. */

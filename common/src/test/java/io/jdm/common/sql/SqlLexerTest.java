@@ -48,6 +48,23 @@ class SqlLexerTest {
         return out;
     }
 
+    /** The same, fed a byte at a time through {@link SqlLexer#feed}, which takes no shortcut over code or literals. */
+    private static List<String> statementsFed(SqlDialect dialect, String sql) {
+        byte[] b = sql.getBytes(StandardCharsets.UTF_8);
+        SqlLexer lx = new SqlLexer(dialect);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < b.length; i++) {
+            if (lx.feed(b[i] & 0xff)) {
+                if (lx.hasContent()) {
+                    out.add(new String(b, (int) lx.contentStart(), (int) (i - lx.contentStart()),
+                            StandardCharsets.UTF_8).strip());
+                }
+                lx.newStatement();
+            }
+        }
+        return out;
+    }
+
     /** The segments of {@code sql}, fed one piece at a time, as "KIND:text". */
     private static List<String> segments(SqlDialect dialect, String sql, int piece) {
         byte[] b = sql.getBytes(StandardCharsets.US_ASCII);
@@ -82,6 +99,7 @@ class SqlLexerTest {
             assertEquals(expected, statements(SqlDialect.DEFAULT, sql, piece), "pieces of " + piece);
         }
         assertEquals(expected, statements(SqlDialect.DEFAULT, sql, 1 << 16));
+        assertEquals(expected, statementsFed(SqlDialect.DEFAULT, sql));
     }
 
     @Test
