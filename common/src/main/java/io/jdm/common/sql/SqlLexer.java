@@ -26,7 +26,7 @@ public final class SqlLexer {
         void segment(Kind kind, long start, long end);
     }
 
-    // code, and the three token bodies that are skipped in bulk
+    // code, and the four token bodies that are skipped in bulk
     private static final int CODE = 0;
     private static final int STRING = 1;
     private static final int IDENT = 2;
@@ -45,7 +45,7 @@ public final class SqlLexer {
     private static final int MARK_DIGITS = 14; // /*! or /*M! and up to six digits of a version
     private static final int RUN_STAR = 15; // '*' inside a conditional comment the server runs
 
-    // what a byte in code is to code(): the special ones start or end something, the rest are content or blank
+    // what a byte in code is: special ones start or end something, the rest are content (plain) or blank
     private static final byte PLAIN = 0;
     private static final byte BLANK = 1;
     private static final byte SPECIAL = 2;
@@ -397,57 +397,51 @@ public final class SqlLexer {
     }
 
     private boolean code(int c, long pos) {
+        if (c == ';') {
+            return !inRun;
+        }
         switch (c) {
-            case ';':
-                return !inRun;
-            case '\'':
-                open(STRING, c, pos);
-                break;
-            case '"':
-                open(ansiQuotes ? IDENT : STRING, c, pos);
-                break;
-            case '`':
-                open(IDENT, c, pos);
-                break;
-            case '#':
+            case '\'' -> open(STRING, c, pos);
+            case '"' -> open(ansiQuotes ? IDENT : STRING, c, pos);
+            case '`' -> open(IDENT, c, pos);
+            case '#' -> {
                 begin(pos);
-                tokenStart = pos;
-                state = LINE;
-                break;
-            case '-':
-                tokenStart = pos;
-                state = DASH;
-                break;
-            case '/':
-                tokenStart = pos;
-                state = SLASH;
-                break;
-            case '*':
+                hold(LINE, pos);
+            }
+            case '-' -> hold(DASH, pos);
+            case '/' -> hold(SLASH, pos);
+            case '*' -> {
                 if (inRun) {
-                    tokenStart = pos;
-                    state = RUN_STAR;
+                    hold(RUN_STAR, pos);
                 } else {
                     markContent(pos);
                 }
-                break;
-            case '(':
+            }
+            case '(' -> {
                 markContent(pos);
                 if (!inRun && depth++ == 0) {
                     groups++;
                 }
-                break;
-            case ')':
+            }
+            case ')' -> {
                 markContent(pos);
                 if (!inRun && depth > 0) {
                     depth--;
                 }
-                break;
-            case ' ', '\n', '\r', '\t', '\f', 0x0b:
-                break;
-            default:
-                markContent(pos);
+            }
+            default -> {
+                if (BYTES[c] != BLANK) {
+                    markContent(pos);
+                }
+            }
         }
         return false;
+    }
+
+    /** A token (or what may turn out to be code) starts at {@code pos}. */
+    private void hold(int pending, long pos) {
+        tokenStart = pos;
+        state = pending;
     }
 
     private void open(int kind, int q, long pos) {
