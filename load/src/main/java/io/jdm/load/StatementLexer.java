@@ -125,10 +125,10 @@ final class StatementLexer {
         if (lexer.hasContent()) {
             int from = 0;
             int to = accLen;
-            while (from < to && isSpace(acc[from])) {
+            while (from < to && SqlLexer.isBlank(acc[from])) {
                 from++;
             }
-            while (to > from && isSpace(acc[to - 1])) {
+            while (to > from && SqlLexer.isBlank(acc[to - 1])) {
                 to--;
             }
             s = new Statement(Arrays.copyOfRange(acc, from, to), stmtStart, stmtEnd, lexer.groups());
@@ -152,9 +152,5 @@ final class StatementLexer {
         }
         System.arraycopy(b, from, acc, accLen, len);
         accLen += len;
-    }
-
-    private static boolean isSpace(byte c) {
-        return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0x0b;
     }
 }

@@ -92,6 +92,11 @@ public final class SqlLexer {
         this.sink = sink;
     }
 
+    /** White space to the server's lexer: space, tab, line feed, carriage return, form feed, vertical tab. */
+    public static boolean isBlank(int c) {
+        return BYTES[c & 0xff] == BLANK;
+    }
+
     /** Bytes fed so far. */
     public long position() {
         return position;
