@@ -1,6 +1,7 @@
 package io.jdm.load;
 
 import io.jdm.common.config.OnDuplicate;
+import io.jdm.common.sql.SqlScanner;
 import io.jdm.common.sql.TableName;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,18 +70,8 @@ final class InsertRewriter {
         StringBuilder cur = new StringBuilder(head);
         long curBytes = headBytes;
         int rowsInCur = 0;
-        int i = values;
-        while (true) {
-            i = skipSpace(sql, i);
-            if (i >= sql.length()) {
-                break;
-            }
-            if (sql.charAt(i) != '(') {
-                throw new IllegalArgumentException("cannot split: unexpected text after the VALUES list at character "
-                        + i);
-            }
-            int end = groupEnd(sql, i);
-            long rowBytes = SqlText.utf8Length(sql, i, end);
+        for (int[] row : rows(sql, values)) {
+            long rowBytes = SqlText.utf8Length(sql, row[0], row[1]);
             if (headBytes + rowBytes > maxBytes) {
                 throw new IllegalArgumentException("one row of " + rowBytes + " bytes is larger than the target's "
                         + "max_allowed_packet (" + maxBytes + " bytes usable)");
@@ -96,13 +87,9 @@ final class InsertRewriter {
                 cur.append(',');
                 curBytes++;
             }
-            cur.append(sql, i, end);
+            cur.append(sql, row[0], row[1]);
             curBytes += rowBytes;
             rowsInCur++;
-            i = skipSpace(sql, end);
-            if (i < sql.length() && sql.charAt(i) == ',') {
-                i++;
-            }
         }
         if (rowsInCur > 0) {
             out.add(cur.toString());
@@ -112,77 +99,45 @@ final class InsertRewriter {
 
     /** Index just after the top-level VALUES (or VALUE) keyword, or -1. */
     static int findValues(String sql) {
-        int depth = 0;
-        int i = 0;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '\'' || c == '"' || c == '`') {
-                i = quoteEnd(sql, i);
-                continue;
+        int[] found = {-1};
+        SqlText.SCANNER.code(sql, 0, sql.length(), (i, c, depth) -> {
+            if (found[0] >= 0 || depth > 0 || (c != 'V' && c != 'v')
+                    || (i > 0 && SqlScanner.isBareNameChar(sql.charAt(i - 1)))) {
+                return;
             }
-            if (c == '(') {
-                depth++;
-            } else if (c == ')') {
-                depth--;
-            } else if (depth == 0 && (c == 'V' || c == 'v') && (i == 0 || !SqlCursor.isWordChar(sql.charAt(i - 1)))) {
-                for (String kw : new String[] {"VALUES", "VALUE"}) {
-                    int end = i + kw.length();
-                    if (sql.regionMatches(true, i, kw, 0, kw.length())
-                            && (end >= sql.length() || !SqlCursor.isWordChar(sql.charAt(end)))) {
-                        return end;
-                    }
+            for (String kw : new String[] {"VALUES", "VALUE"}) {
+                int end = i + kw.length();
+                if (sql.regionMatches(true, i, kw, 0, kw.length())
+                        && (end >= sql.length() || !SqlScanner.isBareNameChar(sql.charAt(end)))) {
+                    found[0] = end;
+                    return;
                 }
             }
-            i++;
-        }
-        return -1;
+        });
+        return found[0];
     }
 
-    /** Index after the parenthesised group starting at {@code start}. */
-    private static int groupEnd(String sql, int start) {
-        int depth = 0;
-        int i = start;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '\'' || c == '"' || c == '`') {
-                i = quoteEnd(sql, i);
-                continue;
+    /** The spans of the parenthesised rows of the VALUES list that starts at {@code from}. */
+    private static List<int[]> rows(String sql, int from) {
+        List<int[]> rows = new ArrayList<>();
+        int[] open = {-1};
+        SqlText.SCANNER.code(sql, from, sql.length(), (i, c, depth) -> {
+            if (depth > 0) {
+                return;
             }
             if (c == '(') {
-                depth++;
-            } else if (c == ')' && --depth == 0) {
-                return i + 1;
+                open[0] = i;
+            } else if (c == ')' && open[0] >= 0) {
+                rows.add(new int[] {open[0], i + 1});
+                open[0] = -1;
+            } else if (c != ',' && !Character.isWhitespace(c)) {
+                throw new IllegalArgumentException("cannot split: unexpected text after the VALUES list at character "
+                        + i);
             }
-            i++;
+        });
+        if (open[0] >= 0) {
+            throw new IllegalArgumentException("cannot split: unbalanced parentheses");
         }
-        throw new IllegalArgumentException("cannot split: unbalanced parentheses");
-    }
-
-    /** Index after the quoted string or name starting at {@code start}. */
-    static int quoteEnd(String sql, int start) {
-        char q = sql.charAt(start);
-        int i = start + 1;
-        while (i < sql.length()) {
-            char c = sql.charAt(i);
-            if (c == '\\' && q != '`') {
-                i += 2;
-            } else if (c == q) {
-                if (i + 1 < sql.length() && sql.charAt(i + 1) == q) {
-                    i += 2;
-                } else {
-                    return i + 1;
-                }
-            } else {
-                i++;
-            }
-        }
-        return sql.length();
-    }
-
-    private static int skipSpace(String sql, int i) {
-        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
-            i++;
-        }
-        return i;
+        return rows;
     }
 }

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Runs the schema files of a dump on the target: databases, then tables (routed; a merged target
@@ -28,9 +27,6 @@ import java.util.regex.Pattern;
  * views. Every step is idempotent, so a rerun after a crash repeats it harmlessly.
  */
 final class SchemaLoader {
-    private static final Pattern DEFINER = Pattern.compile(
-            "DEFINER\\s*=\\s*(`[^`]*`|'[^']*'|[^\\s@]+)\\s*@\\s*(`[^`]*`|'[^']*'|\\S+)\\s*", Pattern.CASE_INSENSITIVE);
-
     /** Handles one non-session statement of a schema file. */
     private interface Handler {
         void handle(Statement st, String sql) throws SQLException;
@@ -143,7 +139,7 @@ final class SchemaLoader {
                 if (word.equals("DROP")) {
                     st.execute(sql);
                 } else if (word.equals("CREATE")) {
-                    st.execute(DEFINER.matcher(sql).replaceFirst(""));
+                    st.execute(SchemaRewriter.withoutDefiner(sql));
                 } else {
                     throw new SQLException("unexpected statement " + SqlText.head(sql), "42000");
                 }

@@ -53,8 +53,15 @@ final class SchemaRewriter {
         if (open < 0 || !rest.substring(0, open).isBlank()) {
             return new TableDdl(head + rest, List.of());
         }
-        int close = bodyEnd(rest, open);
-        List<String> defs = splitTopLevel(rest.substring(open + 1, close));
+        List<Integer> cuts = definitionCuts(rest, open);
+        int close = cuts.get(cuts.size() - 1);
+        List<String> defs = new ArrayList<>();
+        for (int i = 1; i < cuts.size(); i++) {
+            String def = rest.substring(cuts.get(i - 1) + 1, cuts.get(i)).strip();
+            if (!def.isEmpty() || i < cuts.size() - 1) {
+                defs.add(def);
+            }
+        }
         List<String> kept = new ArrayList<>();
         List<Index> deferred = new ArrayList<>();
         for (String def : defs) {
@@ -75,6 +82,22 @@ final class SchemaRewriter {
         }
         String body = "(\n  " + String.join(",\n  ", kept) + "\n)";
         return new TableDdl(head + " " + body + rest.substring(close + 1), deferred);
+    }
+
+    /** The statement without its {@code DEFINER = user@host} clause: a view runs as the target's loading user. */
+    static String withoutDefiner(String sql) {
+        List<int[]> w = SqlText.SCANNER.words(sql);
+        for (int k = 0; k + 4 < w.size(); k++) {
+            if (SqlText.is(sql, w.get(k), "DEFINER") && SqlText.is(sql, w.get(k + 1), "=")
+                    && SqlText.is(sql, w.get(k + 3), "@")) {
+                int end = w.get(k + 4)[1];
+                while (end < sql.length() && Character.isWhitespace(sql.charAt(end))) {
+                    end++;
+                }
+                return sql.substring(0, w.get(k)[0]) + sql.substring(end);
+            }
+        }
+        return sql;
     }
 
     /** The ALTER TABLE that adds {@code indexes} back. */
@@ -104,50 +127,21 @@ final class SchemaRewriter {
         }
     }
 
-    private static int bodyEnd(String s, int open) {
-        int depth = 0;
-        int i = open;
-        while (i < s.length()) {
-            char ch = s.charAt(i);
-            if (ch == '\'' || ch == '"' || ch == '`') {
-                i = InsertRewriter.quoteEnd(s, i);
-                continue;
+    /**
+     * Where the definitions of the body that opens at {@code open} are cut: the opening
+     * parenthesis, each top-level comma, and last the closing parenthesis.
+     */
+    private static List<Integer> definitionCuts(String s, int open) {
+        List<Integer> cuts = new ArrayList<>(List.of(open));
+        SqlText.SCANNER.code(s, open, s.length(), (i, c, depth) -> {
+            boolean closed = cuts.size() > 1 && s.charAt(cuts.get(cuts.size() - 1)) == ')';
+            if (!closed && ((c == ',' && depth == 1) || (c == ')' && depth == 0))) {
+                cuts.add(i);
             }
-            if (ch == '(') {
-                depth++;
-            } else if (ch == ')' && --depth == 0) {
-                return i;
-            }
-            i++;
+        });
+        if (cuts.size() < 2 || s.charAt(cuts.get(cuts.size() - 1)) != ')') {
+            throw new IllegalArgumentException("CREATE TABLE has unbalanced parentheses");
         }
-        throw new IllegalArgumentException("CREATE TABLE has unbalanced parentheses");
-    }
-
-    private static List<String> splitTopLevel(String body) {
-        List<String> out = new ArrayList<>();
-        int depth = 0;
-        int from = 0;
-        int i = 0;
-        while (i < body.length()) {
-            char ch = body.charAt(i);
-            if (ch == '\'' || ch == '"' || ch == '`') {
-                i = InsertRewriter.quoteEnd(body, i);
-                continue;
-            }
-            if (ch == '(') {
-                depth++;
-            } else if (ch == ')') {
-                depth--;
-            } else if (ch == ',' && depth == 0) {
-                out.add(body.substring(from, i).strip());
-                from = i + 1;
-            }
-            i++;
-        }
-        String last = body.substring(from).strip();
-        if (!last.isEmpty()) {
-            out.add(last);
-        }
-        return out;
+        return cuts;
     }
 }

@@ -1,11 +1,12 @@
 package io.jdm.load;
 
+import io.jdm.common.sql.SqlScanner;
 import java.util.Locale;
 
 /**
- * Reads the head of one SQL statement: keywords and identifiers, skipping whitespace and plain
- * comments. Only the few leading words jdm rewrites are parsed; the rest of a statement is passed
- * through byte for byte.
+ * Reads the head of one SQL statement: keywords and identifiers, skipping whitespace and the
+ * comments the server skips ({@link SqlText#SCANNER} tells which). Only the few leading words jdm
+ * rewrites are parsed; the rest of a statement is passed through byte for byte.
  */
 final class SqlCursor {
     private final String sql;
@@ -28,24 +29,9 @@ final class SqlCursor {
         return sql.substring(pos);
     }
 
-    /** Skips whitespace and {@code --}, {@code #} and {@code /* *}{@code /} comments (not {@code /*!}). */
+    /** Skips white space and comments; a conditional comment the server runs is code and stops it. */
     SqlCursor skipSpace() {
-        while (pos < sql.length()) {
-            char c = sql.charAt(pos);
-            if (Character.isWhitespace(c)) {
-                pos++;
-            } else if (c == '#' || (c == '-' && sql.startsWith("--", pos) && (pos + 2 >= sql.length()
-                    || Character.isWhitespace(sql.charAt(pos + 2)) || sql.charAt(pos + 2) < 32))) {
-                int nl = sql.indexOf('\n', pos);
-                pos = nl < 0 ? sql.length() : nl + 1;
-            } else if (c == '/' && sql.startsWith("/*", pos) && !sql.startsWith("/*!", pos)
-                    && !sql.startsWith("/*+", pos)) {
-                int end = sql.indexOf("*/", pos + 2);
-                pos = end < 0 ? sql.length() : end + 2;
-            } else {
-                return this;
-            }
-        }
+        pos = SqlText.SCANNER.skipBlank(sql, pos, sql.length());
         return this;
     }
 
@@ -56,7 +42,7 @@ final class SqlCursor {
         if (end > sql.length() || !sql.regionMatches(true, pos, keyword, 0, keyword.length())) {
             return false;
         }
-        if (end < sql.length() && isWordChar(sql.charAt(end))) {
+        if (end < sql.length() && SqlScanner.isBareNameChar(sql.charAt(end))) {
             return false;
         }
         pos = end;
@@ -66,11 +52,7 @@ final class SqlCursor {
     /** The next bare word, upper-cased, without consuming it; "" when none. */
     String peekWord() {
         skipSpace();
-        int end = pos;
-        while (end < sql.length() && isWordChar(sql.charAt(end))) {
-            end++;
-        }
-        return sql.substring(pos, end).toUpperCase(Locale.ROOT);
+        return sql.substring(pos, wordEnd()).toUpperCase(Locale.ROOT);
     }
 
     /** Reads one identifier: {@code `quoted`` name`}, {@code "quoted"} or a bare word. */
@@ -81,28 +63,15 @@ final class SqlCursor {
         }
         char q = sql.charAt(pos);
         if (q == '`' || q == '"') {
-            StringBuilder sb = new StringBuilder();
-            int i = pos + 1;
-            while (i < sql.length()) {
-                char c = sql.charAt(i);
-                if (c == q) {
-                    if (i + 1 < sql.length() && sql.charAt(i + 1) == q) {
-                        sb.append(q);
-                        i += 2;
-                        continue;
-                    }
-                    pos = i + 1;
-                    return sb.toString();
-                }
-                sb.append(c);
-                i++;
+            SqlScanner.Token t = SqlText.SCANNER.token(sql, pos);
+            if (t == null) {
+                throw new IllegalArgumentException("unterminated quoted name");
             }
-            throw new IllegalArgumentException("unterminated quoted name");
+            String name = SqlScanner.unquote(sql, pos, t.end());
+            pos = t.end();
+            return name;
         }
-        int end = pos;
-        while (end < sql.length() && isWordChar(sql.charAt(end))) {
-            end++;
-        }
+        int end = wordEnd();
         if (end == pos) {
             throw new IllegalArgumentException("expected a name at character " + pos);
         }
@@ -121,7 +90,11 @@ final class SqlCursor {
         return new String[] {null, first};
     }
 
-    static boolean isWordChar(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$' || c > 0x7f;
+    private int wordEnd() {
+        int end = pos;
+        while (end < sql.length() && SqlScanner.isBareNameChar(sql.charAt(end))) {
+            end++;
+        }
+        return end;
     }
 }

@@ -1,20 +1,30 @@
 package io.jdm.load;
 
+import io.jdm.common.sql.SqlDialect;
+import io.jdm.common.sql.SqlLexer;
+import io.jdm.common.sql.SqlScanner;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.List;
 
 /** Turns statement bytes into text for JDBC and tells data statements from session settings. */
 final class SqlText {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
-    private static final Pattern SET_NAMES = Pattern.compile(
-            "\\s*(/\\*!(\\d*)\\s*)?SET\\s+NAMES\\s+('[^']*'|\\w+)(\\s+COLLATE\\s+('[^']*'|\\w+))?\\s*(\\*/)?\\s*",
-            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * How dump files are read: MySQL's default sql_mode (backslash escapes, {@code "…"} strings,
+     * backticked names), as jdm, mydumper and Dumpling write them; every five-digit conditional
+     * comment runs ({@code /*!40101 …}), as TiDB and MySQL targets run it, and MariaDB's
+     * {@code /*M!} is a comment, as it is to them.
+     */
+    static final SqlDialect DIALECT = new SqlDialect(false, false, 99_999);
+    static final SqlScanner SCANNER = new SqlScanner(DIALECT);
+    /** Where a conditional comment must run on every supported target: up to 5.7. */
+    private static final SqlScanner UP_TO_5_7 = new SqlScanner(new SqlDialect(false, false, 50_700));
 
     /** What a statement of a dump file is. */
     enum Kind { DATA, SESSION, OTHER }
@@ -42,15 +52,12 @@ final class SqlText {
     }
 
     static Kind kind(String sql) {
-        SqlCursor c = new SqlCursor(sql).skipSpace();
-        if (sql.startsWith("/*!", c.pos())) {
-            int i = c.pos() + 3;
-            while (i < sql.length() && Character.isDigit(sql.charAt(i))) {
-                i++;
-            }
-            c = new SqlCursor(sql, i).skipSpace();
+        int at = SCANNER.skipBlank(sql, 0, sql.length());
+        SqlScanner.Token mark = SCANNER.token(sql, at);
+        if (mark != null && mark.kind() == SqlScanner.Kind.VERSION_MARK) {
+            at = mark.end(); // a statement the server runs inside a conditional comment is what it holds
         }
-        return switch (c.peekWord()) {
+        return switch (new SqlCursor(sql, at).peekWord()) {
             case "INSERT", "REPLACE" -> Kind.DATA;
             case "SET" -> Kind.SESSION;
             default -> Kind.OTHER;
@@ -66,8 +73,28 @@ final class SqlText {
         if (sql.length() > 200) {
             return false;
         }
-        Matcher m = SET_NAMES.matcher(sql);
-        return m.matches() && (m.group(2) == null || m.group(2).isEmpty() || Long.parseLong(m.group(2)) <= 50700);
+        List<int[]> w = UP_TO_5_7.words(sql);
+        return (w.size() == 3 || (w.size() == 5 && is(sql, w.get(3), "COLLATE"))) && is(sql, w.get(0), "SET")
+                && is(sql, w.get(1), "NAMES") && isName(sql, w.get(2)) && isName(sql, w.get(w.size() - 1));
+    }
+
+    /** Whether the word {@code span} of {@code sql} is {@code word}, in any case. */
+    static boolean is(String sql, int[] span, String word) {
+        return span[1] - span[0] == word.length() && sql.regionMatches(true, span[0], word, 0, word.length());
+    }
+
+    /** A bare name of word characters or a single-quoted string: how a charset or collation is written. */
+    private static boolean isName(String sql, int[] span) {
+        if (sql.charAt(span[0]) == '\'') {
+            return true;
+        }
+        for (int i = span[0]; i < span[1]; i++) {
+            char c = sql.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == '_')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The first words of a statement, for error messages. */
@@ -79,51 +106,44 @@ final class SqlText {
 
     static byte[] hexInvalidLiterals(byte[] b) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(b.length * 2);
-        int i = 0;
-        while (i < b.length) {
-            byte c = b[i];
-            if (c == '`') {
-                int end = i + 1;
-                while (end < b.length && b[end] != '`') {
-                    end++;
-                }
-                end = Math.min(end + 1, b.length);
-                out.write(b, i, end - i);
-                i = end;
-            } else if (c == '\'' || c == '"') {
-                i = literal(b, i, out);
+        SqlLexer lexer = new SqlLexer(DIALECT, (kind, start, end) -> {
+            if (kind == SqlScanner.Kind.STRING) {
+                literal(b, (int) start, (int) end, out);
             } else {
-                out.write(c);
-                i++;
+                out.write(b, (int) start, (int) (end - start));
             }
+        });
+        int i = 0;
+        while (i >= 0 && i < b.length) {
+            i = lexer.scan(b, i, b.length);
         }
+        lexer.end();
         return out.toByteArray();
     }
 
-    /** Copies the literal starting at {@code start}; returns the index after it. */
-    private static int literal(byte[] b, int start, ByteArrayOutputStream out) {
+    /** Copies the literal {@code b[start, end)}, as a hex literal when its value is not UTF-8. */
+    private static void literal(byte[] b, int start, int end, ByteArrayOutputStream out) {
         byte q = b[start];
         ByteArrayOutputStream value = new ByteArrayOutputStream();
         int i = start + 1;
-        while (i < b.length) {
+        while (i < end) {
             byte c = b[i];
-            if (c == '\\' && i + 1 < b.length) {
+            if (c == '\\' && i + 1 < end) {
                 unescape(b[i + 1], value);
                 i += 2;
-            } else if (c == q && i + 1 < b.length && b[i + 1] == q) {
+            } else if (c == q && i + 1 < end) { // a doubled quote: the lexer ends the literal at its last quote
                 value.write(q);
                 i += 2;
-            } else if (c == q) {
-                i++;
-                break;
-            } else {
+            } else if (c != q) {
                 value.write(c);
+                i++;
+            } else {
                 i++;
             }
         }
         byte[] v = value.toByteArray();
         if (isUtf8(v)) {
-            out.write(b, start, i - start);
+            out.write(b, start, end - start);
         } else {
             out.write('X');
             out.write('\'');
@@ -133,7 +153,6 @@ final class SqlText {
             }
             out.write('\'');
         }
-        return i;
     }
 
     private static void unescape(byte e, ByteArrayOutputStream v) {

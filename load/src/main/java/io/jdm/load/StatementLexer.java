@@ -1,5 +1,7 @@
 package io.jdm.load;
 
+import io.jdm.common.sql.SqlLexer;
+import io.jdm.common.sql.SqlScanner.Kind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
@@ -7,14 +9,10 @@ import java.util.Arrays;
 /**
  * Splits a stream of SQL text into statements at top-level semicolons without ever holding more
  * than one statement in memory, and reports each statement's byte span in the (uncompressed)
- * stream. It works on bytes: every character that matters to the grammar is ASCII, so UTF-8 text
- * and raw binary inside string literals pass through untouched and offsets are exact.
- *
- * <p>Understood: single and double quoted strings with backslash escapes and doubled quotes,
- * backticked identifiers, {@code -- } and {@code #} line comments, {@code /* *}{@code /} block
- * comments. Version comments ({@code /*!40101 ... *}{@code /}) and optimizer hints
- * ({@code /*+ ... *}{@code /}) count as code: the server executes them. Comments stay in the
- * statement text; the server skips them.
+ * stream. The text is read by {@link SqlLexer} under the dumps' dialect ({@link SqlText#DIALECT}):
+ * it works on bytes, so UTF-8 text and raw binary inside string literals pass through untouched
+ * and offsets are exact. Comments stay in the statement text; the server skips them. A statement
+ * that holds only comments is none.
  */
 final class StatementLexer {
     /** One complete statement; {@code text} excludes the terminating semicolon. */
@@ -36,24 +34,16 @@ final class StatementLexer {
         }
     }
 
-    private enum State {
-        CODE, SINGLE, SINGLE_ESC, DOUBLE, DOUBLE_ESC, BACKTICK, DASH, DASH_DASH, SLASH, SLASH_STAR,
-        LINE_COMMENT, BLOCK, BLOCK_STAR, EXEC_COMMENT, EXEC_COMMENT_STAR
-    }
-
     private final InputStream in;
     private final byte[] buf;
     private final long maxStatementBytes;
+    private final SqlLexer lexer = new SqlLexer(SqlText.DIALECT);
     private int bufPos;
     private int bufLen;
     private long offset; // stream offset of buf[bufPos]
     private byte[] acc = new byte[8192];
     private int accLen;
     private long stmtStart;
-    private boolean hasCode;
-    private int depth;
-    private int groups;
-    private State state = State.CODE;
     private boolean eof;
 
     StatementLexer(InputStream in, int bufferSize, long maxStatementBytes) {
@@ -77,62 +67,21 @@ final class StatementLexer {
             if (bufPos == bufLen && !fill()) {
                 return atEof();
             }
-            int i = bufPos;
-            int end = bufLen;
-            byte[] b = buf;
-            while (i < end) {
-                if (state == State.SINGLE || state == State.DOUBLE) {
-                    // string literals are most of a dump's bytes: skip to the next quote or backslash
-                    i = literalEnd(b, i, end, state == State.SINGLE ? (byte) '\'' : (byte) '"');
-                    if (i == end) {
-                        break;
-                    }
-                }
-                byte c = b[i++];
-                if (state.ordinal() >= State.DASH.ordinal() && state.ordinal() <= State.SLASH.ordinal()
-                        && !continuesComment(c)) {
-                    hasCode = true; // a lone '-', '--x' or '/' was code after all
-                    state = State.CODE;
-                }
-                if (c == ';' && state == State.CODE) {
-                    long stmtEnd = offset + (i - bufPos);
-                    append(b, bufPos, i - 1 - bufPos);
-                    offset = stmtEnd;
-                    bufPos = i;
-                    Statement s = finish(stmtEnd);
-                    if (s != null) {
-                        return s;
-                    }
-                    i = bufPos;
-                    continue;
-                }
-                step(c);
+            int stop = lexer.scan(buf, bufPos, bufLen);
+            if (stop < 0) {
+                append(buf, bufPos, bufLen - bufPos);
+                offset += bufLen - bufPos;
+                bufPos = bufLen;
+                continue;
             }
-            append(b, bufPos, end - bufPos);
-            offset += end - bufPos;
-            bufPos = end;
-        }
-    }
-
-    /** The index of the first {@code quote} or backslash in {@code b[i, end)}, or {@code end}. */
-    private static int literalEnd(byte[] b, int i, int end, byte quote) {
-        while (i < end) {
-            byte c = b[i];
-            if (c == quote || c == '\\') {
-                return i;
+            append(buf, bufPos, stop - 1 - bufPos);
+            offset += stop - bufPos;
+            bufPos = stop;
+            Statement s = finish(offset);
+            if (s != null) {
+                return s;
             }
-            i++;
         }
-        return end;
-    }
-
-    private boolean continuesComment(byte c) {
-        return switch (state) {
-            case DASH -> c == '-';
-            case DASH_DASH -> isSpace(c) || (c >= 0 && c < 32);
-            case SLASH -> c == '*';
-            default -> true;
-        };
     }
 
     private boolean fill() throws IOException {
@@ -150,47 +99,43 @@ final class StatementLexer {
     }
 
     private Statement atEof() throws MalformedSqlException {
-        boolean open = switch (state) {
-            case SINGLE, SINGLE_ESC, DOUBLE, DOUBLE_ESC, BACKTICK, BLOCK, BLOCK_STAR, SLASH_STAR,
-                    EXEC_COMMENT, EXEC_COMMENT_STAR -> true;
-            default -> false;
-        };
-        boolean code = hasCode || state == State.DASH || state == State.SLASH;
-        if (code || open) {
+        lexer.end();
+        Kind open = lexer.unterminated();
+        if (lexer.hasContent() || open != null) {
             throw new MalformedSqlException("the file ends inside a statement that starts at byte offset "
-                    + stmtStart + " (" + describe(state) + "): the file is truncated or corrupt", stmtStart);
+                    + stmtStart + " (" + describe(open) + "): the file is truncated or corrupt", stmtStart);
         }
         return null;
     }
 
-    private static String describe(State s) {
-        return switch (s) {
-            case SINGLE, SINGLE_ESC, DOUBLE, DOUBLE_ESC -> "unterminated string";
-            case BACKTICK -> "unterminated identifier";
-            case BLOCK, BLOCK_STAR, SLASH_STAR, EXEC_COMMENT, EXEC_COMMENT_STAR -> "unterminated comment";
-            default -> "no terminating semicolon";
+    private static String describe(Kind open) {
+        if (open == null) {
+            return "no terminating semicolon";
+        }
+        return switch (open) {
+            case STRING -> "unterminated string";
+            case IDENTIFIER -> "unterminated identifier";
+            default -> "unterminated comment";
         };
     }
 
     /** Ends the current statement; returns null when it held no code (a stray ';' or comments). */
     private Statement finish(long stmtEnd) {
         Statement s = null;
-        if (hasCode) {
+        if (lexer.hasContent()) {
             int from = 0;
             int to = accLen;
-            while (from < to && isSpace(acc[from])) {
+            while (from < to && SqlLexer.isBlank(acc[from])) {
                 from++;
             }
-            while (to > from && isSpace(acc[to - 1])) {
+            while (to > from && SqlLexer.isBlank(acc[to - 1])) {
                 to--;
             }
-            s = new Statement(Arrays.copyOfRange(acc, from, to), stmtStart, stmtEnd, groups);
+            s = new Statement(Arrays.copyOfRange(acc, from, to), stmtStart, stmtEnd, lexer.groups());
         }
         accLen = 0;
         stmtStart = stmtEnd;
-        hasCode = false;
-        depth = 0;
-        groups = 0;
+        lexer.newStatement();
         return s;
     }
 
@@ -207,73 +152,5 @@ final class StatementLexer {
         }
         System.arraycopy(b, from, acc, accLen, len);
         accLen += len;
-    }
-
-    private void step(byte c) {
-        switch (state) {
-            case CODE -> code(c);
-            case SINGLE -> state = c == '\\' ? State.SINGLE_ESC : c == '\'' ? State.CODE : State.SINGLE;
-            case SINGLE_ESC -> state = State.SINGLE;
-            case DOUBLE -> state = c == '\\' ? State.DOUBLE_ESC : c == '"' ? State.CODE : State.DOUBLE;
-            case DOUBLE_ESC -> state = State.DOUBLE;
-            case BACKTICK -> state = c == '`' ? State.CODE : State.BACKTICK;
-            case DASH -> state = State.DASH_DASH;
-            case DASH_DASH -> state = c == '\n' ? State.CODE : State.LINE_COMMENT;
-            case SLASH -> state = State.SLASH_STAR;
-            case SLASH_STAR -> {
-                if (c == '!' || c == '+') {
-                    hasCode = true;
-                    state = State.EXEC_COMMENT;
-                } else {
-                    state = c == '*' ? State.BLOCK_STAR : State.BLOCK;
-                }
-            }
-            case LINE_COMMENT -> state = c == '\n' ? State.CODE : State.LINE_COMMENT;
-            case BLOCK -> state = c == '*' ? State.BLOCK_STAR : State.BLOCK;
-            case BLOCK_STAR -> state = c == '/' ? State.CODE : c == '*' ? State.BLOCK_STAR : State.BLOCK;
-            case EXEC_COMMENT -> state = c == '*' ? State.EXEC_COMMENT_STAR : State.EXEC_COMMENT;
-            case EXEC_COMMENT_STAR -> state = c == '/' ? State.CODE
-                    : c == '*' ? State.EXEC_COMMENT_STAR : State.EXEC_COMMENT;
-            default -> throw new IllegalStateException(state.name());
-        }
-    }
-
-    private void code(byte c) {
-        switch (c) {
-            case '\'' -> {
-                hasCode = true;
-                state = State.SINGLE;
-            }
-            case '"' -> {
-                hasCode = true;
-                state = State.DOUBLE;
-            }
-            case '`' -> {
-                hasCode = true;
-                state = State.BACKTICK;
-            }
-            case '#' -> state = State.LINE_COMMENT;
-            case '-' -> state = State.DASH;
-            case '/' -> state = State.SLASH;
-            case '(' -> {
-                hasCode = true;
-                if (depth++ == 0) {
-                    groups++;
-                }
-            }
-            case ')' -> {
-                hasCode = true;
-                depth = Math.max(0, depth - 1);
-            }
-            default -> {
-                if (!isSpace(c)) {
-                    hasCode = true;
-                }
-            }
-        }
-    }
-
-    static boolean isSpace(byte c) {
-        return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == 0x0b;
     }
 }

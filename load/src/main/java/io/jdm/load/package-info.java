@@ -9,7 +9,7 @@
  *             bounded queue of files
  *          ┌───────────┼───────────┐
  *      LoadWorker  LoadWorker  LoadWorker      pool-size connections, retries (io.jdm.common.retry)
- *          │ FileLoader: StatementLexer (streaming, byte offsets)
+ *          │ FileLoader: StatementLexer (streaming, byte offsets; io.jdm.common.sql.SqlLexer reads the text)
  *          │   → InsertRewriter (routed table, on-duplicate, split to max_allowed_packet)
  *          │   → INSERT … ; UPDATE checkpoint offset ; COMMIT   (one transaction)
  *          ▼

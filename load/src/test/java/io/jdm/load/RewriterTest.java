@@ -106,4 +106,35 @@ class RewriterTest {
                 '\'', 'o', 'k', '\'', ')'};
         assertEquals("INS (X'61FF2700','ok')", SqlText.decode(bad));
     }
+
+    @Test
+    void commentsAndLiteralsHoldNoKeywordsParenthesesOrCommas() {
+        String sql = "INSERT /* VALUES (x), */ INTO `t` VALUES (1,'VALUES (2),(3)'),(2,'b -- ('),(3,\"),\\\"\")";
+        String head = "INSERT /* VALUES (x), */ INTO `t` VALUES ";
+        assertEquals(List.of(head + "(1,'VALUES (2),(3)')", head + "(2,'b -- ('),(3,\"),\\\"\")"),
+                InsertRewriter.split(sql, 70));
+
+        String create = "CREATE TABLE `t` (\n  `id` int /* a, KEY (b) */ NOT NULL,\n  `c` char(1) DEFAULT ')',\n"
+                + "  KEY `k` (`c`) -- a, b)\n)";
+        SchemaRewriter.TableDdl d = SchemaRewriter.createTable(create, TARGET, true);
+        assertEquals("CREATE TABLE IF NOT EXISTS `tdb`.`we``ird` (\n  `id` int /* a, KEY (b) */ NOT NULL,\n"
+                + "  `c` char(1) DEFAULT ')'\n)", d.create());
+        assertEquals(List.of("k"), d.deferred().stream().map(SchemaRewriter.Index::name).toList());
+
+        byte[] bad = new byte[] {'I', 'N', 'S', ' ', '/', '*', ' ', 'i', 't', '\'', 's', ' ', '*', '/', ' ', '(',
+                '\'', 'a', (byte) 0xff, '\'', ')'};
+        assertEquals("INS /* it's */ (X'61FF')", SqlText.decode(bad));
+    }
+
+    @Test
+    void theDefinerClauseIsDroppedWhereverTheViewWritesIt() {
+        assertEquals("CREATE ALGORITHM=UNDEFINED SQL SECURITY DEFINER VIEW `v` AS SELECT 'DEFINER=`a`@`b`' AS x",
+                SchemaRewriter.withoutDefiner("CREATE ALGORITHM=UNDEFINED DEFINER=`root`@`%` SQL SECURITY DEFINER "
+                        + "VIEW `v` AS SELECT 'DEFINER=`a`@`b`' AS x"));
+        assertEquals("/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50013 SQL SECURITY DEFINER */ /*!50001 VIEW `v` AS "
+                + "SELECT 1 */", SchemaRewriter.withoutDefiner("/*!50001 CREATE ALGORITHM=UNDEFINED */ /*!50013 "
+                + "DEFINER = 'u'@localhost SQL SECURITY DEFINER */ /*!50001 VIEW `v` AS SELECT 1 */"));
+        assertEquals("CREATE /* DEFINER=`a`@`b` */ VIEW v AS SELECT 1",
+                SchemaRewriter.withoutDefiner("CREATE /* DEFINER=`a`@`b` */ VIEW v AS SELECT 1"));
+    }
 }

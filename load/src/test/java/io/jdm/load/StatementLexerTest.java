@@ -124,4 +124,23 @@ class StatementLexerTest {
         assertEquals(big.length, ok.next().end());
         assertNull(ok.next());
     }
+
+    @Test
+    void conditionalCommentsAreCodeWhoseLiteralsAndSemicolonsDoNotEndAStatement() throws Exception {
+        String first = "/*!40101 SET @x = ';*/', @y = 1; */";
+        String second = "\n/*!50100 CREATE TABLE `t;` (c INT) */ /*M!100100 ; */";
+        String third = "\nINSERT /*+ hint; */ INTO t VALUES (1) /*!50100 ,(2) */";
+        byte[] all = (first + ";" + second + ";" + third + ";").getBytes(StandardCharsets.UTF_8);
+        for (int buf = 1; buf <= 16; buf++) {
+            List<StatementLexer.Statement> s = lex(all, buf);
+            assertEquals(List.of(first, second.strip(), third.strip()),
+                    s.stream().map(x -> new String(x.text(), StandardCharsets.UTF_8)).toList(), "buffer " + buf);
+            assertEquals(first.length() + 1, s.get(0).end(), "buffer " + buf);
+            assertEquals(s.get(0).end(), s.get(1).start());
+            assertEquals(all.length, s.get(2).end());
+            assertEquals(1, s.get(2).topLevelGroups(), "a group inside a conditional comment is not counted");
+        }
+        assertEquals(List.of(), texts("/*M!100100 SET x = 1 */;\n", 3), "MariaDB's conditional comment is a comment");
+        assertEquals(List.of("/*!40101 SET x = 1 */"), texts("/*!40101 SET x = 1 */;\n", 3));
+    }
 }

@@ -36,36 +36,6 @@ public final class SqlModes {
      * one of the column's labels (where it is, {@code ''} is a valid label and strict mode takes it).
      */
     public static boolean isEnumErrorValue(TypedColumn column, Object value) {
-        return "".equals(value) && "enum".equals(column.dataType()) && !hasEmptyLabel(column.columnType());
-    }
-
-    /** Whether {@code enum('a','','b''c')} has the label {@code ''}; quotes are doubled or backslashed. */
-    static boolean hasEmptyLabel(String columnType) {
-        int i = columnType.indexOf('(') + 1;
-        int end = columnType.lastIndexOf(')');
-        while (i > 0 && i < end) {
-            if (columnType.charAt(i) != '\'') {
-                i++;
-                continue;
-            }
-            int start = ++i;
-            while (i < end) {
-                char c = columnType.charAt(i);
-                if (c == '\\') {
-                    i += 2;
-                } else if (c == '\'' && i + 1 < end && columnType.charAt(i + 1) == '\'') {
-                    i += 2;
-                } else if (c == '\'') {
-                    break;
-                } else {
-                    i++;
-                }
-            }
-            if (i == start) {
-                return true;
-            }
-            i++;
-        }
-        return false;
+        return "".equals(value) && "enum".equals(column.dataType()) && !TypedColumn.labels(column.columnType()).contains("");
     }
 }

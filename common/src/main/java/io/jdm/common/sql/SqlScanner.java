@@ -5,8 +5,9 @@ import java.util.List;
 
 /**
  * Reads SQL text the way the server's lexer splits it before any grammar: string literals,
- * quoted identifiers, comments and conditional comments, under one {@link SqlDialect}. It never
- * allocates per character and keeps no state between calls, so one instance serves every thread.
+ * quoted identifiers, comments and conditional comments, under one {@link SqlDialect}. It is the
+ * text API of {@link SqlLexer}, the one state machine, fed a character at a time; it keeps no
+ * state between calls, so one instance serves every thread.
  *
  * <p>What it knows: {@code '…'} and (unless ANSI_QUOTES) {@code "…"} strings with doubled quotes
  * and, unless NO_BACKSLASH_ESCAPES, backslash escapes; {@code `…`} identifiers and, under
@@ -49,52 +50,123 @@ public final class SqlScanner {
 
     /** Calls {@code sink} for every stretch of {@code sql}, in order. An unterminated literal or comment runs to the end. */
     public void scan(CharSequence sql, Sink sink) {
-        int n = sql.length();
-        int code = 0;
-        int i = 0;
-        boolean inRunComment = false;
-        while (i < n) {
-            char c = sql.charAt(i);
-            Kind kind = null;
-            int end = i;
-            if (c == '\'' || (c == '"' && !dialect.ansiQuotes())) {
-                kind = Kind.STRING;
-                end = quotedEnd(sql, i, !dialect.noBackslashEscapes());
-            } else if (c == '`' || c == '"') {
-                kind = Kind.IDENTIFIER;
-                end = quotedEnd(sql, i, false);
-            } else if (c == '#' || (c == '-' && isDashComment(sql, i))) {
-                kind = Kind.COMMENT;
-                end = lineEnd(sql, i);
-            } else if (c == '/' && at(sql, i + 1) == '*') {
-                int mark = versionMarkEnd(sql, i);
-                if (mark > 0 && !inRunComment) {
-                    kind = Kind.VERSION_MARK;
-                    end = mark;
-                    inRunComment = true;
-                } else {
-                    kind = Kind.COMMENT;
-                    end = commentEnd(sql, i + 2);
+        scan(sql, 0, sql.length(), sink);
+    }
+
+    /** The same for {@code sql[from, to)}, read as text that starts there in code. */
+    public void scan(CharSequence sql, int from, int to, Sink sink) {
+        SqlLexer lx = new SqlLexer(dialect,
+                (kind, start, end) -> sink.segment(kind, from + (int) start, from + (int) end));
+        for (int i = from; i < to; i++) {
+            lx.feed(ascii(sql.charAt(i)));
+        }
+        lx.end();
+    }
+
+    /** Receives a character that is code and the depth of parentheses around it (a parenthesis itself is outside). */
+    @FunctionalInterface
+    public interface CodeChar {
+        void at(int index, char c, int depth);
+    }
+
+    /**
+     * Calls {@code visitor} for every character of {@code sql[from, to)} that is code: outside
+     * literals, quoted names, comments and conditional-comment marks; depth counts from {@code from}.
+     */
+    public void code(CharSequence sql, int from, int to, CodeChar visitor) {
+        int[] depth = {0};
+        scan(sql, from, to, (kind, start, end) -> {
+            if (kind != Kind.CODE) {
+                return;
+            }
+            for (int i = start; i < end; i++) {
+                char c = sql.charAt(i);
+                if (c == ')' && depth[0] > 0) {
+                    depth[0]--;
                 }
-            } else if (inRunComment && c == '*' && at(sql, i + 1) == '/') {
-                kind = Kind.VERSION_MARK;
-                end = i + 2;
-                inRunComment = false;
+                visitor.at(i, c, depth[0]);
+                if (c == '(') {
+                    depth[0]++;
+                }
             }
-            if (kind == null) {
-                i++;
-                continue;
+        });
+    }
+
+    /**
+     * The first position in {@code sql[from, to)} that holds more than white space and comments the
+     * server skips (a conditional comment it runs starts there), or {@code to}.
+     */
+    public int skipBlank(CharSequence sql, int from, int to) {
+        SqlLexer lx = new SqlLexer(dialect);
+        for (int i = from; i < to; i++) {
+            boolean semicolon = lx.feed(ascii(sql.charAt(i)));
+            if (lx.hasContent()) {
+                return from + (int) lx.contentStart();
             }
-            if (code < i) {
-                sink.segment(Kind.CODE, code, i);
+            if (semicolon) {
+                return i;
             }
-            sink.segment(kind, i, end);
-            i = end;
-            code = end;
         }
-        if (code < n) {
-            sink.segment(Kind.CODE, code, n);
+        lx.end();
+        return lx.hasContent() ? from + (int) lx.contentStart() : to;
+    }
+
+    /**
+     * The words of {@code sql} as {@code [start, end)} spans: each literal and quoted name whole,
+     * code cut at white space and around {@code = @ , ( ) ;}; comments and the marks of
+     * conditional comments left out (the text of one the server runs is code).
+     */
+    public List<int[]> words(CharSequence sql) {
+        List<int[]> words = new ArrayList<>();
+        scan(sql, (kind, start, end) -> {
+            if (kind == Kind.STRING || kind == Kind.IDENTIFIER) {
+                words.add(new int[] {start, end});
+            } else if (kind == Kind.CODE) {
+                int w = start;
+                for (int i = start; i <= end; i++) {
+                    char c = i < end ? sql.charAt(i) : ' ';
+                    boolean punct = c == '=' || c == '@' || c == ',' || c == '(' || c == ')' || c == ';';
+                    if (punct || Character.isWhitespace(c)) {
+                        if (w < i) {
+                            words.add(new int[] {w, i});
+                        }
+                        if (punct) {
+                            words.add(new int[] {i, i + 1});
+                        }
+                        w = i + 1;
+                    }
+                }
+            }
+        });
+        return words;
+    }
+
+    /** A literal, quoted name, comment or conditional-comment mark and where it ends (just past it). */
+    public record Token(Kind kind, int end) {
+    }
+
+    /** The token that starts at {@code start}; null when code starts there or the token is not closed. */
+    public Token token(CharSequence sql, int start) {
+        Token[] first = {null};
+        SqlLexer lx = new SqlLexer(dialect, (kind, s, e) -> {
+            if (first[0] == null) {
+                first[0] = new Token(kind, start + (int) e);
+            }
+        });
+        int i = start;
+        while (first[0] == null && i < sql.length()) {
+            lx.feed(ascii(sql.charAt(i++)));
+            if (first[0] == null && lx.inCode()) {
+                return null; // code starts there: nothing to read to its end
+            }
         }
+        if (first[0] == null) {
+            lx.end();
+            if (lx.unterminated() != null) {
+                return null;
+            }
+        }
+        return first[0] == null || first[0].kind() == Kind.CODE ? null : first[0];
     }
 
     /**
@@ -160,11 +232,12 @@ public final class SqlScanner {
             char c = sql.charAt(i);
             int end;
             if (c == '`' || (c == '"' && dialect.ansiQuotes())) {
-                end = quotedEnd(sql, i, false);
-                if (end > to || end - i < 2 || sql.charAt(end - 1) != c) {
+                Token t = token(sql, i);
+                if (t == null || t.end() > to) {
                     return null;
                 }
-                parts.add(sql.subSequence(i + 1, end - 1).toString().replace(c + "" + c, String.valueOf(c)));
+                end = t.end();
+                parts.add(unquote(sql, i, end));
             } else {
                 end = i;
                 while (end < to && isBareNameChar(sql.charAt(end))) {
@@ -186,99 +259,20 @@ public final class SqlScanner {
         }
     }
 
+    /** The name quoted in {@code sql[start, end)}: quotes removed, doubled quotes undone. */
+    public static String unquote(CharSequence sql, int start, int end) {
+        char q = sql.charAt(start);
+        return sql.subSequence(start + 1, end - 1).toString().replace(q + "" + q, String.valueOf(q));
+    }
+
     /** Letters, digits, {@code _}, {@code $} and any non-ASCII character: what an unquoted name is made of. */
     public static boolean isBareNameChar(char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$'
                 || c >= 0x80;
     }
 
-    private int skipBlank(CharSequence sql, int from, int to) {
-        int i = from;
-        while (i < to) {
-            char c = sql.charAt(i);
-            if (Character.isWhitespace(c)) {
-                i++;
-            } else if (c == '/' && at(sql, i + 1) == '*' && versionMarkEnd(sql, i) < 0) {
-                i = commentEnd(sql, i + 2);
-            } else if (c == '#' || (c == '-' && isDashComment(sql, i))) {
-                i = lineEnd(sql, i);
-            } else {
-                return i;
-            }
-        }
-        return i;
-    }
-
-    /** The end of the quoted text starting at {@code start} (just past the closing quote). */
-    private static int quotedEnd(CharSequence sql, int start, boolean backslashEscapes) {
-        char q = sql.charAt(start);
-        int n = sql.length();
-        int i = start + 1;
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (c == '\\' && backslashEscapes) {
-                i += 2;
-            } else if (c == q) {
-                if (at(sql, i + 1) != q) {
-                    return i + 1;
-                }
-                i += 2;
-            } else {
-                i++;
-            }
-        }
-        return n;
-    }
-
-    private static boolean isDashComment(CharSequence sql, int i) {
-        return at(sql, i + 1) == '-' && i + 2 < sql.length() && sql.charAt(i + 2) <= ' ';
-    }
-
-    private static int lineEnd(CharSequence sql, int i) {
-        int n = sql.length();
-        while (i < n && sql.charAt(i) != '\n') {
-            i++;
-        }
-        return i;
-    }
-
-    private static int commentEnd(CharSequence sql, int from) {
-        int n = sql.length();
-        for (int i = from; i + 1 < n; i++) {
-            if (sql.charAt(i) == '*' && sql.charAt(i + 1) == '/') {
-                return i + 2;
-            }
-        }
-        return n;
-    }
-
-    /**
-     * For a conditional comment the server runs, the end of its opening mark; -1 for a plain
-     * comment or one for a newer server. MySQL writes five digits ({@code 50100} is 5.1.0) and
-     * newer ones six; MariaDB's {@code /*M!} is run by MariaDB only, whose versions start at 10.0
-     * (100000), above any MySQL version.
-     */
-    private int versionMarkEnd(CharSequence sql, int start) {
-        int i = start + 2;
-        if (at(sql, i) == 'M' && at(sql, i + 1) == '!') {
-            i += 2;
-        } else if (at(sql, i) == '!') {
-            i += 1;
-        } else {
-            return -1;
-        }
-        int digits = 0;
-        while (digits < 6 && Character.isDigit(at(sql, i + digits))) {
-            digits++;
-        }
-        if (digits < 5) {
-            return i; // no version: run by every server
-        }
-        long version = Long.parseLong(sql.subSequence(i, i + digits).toString());
-        return version <= dialect.serverVersion() ? i + digits : -1;
-    }
-
-    private static char at(CharSequence sql, int i) {
-        return i < sql.length() ? sql.charAt(i) : '\0';
+    /** A character as the lexer reads it: ASCII as itself, anything else as one byte that is no syntax. */
+    private static int ascii(char c) {
+        return c < 0x80 ? c : 0x80;
     }
 }

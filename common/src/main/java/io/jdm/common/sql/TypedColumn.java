@@ -1,5 +1,8 @@
 package io.jdm.common.sql;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * What this package needs of a column to select, read and write its values: its name and declared
  * type. The schema model's {@code Column} is the one implementation; reading columns through this
@@ -14,4 +17,28 @@ public interface TypedColumn {
 
     /** The full type ({@code int(10) unsigned}, {@code enum('a','b')}). */
     String columnType();
+
+    /**
+     * The labels of an ENUM or SET type ({@code enum('a','b''c')}) as information_schema shows
+     * them: a quote doubled, any other character after a backslash taken as it is.
+     */
+    static List<String> labels(String columnType) {
+        List<String> out = new ArrayList<>();
+        int open = columnType.indexOf('(');
+        int close = columnType.lastIndexOf(')');
+        if (open < 0 || close < open) {
+            return out;
+        }
+        new SqlScanner(SqlDialect.DEFAULT).scan(columnType, open + 1, close, (kind, start, end) -> {
+            if (kind == SqlScanner.Kind.STRING && end - start >= 2 && columnType.charAt(end - 1) == '\'') {
+                StringBuilder label = new StringBuilder(end - start);
+                for (int i = start + 1; i < end - 1; i++) {
+                    char c = columnType.charAt(i);
+                    label.append(c == '\\' || c == '\'' ? columnType.charAt(++i) : c);
+                }
+                out.add(label.toString());
+            }
+        });
+        return out;
+    }
 }

@@ -1,6 +1,17 @@
 /**
- * SQL text: identifier quoting and table names. The value encoder that turns every MySQL type
- * into SQL literals lives here too, so dump files, sync statements and verify share one encoder.
- * It reads a column through {@link io.jdm.common.sql.TypedColumn}, so the schema model sits above it.
+ * SQL text: identifier quoting and table names, and the one reader of SQL text:
+ * {@link io.jdm.common.sql.SqlLexer}, a streaming state machine over bytes (literals, quoted
+ * names, comments, conditional comments, top-level semicolons) that the load splits dump files
+ * with, and {@link io.jdm.common.sql.SqlScanner}, its String API, that every other reader of
+ * statements goes through (the sync's DDL parser, the load's head rewriters).
+ *
+ * <pre>
+ *  dump file bytes ──► SqlLexer.scan (pieces of any size) ──► statements, byte offsets (load)
+ *  statement text  ──► SqlScanner ──► SqlLexer.feed ──► segments, blanks, tokens, code characters
+ * </pre>
+ *
+ * The value encoder that turns every MySQL type into SQL literals lives here too, so dump files,
+ * sync statements and verify share one encoder. It reads a column through
+ * {@link io.jdm.common.sql.TypedColumn}, so the schema model sits above it.
  */
 package io.jdm.common.sql;

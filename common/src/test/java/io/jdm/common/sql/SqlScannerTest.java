@@ -84,4 +84,25 @@ class SqlScannerTest {
         assertNull(MYSQL.identifiers("a.", 0, 2));
         assertNull(MYSQL.identifiers("a b", 0, 3));
     }
+
+    @Test
+    void blanksTokensWordsAndCodeCharacters() {
+        String sql = " -- c\n/* d */ /*!40101 SET x = 'a;b' */";
+        assertEquals(sql.indexOf("/*!"), MYSQL.skipBlank(sql, 0, sql.length()));
+        assertEquals(6, MYSQL.skipBlank("  /**/x", 0, 7));
+        assertEquals(4, MYSQL.skipBlank("-- x", 0, 4), "nothing but a comment");
+        assertEquals(new SqlScanner.Token(SqlScanner.Kind.VERSION_MARK, sql.indexOf(" SET")),
+                MYSQL.token(sql, sql.indexOf("/*!")));
+        assertEquals(new SqlScanner.Token(SqlScanner.Kind.IDENTIFIER, 6), MYSQL.token("`a``b` c", 0));
+        assertNull(MYSQL.token("INSERT 'x'", 0), "code starts there");
+        assertNull(MYSQL.token("'open", 0), "never closed");
+        List<String> words = new ArrayList<>();
+        for (int[] w : MYSQL.words(sql)) {
+            words.add(sql.substring(w[0], w[1]));
+        }
+        assertEquals(List.of("SET", "x", "=", "'a;b'"), words);
+        StringBuilder code = new StringBuilder();
+        MYSQL.code("f(a, '(', (b)) # )", 0, 18, (i, c, depth) -> code.append(c).append(depth));
+        assertEquals("f0(0a1,1 1,1 1(1b2)1)0 0", code.toString(), "the string and the comment are no code");
+    }
 }

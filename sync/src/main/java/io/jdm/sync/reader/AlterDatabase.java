@@ -1,5 +1,7 @@
 package io.jdm.sync.reader;
 
+import io.jdm.common.sql.SqlDialect;
+import io.jdm.common.sql.SqlScanner;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -18,6 +20,8 @@ record AlterDatabase(String db, int start, int end) {
     /** Words that start the options: a statement with one of them right after DATABASE names no database. */
     private static final Set<String> OPTION_WORDS = Set.of("DEFAULT", "CHARACTER", "CHARSET", "COLLATE", "READ",
             "ENCRYPTION", "COMMENT");
+    /** Reads the head only: there both quotes are names (a string is no name), and every conditional comment runs. */
+    private static final SqlScanner ANSI = new SqlScanner(new SqlDialect(true, false, Long.MAX_VALUE));
 
     /**
      * The statement's database, or null when it is not an ALTER DATABASE that changes the
@@ -43,9 +47,12 @@ record AlterDatabase(String db, int start, int end) {
         }
         char c = sql.charAt(p);
         if (c == '`' || (c == '"' && ansiQuotes.getAsBoolean())) {
-            int e = quoted(sql, p, c);
-            String name = sql.substring(p + 1, e - 1).replace(String.valueOf(c) + c, String.valueOf(c));
-            return upgrade(sql, e) ? null : new AlterDatabase(name, p, e);
+            SqlScanner.Token name = ANSI.token(sql, p);
+            if (name == null) {
+                return null;
+            }
+            return upgrade(sql, name.end()) ? null : new AlterDatabase(SqlScanner.unquote(sql, p, name.end()), p,
+                    name.end());
         }
         q = word(sql, p);
         String next = sql.substring(p, q);
@@ -70,22 +77,9 @@ record AlterDatabase(String db, int start, int end) {
         return sql.substring(0, start) + quotedName + (start == end ? " " : "") + sql.substring(end);
     }
 
+    /** Skips white space and comments; a conditional comment the server runs is the head's text and stops it. */
     private static int skipSpace(String s, int p) {
-        while (p < s.length()) {
-            char c = s.charAt(p);
-            if (Character.isWhitespace(c)) {
-                p++;
-            } else if (s.startsWith("/*", p) && !s.startsWith("/*!", p) && !s.startsWith("/*M!", p)) {
-                int e = s.indexOf("*/", p + 2);
-                p = e < 0 ? s.length() : e + 2;
-            } else if (c == '#' || s.startsWith("-- ", p)) {
-                int e = s.indexOf('\n', p);
-                p = e < 0 ? s.length() : e + 1;
-            } else {
-                return p;
-            }
-        }
-        return p;
+        return ANSI.skipBlank(s, p, s.length());
     }
 
     private static int word(String s, int p) {
@@ -94,21 +88,5 @@ record AlterDatabase(String db, int start, int end) {
             p++;
         }
         return p;
-    }
-
-    /** The end (exclusive) of a name quoted with {@code q}, a doubled quote standing for itself. */
-    private static int quoted(String s, int p, char q) {
-        int i = p + 1;
-        while (i < s.length()) {
-            if (s.charAt(i) == q) {
-                if (i + 1 < s.length() && s.charAt(i + 1) == q) {
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
-            }
-            i++;
-        }
-        return s.length();
     }
 }

@@ -1,5 +1,8 @@
 package io.jdm.sync.reader;
 
+import io.jdm.common.sql.SqlDialect;
+import io.jdm.common.sql.SqlScanner;
+
 /**
  * Finds a charset introducer ({@code _latin1'…'}, {@code _binary"…"}) outside comments, strings
  * and quoted names. A statement is sent to the target as UTF-8 text decoded from the source
@@ -8,69 +11,44 @@ package io.jdm.sync.reader;
  * come: re-encoded, they are other bytes.
  */
 final class Introducers {
+    private static final SqlScanner ESCAPES = new SqlScanner(SqlDialect.DEFAULT);
+    private static final SqlScanner NO_ESCAPES = new SqlScanner(new SqlDialect(false, true, Long.MAX_VALUE));
+
     private Introducers() {
     }
 
-    /** Where the first introducer starts, or -1. */
+    /** Where the first introducer starts, or -1: a name of {@code _} and word characters, white space, a string. */
     static int find(String sql, boolean noBackslashEscapes) {
-        int n = sql.length();
-        int i = 0;
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (c == '\'' || c == '"' || c == '`') {
-                i = skipQuoted(sql, i, c, c == '`' || noBackslashEscapes);
-            } else if (c == '#' || (c == '-' && sql.startsWith("-- ", i))) {
-                int e = sql.indexOf('\n', i);
-                i = e < 0 ? n : e + 1;
-            } else if (c == '/' && sql.startsWith("/*", i) && !sql.startsWith("/*!", i)
-                    && !sql.startsWith("/*M!", i)) {
-                int e = sql.indexOf("*/", i + 2);
-                i = e < 0 ? n : e + 2;
-            } else if (c == '_' && (i == 0 || !isWordChar(sql.charAt(i - 1)))) {
-                int e = i + 1;
-                while (e < n && isWordChar(sql.charAt(e))) {
-                    e++;
-                }
-                int q = e;
-                while (q < n && Character.isWhitespace(sql.charAt(q))) {
-                    q++;
-                }
-                if (e > i + 1 && q < n && (sql.charAt(q) == '\'' || sql.charAt(q) == '"')) {
-                    return i;
-                }
-                i = e;
-            } else if (isWordChar(c)) {
-                while (i < n && isWordChar(sql.charAt(i))) {
-                    i++;
-                }
-            } else {
-                i++;
+        int[] found = {-1};
+        int[] code = {0, 0}; // the last stretch of code
+        (noBackslashEscapes ? NO_ESCAPES : ESCAPES).scan(sql, (kind, start, end) -> {
+            if (found[0] >= 0) {
+                return;
             }
+            if (kind == SqlScanner.Kind.CODE) {
+                code[0] = start;
+                code[1] = end;
+            } else if (kind == SqlScanner.Kind.STRING && code[1] == start) {
+                found[0] = introducerBefore(sql, code[0], start);
+            }
+        });
+        return found[0];
+    }
+
+    /** Where a word that starts with {@code _} ends {@code sql[from, to)} before white space, or -1. */
+    private static int introducerBefore(String sql, int from, int to) {
+        int e = to;
+        while (e > from && Character.isWhitespace(sql.charAt(e - 1))) {
+            e--;
         }
-        return -1;
+        int w = e;
+        while (w > from && isWordChar(sql.charAt(w - 1))) {
+            w--;
+        }
+        return e - w > 1 && sql.charAt(w) == '_' ? w : -1;
     }
 
     private static boolean isWordChar(char c) {
         return Character.isLetterOrDigit(c) || c == '_' || c == '$';
-    }
-
-    /** The end of a quoted run; a doubled quote stands for itself, a backslash escapes unless {@code raw}. */
-    private static int skipQuoted(String s, int p, char q, boolean raw) {
-        int i = p + 1;
-        while (i < s.length()) {
-            char c = s.charAt(i);
-            if (c == '\\' && !raw) {
-                i += 2;
-            } else if (c == q) {
-                if (i + 1 < s.length() && s.charAt(i + 1) == q) {
-                    i += 2;
-                } else {
-                    return i + 1;
-                }
-            } else {
-                i++;
-            }
-        }
-        return s.length();
     }
 }

@@ -3,6 +3,7 @@ package io.jdm.sync.reader;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
 import io.jdm.common.schema.Column;
+import io.jdm.common.sql.TypedColumn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
@@ -42,8 +43,8 @@ final class ValueConverter {
         return switch (t) {
             case "decimal", "float", "double" -> raw -> raw;
             case "bit" -> bit(length(c.columnType(), 1));
-            case "enum" -> enumLabel(labels(c.columnType()));
-            case "set" -> setLabels(labels(c.columnType()));
+            case "enum" -> enumLabel(TypedColumn.labels(c.columnType()));
+            case "set" -> setLabels(TypedColumn.labels(c.columnType()));
             case "binary" -> padded(length(c.columnType(), 1));
             case "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> ValueConverter::bytes;
             case "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
@@ -187,32 +188,5 @@ final class ValueConverter {
             return dflt;
         }
         return Integer.parseInt(columnType.substring(open + 1, close).trim());
-    }
-
-    /** The labels of {@code enum('a','b''c')} as information_schema shows them. */
-    static List<String> labels(String columnType) {
-        List<String> out = new ArrayList<>();
-        int i = columnType.indexOf('(') + 1;
-        int end = columnType.lastIndexOf(')');
-        StringBuilder cur = null;
-        for (; i < end; i++) {
-            char ch = columnType.charAt(i);
-            if (cur == null) {
-                if (ch == '\'') {
-                    cur = new StringBuilder();
-                }
-            } else if (ch == '\'' && i + 1 < end && columnType.charAt(i + 1) == '\'') {
-                cur.append('\'');
-                i++;
-            } else if (ch == '\\' && i + 1 < end) {
-                cur.append(columnType.charAt(++i));
-            } else if (ch == '\'') {
-                out.add(cur.toString());
-                cur = null;
-            } else {
-                cur.append(ch);
-            }
-        }
-        return out;
     }
 }

@@ -23,4 +23,12 @@ class IntroducersTest {
         assertEquals(sql.indexOf("_binary"), Introducers.find(sql, true),
                 "the string ends at the quote after the backslash");
     }
+
+    @Test
+    void readsCommentsAndConditionalCommentsAsTheServerDoes() {
+        assertEquals(-1, Introducers.find("ALTER TABLE t COMMENT 'x' --\t_binary'y'\n", false),
+                "two dashes and a tab start a comment");
+        String run = "ALTER TABLE t COMMENT /*!40101 _binary'x' */";
+        assertEquals(run.indexOf("_binary"), Introducers.find(run, false), "the server runs the conditional comment");
+    }
 }

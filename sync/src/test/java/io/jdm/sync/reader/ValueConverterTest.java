@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.jdm.common.schema.Column;
+import io.jdm.common.sql.TypedColumn;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
@@ -55,7 +56,7 @@ class ValueConverterTest {
         bs.set(0);
         bs.set(9);
         assertArrayEquals(new byte[] {0x02, 0x01}, (byte[]) conv(col("bit", "bit(10)", null), 16, bs));
-        assertEquals(List.of("a", "b,c"), ValueConverter.labels("set('a','b,c')"));
+        assertEquals(List.of("a", "b,c"), TypedColumn.labels("set('a','b,c')"));
     }
 
     @Test
