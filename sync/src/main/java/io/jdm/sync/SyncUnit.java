@@ -133,6 +133,10 @@ public final class SyncUnit {
                     cfg.sourceId(), gate, reader::lastEventEnd, () -> ring.getCursor(), progress::minSequence);
             holdWatcher.ensureTable();
             safeUntilNanos = System.nanoTime() + cfg.safeModeDuration().toNanos();
+            if (cfg.safeModeUntil() != null) {
+                LOG.info("sync: safe mode until the stream passes {}, where the lock-free dump's last chunk was read",
+                        cfg.safeModeUntil());
+            }
             disruptor.start();
             reader.start(Duration.ofSeconds(Math.max(30, cfg.source().connectTimeoutSeconds() * 2L)));
             flusher = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(cfg.task(), "sync",
@@ -268,8 +272,8 @@ public final class SyncUnit {
         disruptor.setDefaultExceptionHandler(new Halting());
         ring = disruptor.getRingBuffer();
         WriterSettings ws = new WriterSettings(cfg.task(), cfg.target(), cfg.workerCount(), cfg.batch(),
-                cfg.compact(), cfg.multipleRows(), generation, () -> cfg.safeMode()
-                || System.nanoTime() < safeUntilNanos, cfg.retryBudget(), cfg.retryMaxBackoff(),
+                cfg.compact(), cfg.multipleRows(), generation, first -> cfg.safeMode()
+                || System.nanoTime() < safeUntilNanos || cfg.safeBefore(first), cfg.retryBudget(), cfg.retryMaxBackoff(),
                 cfg.checkpointFlushInterval(), () -> failure.get() != null, budget, batchBytes);
         DrainBarrier barrier = new DrainBarrier(cfg.workerCount(), () -> failure.get() != null);
         DdlApplier ddl = new DdlApplier(store, markers, pendingDdl, generation, cfg.workerCount(), counters.ddl::increment);

@@ -1,0 +1,29 @@
+package io.jdm.sync;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.sync.ring.ChangePos;
+import org.junit.jupiter.api.Test;
+
+/** safe-mode-until: a batch is safe while its first change's transaction starts before the position. */
+class SafeModeUntilTest {
+    private static final ConnectionSpec ANY = ConnectionSpec.of("127.0.0.1", 3306, "u", "");
+
+    private static SyncConfig until(BinlogPosition p) {
+        return SyncConfig.builder("t", ANY, ANY).safeModeUntil(p).build();
+    }
+
+    @Test
+    void changesOfTransactionsStartingBeforeThePositionAreSafeLaterOnesAreNot() {
+        SyncConfig c = until(new BinlogPosition("bin.000002", 1000, "0-1-10"));
+        assertTrue(c.safeBefore(new ChangePos("bin.000001", 90_000, 3, 2, "")), "an earlier file");
+        assertTrue(c.safeBefore(new ChangePos("bin.000002", 999, 7, 40, "")), "a row late in a transaction before it");
+        assertFalse(c.safeBefore(new ChangePos("bin.000002", 1000, 0, 0, "")), "the first transaction at it");
+        assertFalse(c.safeBefore(new ChangePos("bin.000002", 5000, 0, 0, "")));
+        assertFalse(c.safeBefore(new ChangePos("bin.000003", 4, 0, 0, "")), "a later file");
+        assertFalse(until(null).safeBefore(new ChangePos("bin.000001", 4, 0, 0, "")), "none set: never");
+    }
+}
