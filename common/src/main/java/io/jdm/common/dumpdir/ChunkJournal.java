@@ -152,11 +152,4 @@ public final class ChunkJournal implements AutoCloseable {
     public static Optional<BinlogPosition> highest(List<Done> chunks) {
         return chunks.stream().map(Done::high).filter(Objects::nonNull).max(Comparator.naturalOrder());
     }
-
-    /** Forces a file's bytes to disk. */
-    static void fsync(Path file) throws IOException {
-        try (FileChannel c = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            c.force(true);
-        }
-    }
 }

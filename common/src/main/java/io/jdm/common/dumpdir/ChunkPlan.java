@@ -5,11 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -60,23 +57,13 @@ public record ChunkPlan(String settings, List<Table> tables) {
 
     /** Writes {@code dir/jdm-chunk-plan} atomically and durably: a resume reads all of it or none. */
     public void writeTo(Path dir) throws IOException {
-        Path tmp = dir.resolve(NAME + ".tmp");
-        Files.writeString(tmp, render(), StandardCharsets.UTF_8);
-        ChunkJournal.fsync(tmp);
-        try {
-            Files.move(tmp, dir.resolve(NAME), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, dir.resolve(NAME), StandardCopyOption.REPLACE_EXISTING);
-        }
+        AtomicFile.write(dir, NAME, render());
     }
 
     /** Reads {@code dir/jdm-chunk-plan}; empty when there is none (not a lock-free dump). */
     public static Optional<ChunkPlan> readFrom(Path dir) throws IOException {
-        Path f = dir.resolve(NAME);
-        if (!Files.exists(f)) {
-            return Optional.empty();
-        }
-        return Optional.of(parse(Files.readAllLines(f, StandardCharsets.UTF_8)));
+        Optional<List<String>> lines = AtomicFile.readLines(dir, NAME);
+        return lines.isEmpty() ? Optional.empty() : Optional.of(parse(lines.get()));
     }
 
     /** True when {@code dir} holds a lock-free dump, complete or not. */
