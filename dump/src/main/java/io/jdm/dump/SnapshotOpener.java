@@ -193,22 +193,12 @@ final class SnapshotOpener {
      * its own); the columns are fingerprinted now, for the plan to compare against later.
      */
     private Opened lockFree() throws SQLException {
-        SnapshotPool.Reopener reopen = () -> {
-            Connection c = connect();
-            try {
-                exec(c, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-            } catch (SQLException e) {
-                SnapshotPool.abort(c);
-                throw e;
-            }
-            return c;
-        };
         List<TableName> tables = SchemaReader.listTables(meta, config.tableFilter());
         List<TableName> views = SchemaReader.listViews(meta, config.tableFilter());
         SchemaFingerprint fingerprint = SchemaFingerprint.read(meta, tables);
         BinlogPosition now = position(meta);
-        return new Opened(new SnapshotPool(openAll(), reopen), now, Consistency.LOCK_FREE, tables, views,
-                fingerprint);
+        return new Opened(new SnapshotPool(openAll(), this::connectRepeatableRead), now, Consistency.LOCK_FREE, tables,
+                views, fingerprint);
     }
 
     /**
@@ -258,16 +248,7 @@ final class SnapshotOpener {
         List<Future<Connection>> pending = new ArrayList<>(size);
         try {
             for (int i = 0; i < size; i++) {
-                pending.add(pool.submit(() -> {
-                    Connection c = connect();
-                    try {
-                        exec(c, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-                    } catch (SQLException e) {
-                        SnapshotPool.abort(c);
-                        throw e;
-                    }
-                    return c;
-                }));
+                pending.add(pool.submit(this::connectRepeatableRead));
             }
             List<Connection> conns = new ArrayList<>(size);
             SQLException failure = null;
@@ -315,6 +296,18 @@ final class SnapshotOpener {
 
     private Connection connect() throws SQLException {
         return connect(config);
+    }
+
+    /** A connection at REPEATABLE READ, where START TRANSACTION WITH CONSISTENT SNAPSHOT takes a snapshot. */
+    private Connection connectRepeatableRead() throws SQLException {
+        Connection c = connect();
+        try {
+            exec(c, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+        } catch (SQLException e) {
+            SnapshotPool.abort(c);
+            throw e;
+        }
+        return c;
     }
 
     /** A source connection whose schemas and values read the same whatever the source's global sql_mode. */
