@@ -3,6 +3,7 @@ package io.jdm.cli.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.cli.TestTasks;
 import io.jdm.common.dumpdir.ChunkJournal;
 import io.jdm.common.dumpdir.ChunkPlan;
 import io.jdm.common.dumpdir.DumpFileNames;
@@ -173,20 +174,9 @@ class LockFreeKillResumeIT {
     }
 
     private Path task(SqlServer source, SqlServer target) throws Exception {
-        return Files.writeString(dir.resolve("task.yaml"), String.join("\n",
-                "name: lock-free-kill",
-                "task-mode: all",
-                "meta-schema: " + META,
-                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
-                "block-allow-list: {only: {do-dbs: [\"" + DB + "\"]}}",
-                "mydumpers: {global: {threads: 2, rows: 60, consistency: lock-free, dir: \"" + dir.resolve("dump")
-                        + "\"}}",
-                "loaders: {global: {pool-size: 2}}",
-                "syncers: {global: {worker-count: 4, batch: 50, safe-mode-duration: 0s}}",
-                "mysql-instances:",
-                "  - source-id: s1",
-                "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
-                ""));
+        // no safe-mode-duration: only the dump's highest HIGH keeps the sync safe
+        return TestTasks.allMode(dir, "lock-free-kill", META, source, "root", "", target, DB,
+                "threads: 2, rows: 60, consistency: lock-free", "pool-size: 2",
+                "worker-count: 4, batch: 50, safe-mode-duration: 0s");
     }
 }

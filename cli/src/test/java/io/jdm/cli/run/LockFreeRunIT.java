@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.cli.TestTasks;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.common.dumpdir.ChunkJournal;
@@ -16,7 +17,6 @@ import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import io.jdm.sync.SyncUnit;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
@@ -89,20 +89,9 @@ class LockFreeRunIT {
     }
 
     private Path task(String consistency) throws Exception {
-        return Files.writeString(dir.resolve("task.yaml"), String.join("\n",
-                "name: lock-free-run",
-                "task-mode: all",
-                "meta-schema: jdm_meta_lf",
-                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
-                "block-allow-list: {only: {do-dbs: [\"" + DB + "\"]}}",
-                "mydumpers: {global: {threads: 2, rows: 200, consistency: " + consistency + ", dir: \""
-                        + dir.resolve("dump") + "\"}}",
-                "loaders: {global: {pool-size: 2}}",
-                "syncers: {global: {worker-count: 4, batch: 50, safe-mode-duration: 0s}}", // only the dump's HIGH
-                "mysql-instances:",
-                "  - source-id: s1",
-                "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: lf_user, password: pw}",
-                ""));
+        // no safe-mode-duration: only the dump's highest HIGH keeps the sync safe
+        return TestTasks.allMode(dir, "lock-free-run", "jdm_meta_lf", source, "lf_user", "pw", target, DB,
+                "threads: 2, rows: 200, consistency: " + consistency, "pool-size: 2",
+                "worker-count: 4, batch: 50, safe-mode-duration: 0s");
     }
 }
