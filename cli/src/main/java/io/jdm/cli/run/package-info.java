@@ -36,7 +36,7 @@
  * after their current statement, committed with its offset; the dump without {@code metadata}) and
  * the source waits in a {@code PauseGate}; resume runs its stages again from the stage
  * table, as a restart does: the load from its checkpoint, an incomplete dump from scratch (undoing what
- * the load wrote from it). Status shows {@code Paused} with the unit that resume runs again. A paused
+ * the load wrote from it), or, lock-free, from its unfinished chunks. Status shows {@code Paused} with the unit that resume runs again. A paused
  * task is not remembered across a restart: the next run goes on at once.
  */
 package io.jdm.cli.run;
