@@ -9,6 +9,7 @@ import io.jdm.common.config.Consistency;
 import io.jdm.common.dumpdir.ChunkJournal;
 import io.jdm.common.dumpdir.ChunkPlan;
 import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.FatalException;
@@ -24,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -135,6 +138,48 @@ class LockFreeDumpIT {
         assertEquals("lock-free", DumpMetadata.readFrom(dir).orElseThrow().consistency());
         assertEquals(ChunkJournal.lowest(ChunkJournal.readFrom(dir)).orElseThrow(), r.position());
         assertSameRowsAfterLoading(dir);
+    }
+
+    @Test
+    void aTableAlteredWhileItsChunksAreReadStopsTheDumpInOneLine() {
+        Path dir = tmp.resolve("d");
+        AtomicBoolean altered = new AtomicBoolean();
+        DumpListener alterOnFirstFile = new DumpListener() {
+            @Override
+            public void schemaWritten(String fileName) {
+            }
+
+            @Override
+            public boolean dataWritten(FileManifest.Entry file, long timeout, TimeUnit unit) {
+                if (altered.compareAndSet(false, true)) {
+                    source.execute("ALTER TABLE `" + DB + "`.a ADD COLUMN extra INT DEFAULT 7");
+                }
+                return true;
+            }
+
+            @Override
+            public void completed(DumpMetadata metadata) {
+            }
+        };
+        FatalException e = assertThrows(FatalException.class,
+                () -> new DumpUnit(config(dir).withThreads(1), alterOnFirstFile).run());
+        assertTrue(altered.get());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(e.getMessage().contains("`" + DB + "`.`a` changed (columns or dropped) during the lock-free dump"),
+                e.getMessage());
+        assertFalse(Files.exists(dir.resolve("metadata")));
+    }
+
+    @Test
+    void aResumeRefusesATableAlteredSinceThePlanWasMade() throws Exception {
+        Path dir = tmp.resolve("d");
+        new DumpUnit(config(dir)).run();
+        Files.delete(dir.resolve("metadata"));
+        source.execute("ALTER TABLE `" + DB + "`.b ADD COLUMN extra INT");
+        FatalException e = assertThrows(FatalException.class, () -> new DumpUnit(config(dir)).run());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(e.getMessage().contains("`" + DB + "`.`b` changed"), e.getMessage());
+        assertTrue(e.getMessage().contains("delete " + dir), e.getMessage());
     }
 
     @Test
