@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.position.BinlogPosition;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -123,7 +124,7 @@ public final class ChunkJournal implements AutoCloseable {
             try {
                 out.add(parseLine(JSON.readTree(line)));
             } catch (IOException | RuntimeException e) {
-                throw new IOException(NAME + " line " + (i + 1) + " cannot be read (" + e.getMessage()
+                throw new IOException(NAME + " line " + (i + 1) + " cannot be read (" + ErrorClassifier.oneLine(e)
                         + "); delete the dump directory and dump again");
             }
         }

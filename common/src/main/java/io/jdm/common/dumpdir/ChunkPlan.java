@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jdm.common.error.ErrorClassifier;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,7 +91,7 @@ public record ChunkPlan(String settings, List<Table> tables) {
                 tables.add(new Table(n.get("schema").asText(), n.get("table").asText(), text(n, "fingerprint"),
                         text(n, "orderBy"), conditions));
             } catch (IOException | RuntimeException e) {
-                throw new IOException(NAME + " line " + (i + 1) + " cannot be read (" + e.getMessage()
+                throw new IOException(NAME + " line " + (i + 1) + " cannot be read (" + ErrorClassifier.oneLine(e)
                         + "); delete the dump directory and dump again");
             }
         }
