@@ -68,13 +68,19 @@ final class LockFreeRun implements AutoCloseable {
             dir.clean();
             return new LockFreeRun(config, dir, Map.of(), List.of(), window);
         }
-        ChunkPlan plan = ChunkPlan.readFrom(dir.path()).orElseThrow();
+        ChunkPlan plan;
+        List<ChunkJournal.Done> finished;
+        try {
+            plan = ChunkPlan.readFrom(dir.path()).orElseThrow();
+            finished = ChunkJournal.readFrom(dir.path());
+        } catch (IOException e) {
+            throw new FatalException("task " + config.task() + " dump: " + dir.path() + ": " + e.getMessage(), e);
+        }
         if (!plan.settings().equals(settings(config))) {
             throw new FatalException("task " + config.task() + " dump: the lock-free dump in " + dir.path()
                     + " was begun with " + plan.settings() + ", not " + settings(config)
                     + "; set those back to resume it, or delete the directory to dump again from the start");
         }
-        List<ChunkJournal.Done> finished = ChunkJournal.readFrom(dir.path());
         Set<String> keep = new HashSet<>();
         finished.forEach(d -> d.files().forEach(f -> keep.add(f.name())));
         int removed = dir.keepFinished(keep);

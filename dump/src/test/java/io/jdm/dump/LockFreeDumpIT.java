@@ -183,6 +183,19 @@ class LockFreeDumpIT {
     }
 
     @Test
+    void aDamagedJournalIsNamedInOneLineWithWhatToDo() throws Exception {
+        Path dir = tmp.resolve("d");
+        new DumpUnit(config(dir)).run();
+        Files.delete(dir.resolve("metadata"));
+        Files.writeString(dir.resolve(ChunkJournal.NAME), "{\"schema\": \"x\" \"table\"}\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        FatalException e = assertThrows(FatalException.class, () -> new DumpUnit(config(dir)).run());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(e.getMessage().matches("task lf dump: .*: jdm-chunks line \\d+ cannot be read \\(.*\\); delete the dump"
+                + " directory and dump again"), e.getMessage());
+    }
+
+    @Test
     void tablesWithoutAKeyAreRefusedByName() {
         source.execute("CREATE TABLE `" + DB + "`.loose (a INT, b INT)", "CREATE TABLE `" + DB + "`.loose2 (c INT)");
         Path dir = tmp.resolve("d");
