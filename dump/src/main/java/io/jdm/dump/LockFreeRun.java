@@ -8,6 +8,8 @@ import io.jdm.common.error.JdmException;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -82,7 +84,17 @@ final class LockFreeRun implements AutoCloseable {
                     + "; set those back to resume it, or delete the directory to dump again from the start");
         }
         Set<String> keep = new HashSet<>();
-        finished.forEach(d -> d.files().forEach(f -> keep.add(f.name())));
+        for (ChunkJournal.Done d : finished) {
+            for (FileManifest.Entry f : d.files()) {
+                Path file = dir.path().resolve(f.name());
+                if (!Files.isRegularFile(file) || Files.size(file) != f.size()) {
+                    throw new FatalException("task " + config.task() + " dump: " + file + " of a finished chunk in "
+                            + ChunkJournal.NAME + " is missing or not the size recorded; delete " + dir.path()
+                            + " and dump again");
+                }
+                keep.add(f.name());
+            }
+        }
         int removed = dir.keepFinished(keep);
         Map<TableName, ChunkPlan.Table> tables = new LinkedHashMap<>();
         plan.tables().forEach(t -> tables.put(new TableName(t.schema(), t.table()), t));

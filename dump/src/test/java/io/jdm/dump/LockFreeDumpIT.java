@@ -196,6 +196,18 @@ class LockFreeDumpIT {
     }
 
     @Test
+    void aFinishedChunksFileThatIsGoneStopsTheResumeInOneLine() throws Exception {
+        Path dir = tmp.resolve("d");
+        new DumpUnit(config(dir)).run();
+        Files.delete(dir.resolve("metadata"));
+        String gone = ChunkJournal.readFrom(dir).get(0).files().get(0).name();
+        Files.delete(dir.resolve(gone));
+        FatalException e = assertThrows(FatalException.class, () -> new DumpUnit(config(dir)).run());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(e.getMessage().contains(gone + " of a finished chunk"), e.getMessage());
+    }
+
+    @Test
     void tablesWithoutAKeyAreRefusedByName() {
         source.execute("CREATE TABLE `" + DB + "`.loose (a INT, b INT)", "CREATE TABLE `" + DB + "`.loose2 (c INT)");
         Path dir = tmp.resolve("d");
