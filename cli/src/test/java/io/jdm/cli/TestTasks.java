@@ -13,6 +13,17 @@ public final class TestTasks {
     /** Writes {@code dir/task.yaml}: task {@code name}, source-id s1, dump into {@code dir/dump}. */
     public static Path allMode(Path dir, String name, String metaSchema, SqlServer source, SqlServer target, String db)
             throws IOException {
+        return allMode(dir, name, metaSchema, source, "root", "", target, db, "threads: 2, rows: 100",
+                "pool-size: 2", "worker-count: 4, batch: 20");
+    }
+
+    /**
+     * As {@link #allMode(Path, String, String, SqlServer, SqlServer, String)}, reading the source as
+     * {@code user}, with the given settings of the global mydumper (its dir added), loader and syncer.
+     */
+    public static Path allMode(Path dir, String name, String metaSchema, SqlServer source, String user,
+                               String password, SqlServer target, String db, String mydumper, String loader,
+                               String syncer) throws IOException {
         Path f = dir.resolve("task.yaml");
         Files.writeString(f, String.join("\n",
                 "name: " + name,
@@ -20,13 +31,14 @@ public final class TestTasks {
                 "meta-schema: " + metaSchema,
                 "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
                 "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
-                "mydumpers: {global: {threads: 2, rows: 100, dir: \"" + dir.resolve("dump") + "\"}}",
-                "loaders: {global: {pool-size: 2}}",
-                "syncers: {global: {worker-count: 4, batch: 20}}",
+                "mydumpers: {global: {" + mydumper + ", dir: \"" + dir.resolve("dump") + "\"}}",
+                "loaders: {global: {" + loader + "}}",
+                "syncers: {global: {" + syncer + "}}",
                 "mysql-instances:",
                 "  - source-id: s1",
                 "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: " + user + ", password: \"" + password
+                        + "\"}",
                 ""));
         return f;
     }

@@ -4,11 +4,13 @@ import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_BAD_FIELD_ERROR;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_TABLE_DEF_CHANGED;
 
+import io.jdm.common.dumpdir.ChunkJournal;
 import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.retry.Retries;
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.SqlBytes;
 import java.io.IOException;
@@ -17,21 +19,26 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Takes chunks from the shared queue and streams each one from a snapshot connection into its data
  * files. A chunk whose connection is lost is written again from the start on another connection of
- * the same snapshot, after its partial files are deleted; when no such connection is left, the dump
- * fails naming the table and chunk.
+ * the same snapshot (io.jdm.common.retry's policy), after its partial files are deleted; when no such
+ * connection is left, the dump fails naming the table and chunk. In a lock-free dump each chunk is
+ * read in its own snapshot ({@link ChunkWindow}) and recorded in {@code jdm-chunks} once its files
+ * are complete, before they are announced.
  */
 final class ChunkWorker implements Runnable {
-    private static final Logger LOG = LoggerFactory.getLogger(ChunkWorker.class);
+    /** A lock-free dump's per-chunk snapshot and the journal each finished chunk is recorded in. */
+    record LockFree(ChunkWindow window, ChunkJournal journal) {
+    }
+
+    /** A chunk is read at most this often: a connection lost twice in a row is not bad luck. */
     private static final int MAX_ATTEMPTS = 3;
     private static final int COUNT_EVERY = 1024;
 
@@ -44,16 +51,29 @@ final class ChunkWorker implements Runnable {
     private final SqlBytes buffer;
     private final Collection<FileManifest.Entry> written;
     private final DumpListener listener;
+    private final ChunkWindow window;
+    private final ChunkJournal journal;
+    private final Retries retries;
 
     /**
      * @param written collects the files of every finished chunk, for {@code jdm-files}
      * @param listener told of each file of a finished chunk (a retried chunk's files are rewritten, so
      *                 none is told before its chunk is done)
+     * @param lockFree the per-chunk snapshot and the journal of a lock-free dump; null for a dump
+     *                 read in one snapshot
      */
     ChunkWorker(BlockingQueue<Chunk> queue, SnapshotPool pool, DumpState state, DumpConfig config,
-                DumpMetrics metrics, Path dir, Collection<FileManifest.Entry> written, DumpListener listener) {
+                DumpMetrics metrics, Path dir, Collection<FileManifest.Entry> written, DumpListener listener,
+                LockFree lockFree) {
         this.written = written;
         this.listener = listener;
+        this.window = lockFree == null ? null : lockFree.window();
+        this.journal = lockFree == null ? null : lockFree.journal();
+        this.retries = Retries.builder().maxRetries(MAX_ATTEMPTS - 1)
+                .backoff(Duration.ofMillis(50), Duration.ofSeconds(1))
+                .retryIf(e -> e instanceof SQLException && ErrorClassifier.isRetriable(e) && pool.canRetry())
+                .stopWhen(state::halted)
+                .build();
         this.queue = queue;
         this.pool = pool;
         this.state = state;
@@ -83,60 +103,86 @@ final class ChunkWorker implements Runnable {
         }
     }
 
+    /**
+     * Dumps the chunk, again from the start on another connection after a retriable failure, under
+     * the one retry policy; the first other failure, or running out of attempts, fails the dump.
+     */
     private void dumpWithRetry(Chunk chunk) throws InterruptedException {
-        for (int attempt = 1; ; attempt++) {
-            Connection conn = pool.take(state::halted);
-            if (conn == null) {
-                if (!state.halted()) {
-                    state.fail(new FatalException(prefix(chunk) + ": no connection to the snapshot is left;"
-                            + " rerun the dump"));
-                }
-                return;
+        try {
+            retries.call(prefix(chunk), retry -> attempt(chunk));
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (SQLException e) {
+            state.fail(classify(chunk, e));
+        } catch (IOException e) {
+            state.fail(new FatalException(prefix(chunk) + ": cannot write to " + dir + ": "
+                    + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e));
+        } catch (Retries.GaveUp e) {
+            if (!e.stopped() && e.getCause() instanceof SQLException s) {
+                state.fail(classify(chunk, s));
             }
-            DataFileWriter writer = new DataFileWriter(dir, chunk.table(), config.compress(), config.statementSize(),
-                    config.chunkFileSizeMb() * 1024 * 1024, metrics.bytesCounter(), buffer);
-            long[] counted = new long[1];
-            try {
-                if (!dumpChunk(conn, chunk, writer, counted)) {
-                    writer.discard();
-                    SnapshotPool.abort(conn);
-                    return; // halted: the first failure or the stop request speaks for the dump
-                }
-                writer.finish();
-                written.addAll(writer.written());
-                pool.give(conn);
-                writer.recordWriteLatency(metrics.chunkWriteLatency());
-                metrics.chunkDone();
-                if (chunk.table().release()) {
-                    metrics.tableDone();
-                }
-                announce(writer.written());
-                return;
-            } catch (SQLException e) {
-                writer.discard();
-                metrics.rowsCounter().add(-counted[0]);
-                if (state.halted()) {
-                    SnapshotPool.abort(conn);
-                    return;
-                }
-                if (!replace(conn, chunk) || state.halted()) {
-                    return;
-                }
-                if (ErrorClassifier.isRetriable(e) && attempt < MAX_ATTEMPTS && pool.canRetry()) {
-                    LOG.warn("{}: {}; writing the chunk again on another snapshot connection (attempt {})",
-                            chunk.describe(), ErrorClassifier.oneLine(e), attempt + 1);
-                    continue;
-                }
-                state.fail(classify(chunk, e));
-                return;
-            } catch (IOException e) {
+        } catch (Exception e) {
+            state.fail(ErrorClassifier.wrap(prefix(chunk), e));
+        }
+    }
+
+    /**
+     * One try of the chunk on a connection of the pool: its files are complete (and, lock-free,
+     * recorded in the journal) before anyone is told of them. A failure leaves no file of it and
+     * the connection discarded.
+     */
+    private Void attempt(Chunk chunk) throws SQLException, IOException, InterruptedException {
+        Connection conn = pool.take(state::halted);
+        if (conn == null) {
+            if (!state.halted()) {
+                state.fail(new FatalException(prefix(chunk) + ": no connection to the snapshot is left;"
+                        + " rerun the dump"));
+            }
+            return null;
+        }
+        DataFileWriter writer = new DataFileWriter(dir, chunk.table(), config.compress(), config.statementSize(),
+                config.chunkFileSizeMb() * 1024 * 1024, metrics.bytesCounter(), buffer);
+        long[] counted = new long[1];
+        try {
+            ChunkWindow.Positions at = window == null ? null : window.open(conn);
+            if (!dumpChunk(conn, chunk, writer, counted)) {
                 writer.discard();
                 SnapshotPool.abort(conn);
-                state.fail(new FatalException(prefix(chunk) + ": cannot write to " + dir + ": "
-                        + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e));
-                return;
+                return null; // halted: the first failure or the stop request speaks for the dump
             }
+            if (window != null) {
+                ChunkWindow.close(conn);
+            }
+            writer.finish();
+            if (journal != null) {
+                journal.record(new ChunkJournal.Done(chunk.table().name().schema(), chunk.table().name().table(),
+                        chunk.index(), at.low(), at.high(), writer.written()));
+            }
+        } catch (SQLException e) {
+            writer.discard();
+            metrics.rowsCounter().add(-counted[0]);
+            if (state.halted()) {
+                SnapshotPool.abort(conn);
+                return null;
+            }
+            if (!replace(conn, chunk)) {
+                return null;
+            }
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            writer.discard();
+            SnapshotPool.abort(conn);
+            throw e;
         }
+        written.addAll(writer.written());
+        pool.give(conn);
+        writer.recordWriteLatency(metrics.chunkWriteLatency());
+        metrics.chunkDone();
+        if (chunk.table().release()) {
+            metrics.tableDone();
+        }
+        announce(writer.written());
+        return null;
     }
 
     /**
@@ -144,6 +190,12 @@ final class ChunkWorker implements Runnable {
      * load that follows the dump is too far behind; gives up waiting once the dump is halted.
      */
     private void announce(List<FileManifest.Entry> files) throws InterruptedException {
+        announce(listener, state, files);
+    }
+
+    /** Tells {@code listener} of each file, waiting while it is behind; gives up once the dump is halted. */
+    static void announce(DumpListener listener, DumpState state, List<FileManifest.Entry> files)
+            throws InterruptedException {
         for (FileManifest.Entry f : files) {
             while (!listener.dataWritten(f, 100, TimeUnit.MILLISECONDS)) {
                 if (state.halted()) {

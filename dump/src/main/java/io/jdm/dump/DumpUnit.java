@@ -3,6 +3,7 @@ package io.jdm.dump;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_TABLE_DEF_CHANGED;
 
+import io.jdm.common.config.Consistency;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpListener;
 import io.jdm.common.dumpdir.DumpMetadata;
@@ -11,6 +12,7 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.metrics.ProgressLogger;
+import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
@@ -20,7 +22,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -62,6 +66,15 @@ public final class DumpUnit {
         this.metrics = new DumpMetrics(config.task(), config.sourceId());
     }
 
+    /**
+     * True when a run of {@code config} resumes the incomplete lock-free dump in its directory
+     * rather than start over: its consistency is {@code lock-free} or {@code auto}.
+     */
+    public static boolean resumes(DumpConfig config) {
+        return (config.consistency() == Consistency.LOCK_FREE || config.consistency() == Consistency.AUTO)
+                && LockFreeRun.resumable(config);
+    }
+
     public DumpMetrics metrics() {
         return metrics;
     }
@@ -89,20 +102,27 @@ public final class DumpUnit {
         }
         LOG.info("{}dumping from {} into {}", prefix(), config.source().address(), config.outputDir());
         SnapshotOpener.Opened opened;
+        BinlogPosition position;
         long openNanos;
         try (Connection meta = connect();
              ProgressLogger progress = new ProgressLogger(config.task(), "dump", metrics, PROGRESS_SECONDS)) {
             Flavor flavor = Flavor.detect(meta);
-            opened = new SnapshotOpener(config, flavor, meta).open();
+            opened = new SnapshotOpener(config, flavor, meta).open(LockFreeRun.resumable(config));
             openNanos = System.nanoTime() - t0;
-            LOG.info("{}snapshot open ({}), position {}", prefix(), opened.used().label(), opened.position());
             try (SnapshotPool pool = opened.pool()) {
-                afterSnapshot.run();
-                SchemaDumper schemas = new SchemaDumper(config, dir, metrics, listener);
-                schemas.start(meta, opened.tables(), opened.views(), opened.fingerprint());
-                runChunks(pool, meta, schemas, opened.tables(), dir);
-                if (!state.halted()) {
-                    schemas.views(meta, opened.views());
+                if (opened.used() == Consistency.LOCK_FREE) {
+                    LOG.info("{}lock-free: each chunk in its own snapshot (binlog at {} now)", prefix(),
+                            opened.position());
+                    try (LockFreeRun run = LockFreeRun.open(config, dir,
+                            new ChunkWindow(flavor, opened.position() != null))) {
+                        dumpAll(pool, meta, dir, opened, run);
+                        position = state.halted() ? null : run.lowest();
+                    }
+                } else {
+                    LOG.info("{}snapshot open ({}), position {}", prefix(), opened.used().label(), opened.position());
+                    dir.clean();
+                    dumpAll(pool, meta, dir, opened, null);
+                    position = opened.position();
                 }
             }
         } catch (SQLException e) {
@@ -116,11 +136,11 @@ public final class DumpUnit {
         }
         if (state.stopRequested()) {
             throw new FatalException(prefix() + "stopped before the dump was complete; " + config.outputDir()
-                    + " has no metadata and a rerun starts clean");
+                    + " has no metadata and a rerun " + (opened.used() == Consistency.LOCK_FREE
+                    ? "resumes it from the chunks not finished" : "starts clean"));
         }
         metrics.finished();
-        DumpMetadata metadata = new DumpMetadata(started, LocalDateTime.now(), opened.position(),
-                opened.used().label());
+        DumpMetadata metadata = new DumpMetadata(started, LocalDateTime.now(), position, opened.used().label());
         try {
             FileManifest.of(written).writeTo(config.outputDir());
             metadata.writeTo(config.outputDir());
@@ -131,28 +151,51 @@ public final class DumpUnit {
         }
         listener.completed(metadata);
         LOG.info("[dump] {}", metrics.summaryLine());
-        return new DumpResult(opened.position(), opened.tables().size(), metrics.rows(), metrics.bytes(),
+        return new DumpResult(position, opened.tables().size(), metrics.rows(), metrics.bytes(),
                 Duration.ofNanos(System.nanoTime() - t0), Duration.ofNanos(openNanos));
+    }
+
+    /** Schemas, every chunk, views: in the one snapshot, or lock-free chunk by chunk when {@code run} is set. */
+    private void dumpAll(SnapshotPool pool, Connection meta, DumpDirectory dir, SnapshotOpener.Opened opened,
+                         LockFreeRun run) throws SQLException, IOException {
+        afterSnapshot.run();
+        SchemaDumper schemas = new SchemaDumper(config, dir, metrics, listener);
+        schemas.start(meta, run == null ? opened.tables() : run.tables(opened.tables()), opened.views(),
+                opened.fingerprint());
+        List<TableJob> jobs = runChunks(pool, meta, schemas, opened, dir, run);
+        if (run != null && !state.halted()) {
+            run.checkUnaltered(meta, jobs, opened.fingerprint());
+        }
+        if (!state.halted()) {
+            schemas.views(meta, opened.views());
+        }
     }
 
     private Connection connect() throws SQLException {
         return SnapshotOpener.connect(config);
     }
 
-    /** Plans each table in the snapshot and feeds the chunks to the workers; returns when all are done. */
-    private void runChunks(SnapshotPool pool, Connection meta, SchemaDumper schemas, List<TableName> tables,
-                           DumpDirectory dir) {
+    /**
+     * Plans each table and feeds the chunks to the workers; returns the tables once all are done.
+     *
+     * @param run a lock-free dump's bookkeeping; null for a dump in one snapshot
+     */
+    private List<TableJob> runChunks(SnapshotPool pool, Connection meta, SchemaDumper schemas,
+                                     SnapshotOpener.Opened opened, DumpDirectory dir, LockFreeRun run) {
         BlockingQueue<Chunk> queue = new ArrayBlockingQueue<>(Math.max(16, config.threads() * 4));
         ExecutorService workers = Executors.newFixedThreadPool(config.threads(),
                 new NamedThreadFactory(config.task(), "dump", "worker"));
-        List<ChunkWorker> started = new ArrayList<>();
         for (int i = 0; i < config.threads(); i++) {
-            ChunkWorker w = new ChunkWorker(queue, pool, state, config, metrics, dir.path(), written, listener);
-            started.add(w);
-            workers.execute(w);
+            workers.execute(new ChunkWorker(queue, pool, state, config, metrics, dir.path(), written, listener,
+                    run == null ? null : run.worker()));
         }
+        List<TableJob> jobs = new ArrayList<>();
         try {
-            plan(pool, meta, schemas, tables, queue);
+            if (run == null) {
+                plan(pool, meta, schemas, opened.tables(), queue, jobs);
+            } else {
+                planLockFree(pool, meta, schemas, opened, run, queue, jobs);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             state.requestStop();
@@ -160,47 +203,114 @@ public final class DumpUnit {
             endWorkers(queue);
             awaitWorkers(workers);
         }
+        return jobs;
     }
 
     private void plan(SnapshotPool pool, Connection meta, SchemaDumper schemas, List<TableName> tables,
-                      BlockingQueue<Chunk> queue) throws InterruptedException {
+                      BlockingQueue<Chunk> queue, List<TableJob> jobs) throws InterruptedException {
         ChunkPlanner planner = new ChunkPlanner(config.rows(), config.where());
         for (TableName table : tables) {
             if (state.halted()) {
                 return;
             }
-            TableJob job;
+            TableJob job = readTable(meta, schemas, table);
+            List<Chunk> chunks = job == null ? null : planTable(pool, planner, job);
+            if (chunks == null || !enqueue(job, chunks, queue)) {
+                return;
+            }
+            jobs.add(job);
+        }
+    }
+
+    /**
+     * A lock-free dump plans every table first (or reads the plan it resumes), refuses tables
+     * without a key, writes the plan, and only then hands out the chunks no earlier run finished,
+     * after announcing the files of those it did.
+     */
+    private void planLockFree(SnapshotPool pool, Connection meta, SchemaDumper schemas, SnapshotOpener.Opened opened,
+                              LockFreeRun run, BlockingQueue<Chunk> queue, List<TableJob> jobs)
+            throws InterruptedException {
+        ChunkPlanner planner = new ChunkPlanner(config.rows(), config.where());
+        Map<TableJob, List<Chunk>> planned = new LinkedHashMap<>();
+        List<TableName> keyless = new ArrayList<>();
+        for (TableName table : run.tables(opened.tables())) {
+            if (state.halted()) {
+                return;
+            }
+            TableJob job = readTable(meta, schemas, table);
+            if (job == null) {
+                return;
+            }
+            if (!job.schema().hasIdentityKey()) {
+                keyless.add(table);
+                continue;
+            }
+            List<Chunk> chunks;
             try {
-                job = schemas.table(meta, table);
+                chunks = run.planned(job, opened.fingerprint());
             } catch (JdmException e) {
                 state.fail(e);
                 return;
-            } catch (SQLException e) {
-                state.fail(tableError(table, e));
-                return;
-            } catch (IOException e) {
-                state.fail(new FatalException(prefix() + "cannot write the schema of " + table.quoted() + " to "
-                        + config.outputDir() + ": " + ErrorClassifier.oneLine(e) + "; check free space and permissions,"
-                        + " then rerun", e));
-                return;
             }
-            List<Chunk> chunks = planTable(pool, planner, job);
+            chunks = chunks != null ? chunks : planTable(pool, planner, job);
             if (chunks == null) {
                 return;
             }
-            metrics.chunksPlanned(chunks.size());
-            for (Chunk chunk : chunks) {
-                job.chunkPlanned();
-                while (!queue.offer(chunk, 100, TimeUnit.MILLISECONDS)) {
-                    if (state.halted()) {
-                        return;
-                    }
+            planned.put(job, chunks);
+        }
+        if (!keyless.isEmpty()) {
+            state.fail(run.keyless(keyless));
+            return;
+        }
+        try {
+            run.writePlan(planned, opened.fingerprint());
+        } catch (IOException e) {
+            state.fail(new FatalException(prefix() + "cannot write the chunk plan to " + config.outputDir() + ": "
+                    + ErrorClassifier.oneLine(e) + "; check free space and permissions, then rerun", e));
+            return;
+        }
+        for (Map.Entry<TableJob, List<Chunk>> e : planned.entrySet()) {
+            List<FileManifest.Entry> kept = new ArrayList<>();
+            List<Chunk> todo = run.unfinished(e.getKey(), e.getValue(), written, kept);
+            ChunkWorker.announce(listener, state, kept);
+            if (!enqueue(e.getKey(), todo, queue)) {
+                return;
+            }
+            jobs.add(e.getKey());
+        }
+    }
+
+    /** The table's columns and keys, its CREATE TABLE written; null (and the dump failed) when it cannot be read. */
+    private TableJob readTable(Connection meta, SchemaDumper schemas, TableName table) {
+        try {
+            return schemas.table(meta, table);
+        } catch (JdmException e) {
+            state.fail(e);
+        } catch (SQLException e) {
+            state.fail(tableError(table, e));
+        } catch (IOException e) {
+            state.fail(new FatalException(prefix() + "cannot write the schema of " + table.quoted() + " to "
+                    + config.outputDir() + ": " + ErrorClassifier.oneLine(e) + "; check free space and permissions,"
+                    + " then rerun", e));
+        }
+        return null;
+    }
+
+    /** Hands a table's chunks to the workers; false when the dump halted meanwhile. */
+    private boolean enqueue(TableJob job, List<Chunk> chunks, BlockingQueue<Chunk> queue) throws InterruptedException {
+        metrics.chunksPlanned(chunks.size());
+        for (Chunk chunk : chunks) {
+            job.chunkPlanned();
+            while (!queue.offer(chunk, 100, TimeUnit.MILLISECONDS)) {
+                if (state.halted()) {
+                    return false;
                 }
             }
-            if (job.release()) {
-                metrics.tableDone();
-            }
         }
+        if (job.release()) {
+            metrics.tableDone();
+        }
+        return true;
     }
 
     /** The table's chunks, planned on a snapshot connection (another one if it is lost); null on failure. */

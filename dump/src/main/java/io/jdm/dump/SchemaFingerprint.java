@@ -4,11 +4,15 @@ import io.jdm.common.schema.Column;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +56,23 @@ final class SchemaFingerprint {
         Map<TableName, String> out = new HashMap<>();
         sigs.forEach((k, v) -> out.put(k, v.toString()));
         return new SchemaFingerprint(out);
+    }
+
+    /**
+     * A short digest of the table's columns as read, for a lock-free dump's plan to compare with
+     * later; null when the table was not seen.
+     */
+    String digest(TableName table) {
+        String sig = columns.get(table);
+        if (sig == null) {
+            return null;
+        }
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(sig.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     /** True when the table's columns are still those seen under the lock (or none were recorded). */

@@ -7,6 +7,7 @@ import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
@@ -30,15 +31,23 @@ import org.slf4j.LoggerFactory;
  *  flush:    FTWRL ─► N × START TRANSACTION WITH CONSISTENT SNAPSHOT ─► list tables, read position ─► UNLOCK
  *  lock:     LOCK TABLES t… READ ─► N × START TRANSACTION WITH CONSISTENT SNAPSHOT ─► read position ─► UNLOCK
  *  snapshot: read TSO ─► N × SET tidb_snapshot = TSO
+ *  lock-free: N plain connections at REPEATABLE READ; each chunk opens its own snapshot (ChunkWindow)
  *  none:     N plain connections ─► read position (marked "none" in the metadata)
  * </pre>
  *
- * The lock is held only while the snapshots open and the position is read.
+ * The lock is held only while the snapshots open and the position is read. {@code auto} takes
+ * {@code flush}, and where FTWRL is refused (no RELOAD) goes lock-free rather than to LOCK TABLES,
+ * which managed MySQL refuses as well; only when a selected table has no key to replay it by does
+ * it take LOCK TABLES, as before.
  */
 final class SnapshotOpener {
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotOpener.class);
 
-    /** What was opened: the connections, the position they see, the mode used and the selected objects. */
+    /**
+     * What was opened: the connections, the position they see, the mode used and the selected
+     * objects. Lock-free connections see no one position: theirs is the one when the dump began
+     * (null: the source writes no binlog), and each chunk has its own.
+     */
     record Opened(SnapshotPool pool, BinlogPosition position, Consistency used, List<TableName> tables,
                   List<TableName> views, SchemaFingerprint fingerprint) {
     }
@@ -55,8 +64,16 @@ final class SnapshotOpener {
         this.size = config.threads() + 1;
     }
 
-    Opened open() throws SQLException {
+    /**
+     * @param resumable the directory holds an incomplete lock-free dump: {@code auto} resumes it
+     *                  lock-free rather than start over under a lock
+     */
+    Opened open(boolean resumable) throws SQLException {
         Consistency mode = config.consistency();
+        if (mode == Consistency.AUTO && resumable && flavor != Flavor.TIDB) {
+            LOG.info("{} holds an incomplete lock-free dump; resuming it lock-free", config.outputDir());
+            mode = Consistency.LOCK_FREE;
+        }
         if (mode == Consistency.AUTO) {
             mode = flavor == Flavor.TIDB ? Consistency.SNAPSHOT : Consistency.FLUSH;
         }
@@ -64,6 +81,7 @@ final class SnapshotOpener {
             case FLUSH -> flush(config.consistency() == Consistency.AUTO);
             case LOCK -> lock();
             case SNAPSHOT -> tidbSnapshot();
+            case LOCK_FREE -> lockFree();
             case NONE -> none();
             case AUTO -> throw new IllegalStateException("resolved above");
         };
@@ -77,9 +95,17 @@ final class SnapshotOpener {
                 exec(first, "FLUSH TABLES WITH READ LOCK");
             } catch (SQLException e) {
                 if (mayFallBack && ErrorClassifier.isAccessDenied(e)) {
-                    LOG.info("FLUSH TABLES WITH READ LOCK refused ({}); using LOCK TABLES on the selected tables",
-                            ErrorClassifier.oneLine(e));
                     closeAll(conns);
+                    List<TableName> keyless = keyless(SchemaReader.listTables(meta, config.tableFilter()));
+                    if (keyless.isEmpty()) {
+                        LOG.info("FLUSH TABLES WITH READ LOCK refused ({}); dumping lock-free: each chunk in its own "
+                                + "snapshot, the sync in safe mode until it passes the last one",
+                                ErrorClassifier.oneLine(e));
+                        return lockFree();
+                    }
+                    LOG.info("FLUSH TABLES WITH READ LOCK refused ({}) and {} have no key to dump lock-free by; "
+                            + "using LOCK TABLES on the selected tables", ErrorClassifier.oneLine(e), keyless.stream()
+                            .map(TableName::quoted).collect(java.util.stream.Collectors.joining(", ")));
                     return lock();
                 }
                 throw e;
@@ -162,6 +188,42 @@ final class SnapshotOpener {
                 null);
     }
 
+    /**
+     * Plain connections at REPEATABLE READ (a lost one is replaced: every chunk opens a snapshot of
+     * its own); the columns are fingerprinted now, for the plan to compare against later.
+     */
+    private Opened lockFree() throws SQLException {
+        List<TableName> tables = SchemaReader.listTables(meta, config.tableFilter());
+        List<TableName> views = SchemaReader.listViews(meta, config.tableFilter());
+        SchemaFingerprint fingerprint = SchemaFingerprint.read(meta, tables);
+        BinlogPosition now = position(meta);
+        return new Opened(new SnapshotPool(openAll(), this::connectRepeatableRead), now, Consistency.LOCK_FREE, tables,
+                views, fingerprint);
+    }
+
+    /**
+     * The tables with neither a primary key nor a unique key on NOT NULL columns (what
+     * {@link io.jdm.common.schema.TableSchema#identityKey} finds), read in one query.
+     */
+    private List<TableName> keyless(List<TableName> tables) throws SQLException {
+        if (tables.isEmpty()) {
+            return List.of();
+        }
+        java.util.Set<TableName> keyed = new java.util.HashSet<>();
+        StringBuilder in = new StringBuilder();
+        tables.stream().map(TableName::schema).distinct()
+                .forEach(db -> in.append(in.length() == 0 ? "" : ",").append(Identifiers.literal(db)));
+        try (Statement st = meta.createStatement(); java.sql.ResultSet rs = st.executeQuery(
+                "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.STATISTICS WHERE NON_UNIQUE = 0"
+                        + " AND TABLE_SCHEMA IN (" + in + ") GROUP BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME"
+                        + " HAVING SUM(NULLABLE = 'YES') = 0")) {
+            while (rs.next()) {
+                keyed.add(new TableName(rs.getString(1), rs.getString(2)));
+            }
+        }
+        return tables.stream().filter(t -> !keyed.contains(t)).toList();
+    }
+
     private Opened none() throws SQLException {
         List<Connection> conns = new ArrayList<>();
         try {
@@ -186,16 +248,7 @@ final class SnapshotOpener {
         List<Future<Connection>> pending = new ArrayList<>(size);
         try {
             for (int i = 0; i < size; i++) {
-                pending.add(pool.submit(() -> {
-                    Connection c = connect();
-                    try {
-                        exec(c, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-                    } catch (SQLException e) {
-                        SnapshotPool.abort(c);
-                        throw e;
-                    }
-                    return c;
-                }));
+                pending.add(pool.submit(this::connectRepeatableRead));
             }
             List<Connection> conns = new ArrayList<>(size);
             SQLException failure = null;
@@ -243,6 +296,18 @@ final class SnapshotOpener {
 
     private Connection connect() throws SQLException {
         return connect(config);
+    }
+
+    /** A connection at REPEATABLE READ, where START TRANSACTION WITH CONSISTENT SNAPSHOT takes a snapshot. */
+    private Connection connectRepeatableRead() throws SQLException {
+        Connection c = connect();
+        try {
+            exec(c, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+        } catch (SQLException e) {
+            SnapshotPool.abort(c);
+            throw e;
+        }
+        return c;
     }
 
     /** A source connection whose schemas and values read the same whatever the source's global sql_mode. */

@@ -77,6 +77,11 @@ final class TableJob {
         return nextFile.getAndIncrement();
     }
 
+    /** A resumed dump's chunks number their files after those its finished chunks kept. */
+    void filesAfter(long index) {
+        nextFile.accumulateAndGet(index + 1, Math::max);
+    }
+
     /** Called by the planner for each chunk it hands out. */
     int chunkPlanned() {
         open.incrementAndGet();

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.sql.TableName;
@@ -20,6 +23,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** What the user sees when the dump cannot finish: one line naming what failed, and no metadata. */
 class DumpFailuresIT {
@@ -59,6 +63,27 @@ class DumpFailuresIT {
         assertOneLine(e);
         assertTrue(e.getMessage().contains("cannot write to output directory " + dir), e.getMessage());
         assertFalse(Files.exists(dir.resolve("metadata")));
+    }
+
+    @Test
+    void aFlushDumpOverAnIncompleteOneSaysInOneLineThatItsSnapshotIsGone() throws Exception {
+        Path dir = tmp.resolve("gone");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("DumpFailuresIT.keep.000000001.sql"), "INSERT INTO keep VALUES (1,'a');\n");
+        Logger log = (Logger) LoggerFactory.getLogger(DumpDirectory.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        log.addAppender(lines);
+        try {
+            new DumpUnit(config(dir)).run();
+        } finally {
+            log.detachAppender(lines);
+        }
+        List<String> said = lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("snapshot is gone")).toList();
+        assertEquals(1, said.size(), lines.list.toString());
+        assertFalse(said.get(0).contains("\n"), said.get(0));
+        assertTrue(said.get(0).contains("dumping again from the start"), said.get(0));
     }
 
     @Test

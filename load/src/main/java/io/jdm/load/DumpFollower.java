@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.dumpdir.ChunkPlan;
 import io.jdm.common.dumpdir.DumpFeed;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The part of a load that runs while the dump is still being written: each database and table is
@@ -23,6 +26,7 @@ import java.util.concurrent.TimeUnit;
  * finds these files finished. Views and deferred indexes wait for the complete directory.
  */
 final class DumpFollower {
+    private static final Logger LOG = LoggerFactory.getLogger(DumpFollower.class);
     private final LoadJob job;
     private final SchemaLoader schema;
     private final DumpFeed feed;
@@ -31,6 +35,8 @@ final class DumpFollower {
     private final Map<String, LoaderCheckpoint.Row> known;
     /** What the dump recorded of each file it announced. */
     private final Map<String, FileManifest.Entry> recorded;
+    /** Checkpoint rows an earlier load wrote while following the lock-free dump now resumed. */
+    private final Map<String, LoaderCheckpoint.Row> earlier = new HashMap<>();
     private final Map<String, Path> databaseFiles = new HashMap<>();
     private final Set<String> databasesCreated = new HashSet<>();
     private final Set<String> schemasCreated = new HashSet<>();
@@ -74,18 +80,27 @@ final class DumpFollower {
 
     /**
      * The checkpoint of this source must be empty: a file name of the new dump may be the name of
-     * a file an earlier dump wrote, and its row would be taken for this file's.
+     * a file an earlier dump wrote, and its row would be taken for this file's. Except after a
+     * lock-free dump that resumes: the files its finished chunks kept are the files those rows
+     * describe, and the dump announces them again; they go on from their rows.
      */
     private void startFromNothing() {
-        int rows = job.withRetry("reading the checkpoint", c -> {
+        Map<String, LoaderCheckpoint.Row> rows = job.withRetry("reading the checkpoint", c -> {
             job.checkpoint.ensureTable(c);
-            return job.checkpoint.readAll(c).size();
+            return job.checkpoint.readAll(c);
         });
-        if (rows > 0) {
-            throw new FatalException(job.who() + ": the loader checkpoint " + job.checkpoint.table() + " holds " + rows
-                    + " rows of an earlier load of this source, which cannot follow a new dump; undo that load"
-                    + " (empty its target tables, delete the source's checkpoint rows) or load the complete dump");
+        if (rows.isEmpty()) {
+            return;
         }
+        if (ChunkPlan.existsIn(job.config.dir())) {
+            earlier.putAll(rows);
+            LOG.info("{}: following a resumed lock-free dump; {} files loaded (in part or whole) from its finished"
+                    + " chunks go on from the checkpoint", job.who(), rows.size());
+            return;
+        }
+        throw new FatalException(job.who() + ": the loader checkpoint " + job.checkpoint.table() + " holds "
+                + rows.size() + " rows of an earlier load of this source, which cannot follow a new dump; undo that"
+                + " load (empty its target tables, delete the source's checkpoint rows) or load the complete dump");
     }
 
     private void schemaFile(String name) {
@@ -144,25 +159,38 @@ final class DumpFollower {
                 p.index(), p.compression(), entry.size()));
     }
 
-    /** Registers the arrived files in the checkpoint, then gives them to the workers. */
+    /**
+     * Registers the arrived files in the checkpoint, then gives them to the workers; a file an
+     * earlier load of a resumed dump finished is passed by, one it began goes on from its row.
+     */
     private void handOut(List<DumpDirectory.DataFile> arrived) {
         if (arrived.isEmpty()) {
             return;
         }
+        List<DumpDirectory.DataFile> todo = new ArrayList<>();
         List<LoaderCheckpoint.Row> rows = new ArrayList<>();
         for (DumpDirectory.DataFile f : arrived) {
-            rows.add(new LoaderCheckpoint.Row(f.name(), 0, f.compression().isEmpty() ? f.size() : 0,
-                    LoaderCheckpoint.PENDING));
+            LoaderCheckpoint.Row before = earlier.get(f.name());
+            if (before != null && before.finished()) {
+                feed.fileLoaded();
+                continue;
+            }
+            todo.add(f);
+            rows.add(before != null ? before : new LoaderCheckpoint.Row(f.name(), 0,
+                    f.compression().isEmpty() ? f.size() : 0, LoaderCheckpoint.PENDING));
+        }
+        arrived.clear();
+        if (todo.isEmpty()) {
+            return;
         }
         job.withRetry("registering files in the checkpoint", c -> {
-            job.checkpoint.register(c, rows);
+            job.checkpoint.register(c, rows); // INSERT IGNORE: an earlier row stays as it is
             return null;
         });
         rows.forEach(r -> known.put(r.file(), r));
-        for (DumpDirectory.DataFile f : arrived) {
+        for (DumpDirectory.DataFile f : todo) {
             job.metrics.arrived(f.size());
             files.add(f);
         }
-        arrived.clear();
     }
 }

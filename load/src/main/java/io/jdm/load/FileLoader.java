@@ -257,7 +257,7 @@ final class FileLoader {
         InsertRewriter.Insert ins;
         List<String> pieces;
         try {
-            ins = InsertRewriter.rewrite(sql, target, job.config.onDuplicate());
+            ins = InsertRewriter.rewrite(sql, target, job.onDuplicate());
             checkTable(ins, s.start());
             pieces = InsertRewriter.split(ins.sql(), maxStatementBytes);
         } catch (IllegalArgumentException e) {

@@ -1,5 +1,7 @@
 package io.jdm.load;
 
+import io.jdm.common.config.OnDuplicate;
+import io.jdm.common.dumpdir.ChunkPlan;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
@@ -13,12 +15,15 @@ import java.time.Duration;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every worker of one run shares: the config, the checkpoint, the metrics, how to connect,
  * and the stop flag with the first failure (which wins and stops everyone).
  */
 final class LoadJob {
+    private static final Logger LOG = LoggerFactory.getLogger(LoadJob.class);
     /** The first pause after a retriable failure; later ones double up to max-backoff-seconds. */
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
 
@@ -36,6 +41,7 @@ final class LoadJob {
      */
     volatile Function<String, FileManifest.Entry> recorded = name -> null;
     private volatile ConnectionSpec workerSpec;
+    private volatile OnDuplicate onDuplicate;
     /** Used only by the coordinating thread, through {@link #withRetry}. */
     private Connection admin;
     private final AtomicBoolean stopRequested = new AtomicBoolean();
@@ -48,6 +54,28 @@ final class LoadJob {
         this.workerSpec = config.target();
         this.checkpoint = new LoaderCheckpoint(config.metaSchema(), config.task(), config.sourceId());
         this.adminRetries = retries(ErrorClassifier::isRetriable);
+    }
+
+    /**
+     * How a row that collides with one in the target is written: the config's, except that a
+     * lock-free dump's {@code error} is {@code replace}. Its chunks are read at different moments, so
+     * two of them may hold the same unique value on two rows (a swap between the reads); the sync
+     * that follows replays the rows changed meanwhile, so whichever row the load keeps is
+     * corrected. Decided at the first data file: the dump writes its plan before any.
+     */
+    OnDuplicate onDuplicate() {
+        OnDuplicate d = onDuplicate;
+        if (d == null) {
+            d = config.onDuplicate();
+            if (d == OnDuplicate.ERROR && ChunkPlan.existsIn(config.dir())) {
+                LOG.info("{}: the dump is lock-free, its chunks read at different moments: rows that collide on"
+                        + " a unique key are replaced (on-duplicate error reads as replace) and the sync corrects"
+                        + " them", who());
+                d = OnDuplicate.REPLACE;
+            }
+            onDuplicate = d;
+        }
+        return d;
     }
 
     /** Session variables every later connection sets (the fast-path switches the user may set). */

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.OnDuplicate;
+import io.jdm.common.dumpdir.ChunkPlan;
+import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.FatalException;
@@ -149,6 +151,34 @@ class LoadUnitIT {
                     + "AND TABLE_SCHEMA IN ('LoadUnitIT_merged', '" + db + "')"), "filtered table not created");
             assertEquals(1, TestData.count(t, "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = "
                     + "'LoadUnitIT_merged' AND TABLE_NAME = 'all_rows' AND INDEX_NAME = 'kv'"));
+        }
+    }
+
+    @Test
+    void aLockFreeDumpsRowsThatCollideOnAUniqueKeyAreReplacedWhereOnDuplicateIsError() throws Exception {
+        String db = "LoadUnitIT_lockfree";
+        source.freshDatabase(db);
+        source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, u INT NOT NULL, UNIQUE KEY (u))",
+                "INSERT INTO " + db + ".t SELECT seq, seq FROM " + db + ".seq_1_to_300");
+        Path dir = tmp.resolve("lockfree");
+        try (Connection c = source.connect()) {
+            FixtureDumper.dump(c, db, dir, 100, 100, t -> "");
+        }
+        // two chunks read at different moments: row 250 took u = 10 after row 10's chunk was read
+        Path last = dir.resolve(db + ".t.000000003.sql");
+        Files.writeString(last, Files.readString(last).replace("(250,250)", "(250,10)"));
+        Files.deleteIfExists(dir.resolve(FileManifest.NAME));
+        String task = "unit_lockfree";
+        resetTarget(task, db);
+        LoadConfig cfg = LoadConfig.of(task, "src1", targetSpec(), dir).withPoolSize(1);
+        FatalException e = assertThrows(FatalException.class, () -> new LoadUnit(cfg).run());
+        assertTrue(e.getMessage().contains("on-duplicate"), e.getMessage());
+        resetTarget(task, db);
+        new ChunkPlan("rows=100 where= compress=none", List.of()).writeTo(dir);
+        new LoadUnit(cfg).run();
+        try (Connection t = target.connect()) {
+            assertEquals(299, TestData.count(t, "SELECT COUNT(*) FROM " + db + ".t"));
+            assertEquals(250, TestData.count(t, "SELECT id FROM " + db + ".t WHERE u = 10"));
         }
     }
 

@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +72,7 @@ final class RingPipeline {
     }
 
     /** Wires the stages; they run from {@link #start()}. */
-    void build(AppliedFilter applied, GlobalCheckpoint checkpoint, long batchBytes, BooleanSupplier safeMode) {
+    void build(AppliedFilter applied, GlobalCheckpoint checkpoint, long batchBytes, Predicate<ChangePos> safeMode) {
         NamedThreadFactory named = new NamedThreadFactory(cfg.task(), "sync", "ring");
         ThreadFactory quietOnHalt = r -> {
             Thread t = named.newThread(r);

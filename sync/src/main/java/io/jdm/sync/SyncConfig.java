@@ -6,6 +6,7 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.reader.EventDecider;
+import io.jdm.sync.ring.ChangePos;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.BiPredicate;
@@ -22,6 +23,9 @@ import java.util.function.UnaryOperator;
  * @param queueSize ring size in slots, a power of two
  * @param safeModeDuration how long safe mode stays on after a start when {@code safeMode} is false
  *        (zero: never); a start from a checkpoint needs none, the per-writer positions make replays exact
+ * @param safeModeUntil safe mode stays on for every change whose transaction starts before this
+ *        position (null: none): a lock-free dump's highest HIGH, up to which its chunks' images and the
+ *        binlog overlap
  * @param retryBudget how long a writer keeps retrying a retriable failure before the unit fails
  * @param eventFilter DM's {@code filters}: decides per row event and per DDL statement (default: apply all)
  * @param onlineDdl follow gh-ost / pt-online-schema-change shadow tables as DM's {@code online-ddl} does
@@ -32,7 +36,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                          Duration checkpointFlushInterval, String metaSchema, boolean enableGtid,
                          Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
-                         EventDecider eventFilter, boolean onlineDdl) {
+                         EventDecider eventFilter, boolean onlineDdl, BinlogPosition safeModeUntil) {
 
     public SyncConfig {
         Objects.requireNonNull(task, "task");
@@ -89,7 +93,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                 + " server-id=" + serverId + " start=" + start + " worker-count=" + workerCount + " batch=" + batch
                 + " queue-size=" + queueSize + " safe-mode=" + safeMode + " compact=" + compact
                 + " multiple-rows=" + multipleRows + " meta-schema=" + metaSchema + " enable-gtid=" + enableGtid
-                + " online-ddl=" + onlineDdl + "]";
+                + " online-ddl=" + onlineDdl + (safeModeUntil == null ? "" : " safe-mode-until=" + safeModeUntil)
+                + "]";
     }
 
     /**
@@ -120,6 +125,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private Duration retryMaxBackoff = Duration.ofSeconds(5);
         private EventDecider eventFilter = EventDecider.ALWAYS_DO;
         private boolean onlineDdl = TaskConfig.DEFAULT_ONLINE_DDL;
+        private BinlogPosition safeModeUntil;
 
         private Builder(String task, ConnectionSpec source, ConnectionSpec target) {
             this.task = task;
@@ -163,12 +169,13 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder retryMaxBackoff(Duration v) { retryMaxBackoff = v; return this; }
         public Builder eventFilter(EventDecider v) { eventFilter = v; return this; }
         public Builder onlineDdl(boolean v) { onlineDdl = v; return this; }
+        public Builder safeModeUntil(BinlogPosition v) { safeModeUntil = v; return this; }
 
         public SyncConfig build() {
             return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
                     safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
                     enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
-                    onlineDdl);
+                    onlineDdl, safeModeUntil);
         }
     }
 }

@@ -63,7 +63,7 @@ public final class SyncUnit {
         this.checkpoint = new GlobalCheckpoint(cfg, progress);
         this.pipeline = new RingPipeline(cfg, counters, progress, end::hasFailed, this::fail);
         this.catchUp = new CatchUp(this::readPosition, pipeline::cursor, progress, end::hasFailed);
-        this.safeMode = new SafeMode(cfg.safeMode(), cfg.safeModeDuration());
+        this.safeMode = new SafeMode(cfg);
         this.metrics = new SyncMetrics(cfg.task(), cfg.sourceId(), counters, progress, pipeline::cursor,
                 this::checkpoint, this::readPosition, () -> reader == null ? 0 : reader.reconnects(),
                 gate::isClosed);
@@ -87,6 +87,10 @@ public final class SyncUnit {
                     cfg.sourceId(), gate, reader::lastEventEnd, pipeline::cursor, progress::minSequence);
             holdWatcher.ensureTable();
             safeMode.started();
+            if (cfg.safeModeUntil() != null) {
+                LOG.info("sync: safe mode until the stream passes {}, where the lock-free dump's last chunk was read",
+                        cfg.safeModeUntil());
+            }
             pipeline.start();
             reader.start(Duration.ofSeconds(Math.max(30, cfg.source().connectTimeoutSeconds() * 2L)));
             checkpoint.startFlushing();

@@ -1,5 +1,6 @@
 package io.jdm.cli.check;
 
+import io.jdm.common.config.Consistency;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.util.List;
 import java.util.Set;
@@ -20,8 +21,14 @@ public record PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source>
      *
      * @param sourceConnections connections the task opens on this source at once (dump threads, binlog stream)
      * @param targetConnections connections this source's units open on the target at once (load pool, writers)
+     * @param consistency how the dump reads the source ({@code mydumpers.*.consistency}): which privileges and
+     *                    keys it needs
      */
     public record Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter,
-                         boolean enableGtid, int sourceConnections, int targetConnections) {
+                         boolean enableGtid, int sourceConnections, int targetConnections, Consistency consistency) {
+        public Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter, boolean enableGtid,
+                      int sourceConnections, int targetConnections) {
+            this(id, spec, tableFilter, enableGtid, sourceConnections, targetConnections, Consistency.AUTO);
+        }
     }
 }

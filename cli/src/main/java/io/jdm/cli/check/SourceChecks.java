@@ -1,5 +1,6 @@
 package io.jdm.cli.check;
 
+import io.jdm.common.config.Consistency;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
@@ -19,7 +20,7 @@ final class SourceChecks {
         List<CheckResult> out = new ArrayList<>();
         out.add(version(f, inst));
         if (in.needsDump()) {
-            out.add(dumpPrivileges(f, inst));
+            out.add(dumpPrivileges(f, inst, s.consistency()));
         }
         if (in.needsBinlog()) {
             out.add(binlogEnabled(f, inst));
@@ -156,7 +157,11 @@ final class SourceChecks {
                 + ": replication uses file/pos, which does not survive a source failover");
     }
 
-    private static CheckResult dumpPrivileges(ServerFacts f, String inst) {
+    /**
+     * SELECT, RELOAD and LOCK TABLES, as DM checks them; a lock-free dump takes no lock and needs
+     * SELECT only, and {@code auto} goes lock-free where RELOAD is missing.
+     */
+    private static CheckResult dumpPrivileges(ServerFacts f, String inst, Consistency consistency) {
         List<String> missing = new ArrayList<>();
         for (String p : List.of("SELECT", "RELOAD", "LOCK TABLES")) {
             if (!f.hasGlobal(p)) {
@@ -165,6 +170,15 @@ final class SourceChecks {
         }
         if (missing.isEmpty()) {
             return CheckResult.pass("dump_privilege", inst, "SELECT, RELOAD, LOCK TABLES granted");
+        }
+        if (!missing.contains("SELECT") && consistency == Consistency.LOCK_FREE) {
+            return CheckResult.pass("dump_privilege", inst, "SELECT granted; consistency lock-free takes no lock, so "
+                    + "RELOAD and LOCK TABLES are not needed");
+        }
+        if (!missing.contains("SELECT") && missing.contains("RELOAD") && consistency == Consistency.AUTO) {
+            return CheckResult.warn("dump_privilege", inst, "RELOAD missing: FLUSH TABLES WITH READ LOCK is not "
+                    + "possible, the dump goes lock-free, each chunk in its own snapshot (GRANT RELOAD ON *.* for one "
+                    + "snapshot of all tables)");
         }
         if (missing.equals(List.of("RELOAD"))) {
             return CheckResult.warn("dump_privilege", inst, "RELOAD missing: FLUSH TABLES WITH READ LOCK is not "

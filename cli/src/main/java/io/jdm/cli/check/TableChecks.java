@@ -1,5 +1,6 @@
 package io.jdm.cli.check;
 
+import io.jdm.common.config.Consistency;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.TableName;
 import java.sql.PreparedStatement;
@@ -30,7 +31,11 @@ final class TableChecks {
                 keyless.add(t.toString());
             }
         }
-        if (keyless.isEmpty()) {
+        if (!keyless.isEmpty() && s.consistency() == Consistency.LOCK_FREE) {
+            out.add(CheckResult.fail("table_schema", inst, keyless.size() + " of " + tables.size()
+                    + " tables have no primary or NOT NULL unique key (" + shown(keyless) + "), which consistency"
+                    + " lock-free needs to replay their rows; add one, or dump with consistency flush or lock"));
+        } else if (keyless.isEmpty()) {
             out.add(CheckResult.pass("table_schema", inst, tables.size() + " tables selected, all with a primary or unique key"));
         } else {
             out.add(CheckResult.warn("table_schema", inst, keyless.size() + " of " + tables.size()

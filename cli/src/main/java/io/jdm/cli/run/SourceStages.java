@@ -164,10 +164,16 @@ final class SourceStages {
     /**
      * Dumps and loads at once, the load following the dump file by file (see {@link DumpLoadOverlap}).
      * A new dump takes a new snapshot, so whatever a load of an earlier, incomplete dump wrote is
-     * undone first; a restart after this dump completed finds its metadata and resumes the load.
+     * undone first; a restart after this dump completed finds its metadata and resumes the load. An
+     * incomplete lock-free dump is not new: it resumes, and what was loaded from its chunks stays.
      */
     private BinlogPosition dumpAndLoad(MySqlInstance i, SourceState s, long since) throws SQLException {
-        AbandonedLoad.undo(task, i);
+        if (DumpUnit.resumes(UnitConfigs.dump(task, i))) {
+            LOG.info("source {}: its lock-free dump did not complete; it resumes, and the rows loaded from its"
+                    + " finished chunks stay", i.sourceId());
+        } else {
+            AbandonedLoad.undo(task, i);
+        }
         store.write(i.sourceId(), StageStore.Stage.DUMP_LOAD, null);
         s.enter("dump&load");
         DumpLoadOverlap run = new DumpLoadOverlap(task, i, s);

@@ -4,6 +4,9 @@ import io.jdm.common.config.BinlogMeta;
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.dumpdir.ChunkJournal;
+import io.jdm.common.dumpdir.ChunkPlan;
+import io.jdm.common.error.FatalException;
 import io.jdm.common.filter.EventFilter;
 import io.jdm.common.filter.RoutedName;
 import io.jdm.common.filter.TableFilter;
@@ -15,6 +18,8 @@ import io.jdm.verify.VerifyConfig;
 import io.jdm.dump.DumpConfig;
 import io.jdm.load.LoadConfig;
 import io.jdm.sync.SyncConfig;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -65,7 +70,25 @@ public final class UnitConfigs {
                 .router(router(task, instance))
                 .eventFilter(EventFilter.forInstance(task, instance)::decide)
                 .onlineDdl(task.onlineDdl())
+                .safeModeUntil(task.taskMode().dumps() ? lockFreeHigh(task, instance) : null)
                 .build();
+    }
+
+    /**
+     * The highest HIGH of the lock-free dump in the source's dump directory: the sync replays in safe
+     * mode until its stream passes it. Null when the dump is not lock-free (or not there).
+     */
+    static BinlogPosition lockFreeHigh(TaskConfig task, MySqlInstance instance) {
+        Path dir = task.mydumper(instance).dir();
+        if (!ChunkPlan.existsIn(dir)) {
+            return null;
+        }
+        try {
+            return ChunkJournal.highest(ChunkJournal.readFrom(dir)).orElse(null);
+        } catch (IOException e) {
+            throw new FatalException("source " + instance.sourceId() + ": cannot read " + dir.resolve(ChunkJournal.NAME)
+                    + " (" + e.getMessage() + "), which says until where the sync must write in safe mode");
+        }
     }
 
     public static VerifyConfig verify(TaskConfig task, MySqlInstance instance) {

@@ -10,10 +10,15 @@
  *     dump       → a restart dumps again (an incomplete dump directory is discarded by the dump unit)
  *     dump_load  → dump and load ran at once. metadata present: the dump is complete, a restart loads,
  *                  resuming from the loader checkpoint. No metadata: the snapshot is gone, so a restart
- *                  empties the tables the load wrote, clears its checkpoint and dumps and loads again
+ *                  empties the tables the load wrote, clears its checkpoint and dumps and loads again;
+ *                  a lock-free dump has no snapshot to lose: it resumes from its unfinished chunks and
+ *                  what was loaded from the finished ones stays
  *     load       → the dump is complete: a restart loads, resuming from the loader checkpoint
  *     sync       → the load is complete: a restart syncs from the sync checkpoint, else the recorded position
  * </pre>
+ *
+ * <p>After a lock-free dump the recorded position is its lowest LOW, and the sync writes in safe mode
+ * until its stream passes the dump's highest HIGH ({@code jdm-chunks}; see the dump package).
  *
  * <p>While dump and load overlap, the dump waits whenever 2 × pool-size + threads of its data files are
  * not loaded yet; either unit's failure stops the other, and {@code /status} shows the unit as Load
@@ -31,7 +36,7 @@
  * after their current statement, committed with its offset; the dump without {@code metadata}) and
  * the source waits in a {@code PauseGate}; resume runs its stages again from the stage
  * table, as a restart does: the load from its checkpoint, an incomplete dump from scratch (undoing what
- * the load wrote from it). Status shows {@code Paused} with the unit that resume runs again. A paused
+ * the load wrote from it), or, lock-free, from its unfinished chunks. Status shows {@code Paused} with the unit that resume runs again. A paused
  * task is not remembered across a restart: the next run goes on at once.
  */
 package io.jdm.cli.run;

@@ -48,6 +48,35 @@ class PrecheckerIT {
     }
 
     @Test
+    void aLockFreeDumpNeedsNeitherReloadNorLockTablesButAKeyOnEveryTable() throws Exception {
+        source.execute("CREATE USER IF NOT EXISTS 'pre_lockfree'@'127.0.0.1' IDENTIFIED BY 'pw'",
+                "GRANT SELECT, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'pre_lockfree'@'127.0.0.1'");
+        ConnectionSpec limited = ConnectionSpec.of(source.host(), source.port(), "pre_lockfree", "pw");
+        for (var c : List.of(io.jdm.common.config.Consistency.LOCK_FREE, io.jdm.common.config.Consistency.AUTO,
+                io.jdm.common.config.Consistency.FLUSH)) {
+            List<CheckResult> rs = new Prechecker(new PrecheckInput(true, true, List.of(new PrecheckInput.Source(
+                    "mysql-01", limited, (d, t) -> d.equals("pre_ok"), true, 5, 19, c)), spec(target), "jdm_meta",
+                    Set.of())).run();
+            CheckResult privilege = find(rs, "dump_privilege", "source mysql-01");
+            switch (c) {
+                case LOCK_FREE -> assertEquals(CheckResult.Status.PASS, privilege.status(), privilege.detail());
+                case AUTO -> {
+                    assertEquals(CheckResult.Status.WARN, privilege.status(), privilege.detail());
+                    assertTrue(privilege.detail().contains("the dump goes lock-free"), privilege.detail());
+                }
+                default -> assertEquals(CheckResult.Status.FAIL, privilege.status(), privilege.detail());
+            }
+        }
+        List<CheckResult> keyless = new Prechecker(new PrecheckInput(true, true, List.of(new PrecheckInput.Source(
+                "mysql-01", spec(source), (d, t) -> d.equals("pre_nokey"), true, 5, 19,
+                io.jdm.common.config.Consistency.LOCK_FREE)), spec(target), "jdm_meta", Set.of())).run();
+        CheckResult schema = find(keyless, "table_schema", "source mysql-01");
+        assertEquals(CheckResult.Status.FAIL, schema.status(), schema.detail());
+        assertTrue(schema.detail().contains("`pre_nokey`.`bare`") || schema.detail().contains("pre_nokey.bare"),
+                schema.detail());
+    }
+
+    @Test
     void moreConnectionsThanTheServersAllowIsAWarningNamingTheKeys() throws Exception {
         long sourceMax = Long.parseLong(source.rows("SELECT @@max_connections").get(0));
         long targetMax = Long.parseLong(target.rows("SELECT @@max_connections").get(0));

@@ -7,12 +7,21 @@ import java.util.Locale;
  * Dumpling's {@code consistency} option.
  */
 public enum Consistency {
-    /** FLUSH on MySQL/MariaDB, falling back to LOCK when FTWRL is refused; SNAPSHOT on TiDB. */
+    /**
+     * FLUSH on MySQL/MariaDB, falling back to LOCK_FREE when FTWRL is refused (no RELOAD), or to LOCK
+     * when a selected table has no key to dump lock-free by; SNAPSHOT on TiDB.
+     */
     AUTO,
     /** FLUSH TABLES WITH READ LOCK while every connection opens its snapshot and the position is read. */
     FLUSH,
     /** LOCK TABLES … READ on the selected tables instead of FTWRL (managed MySQL). */
     LOCK,
+    /**
+     * No FTWRL, no LOCK TABLES, no RELOAD: each chunk is read in its own short snapshot, the binlog
+     * position before and after it recorded, and the sync replays from the lowest in safe mode until
+     * it passes the highest (see the dump unit's documentation). A dump killed part way resumes.
+     */
+    LOCK_FREE,
     /** TiDB only: every connection reads at one TSO through {@code tidb_snapshot}. */
     SNAPSHOT,
     /**
@@ -21,8 +30,8 @@ public enum Consistency {
      */
     NONE;
 
-    /** The lower-case name, as the task file and the metadata file spell it. */
+    /** The lower-case name with dashes ({@code lock-free}), as the task file and the metadata file spell it. */
     public String label() {
-        return name().toLowerCase(Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 }

@@ -366,11 +366,11 @@ public final class Section {
         return Optional.empty();
     }
 
-    /** The lower-case names of enum constants, in declaration order, for {@link #choice}. */
+    /** The names of enum constants as a task file spells them (lower case, {@code _} as {@code -}), in declaration order, for {@link #choice}. */
     public static <E extends Enum<E>> Map<String, E> names(E[] values) {
         Map<String, E> m = new LinkedHashMap<>();
         for (E e : values) {
-            m.put(e.name().toLowerCase(Locale.ROOT), e);
+            m.put(e.name().toLowerCase(Locale.ROOT).replace('_', '-'), e);
         }
         return Collections.unmodifiableMap(m);
     }

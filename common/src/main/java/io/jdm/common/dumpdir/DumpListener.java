@@ -8,7 +8,10 @@ import java.util.concurrent.TimeUnit;
  * schema file before any data file of that table; a data file only once it is complete, closed
  * under its final name and will not be rewritten; {@link #completed} last, after {@code metadata}.
  * A dump that fails or is stopped never calls {@link #completed}. View files are not announced:
- * views are created after all the data, from the complete directory.
+ * views are created after all the data, from the complete directory. A lock-free dump that resumes
+ * announces the files its earlier runs finished (and kept) again, after their table's schema file
+ * and before that table's other chunks are read: a load that followed the earlier run knows them
+ * from its checkpoint.
  */
 public interface DumpListener {
     /** For a dump nobody follows. */

@@ -2,11 +2,7 @@ package io.jdm.common.dumpdir;
 
 import io.jdm.common.position.BinlogPosition;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -64,23 +60,13 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
 
     /** Writes {@code dir/metadata} atomically (temp file, then rename): its presence means the dump is complete. */
     public void writeTo(Path dir) throws IOException {
-        Path tmp = dir.resolve(DumpFileNames.METADATA + ".tmp");
-        Files.writeString(tmp, render(), StandardCharsets.UTF_8);
-        try {
-            Files.move(tmp, dir.resolve(DumpFileNames.METADATA), StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, dir.resolve(DumpFileNames.METADATA), StandardCopyOption.REPLACE_EXISTING);
-        }
+        AtomicFile.write(dir, DumpFileNames.METADATA, render());
     }
 
     /** Reads {@code dir/metadata}; empty when the file does not exist (an incomplete dump). */
     public static Optional<DumpMetadata> readFrom(Path dir) throws IOException {
-        Path f = dir.resolve(DumpFileNames.METADATA);
-        if (!Files.exists(f)) {
-            return Optional.empty();
-        }
-        return Optional.of(parse(Files.readAllLines(f, StandardCharsets.UTF_8)));
+        Optional<List<String>> lines = AtomicFile.readLines(dir, DumpFileNames.METADATA);
+        return lines.isEmpty() ? Optional.empty() : Optional.of(parse(lines.get()));
     }
 
     static DumpMetadata parse(List<String> lines) {

@@ -3,10 +3,8 @@ package io.jdm.common.dumpdir;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -67,22 +65,13 @@ public record FileManifest(Map<String, Entry> entries) {
 
     /** Writes {@code dir/jdm-files} atomically; the dump writes {@code metadata} after it. */
     public void writeTo(Path dir) throws IOException {
-        Path tmp = dir.resolve(NAME + ".tmp");
-        Files.writeString(tmp, render(), StandardCharsets.UTF_8);
-        try {
-            Files.move(tmp, dir.resolve(NAME), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, dir.resolve(NAME), StandardCopyOption.REPLACE_EXISTING);
-        }
+        AtomicFile.write(dir, NAME, render());
     }
 
     /** Reads {@code dir/jdm-files}; empty when the dump has none (Dumpling, mydumper). */
     public static Optional<FileManifest> readFrom(Path dir) throws IOException {
-        Path f = dir.resolve(NAME);
-        if (!Files.exists(f)) {
-            return Optional.empty();
-        }
-        return Optional.of(parse(Files.readAllLines(f, StandardCharsets.UTF_8)));
+        Optional<List<String>> lines = AtomicFile.readLines(dir, NAME);
+        return lines.isEmpty() ? Optional.empty() : Optional.of(parse(lines.get()));
     }
 
     /**

@@ -5,6 +5,8 @@
  * <pre>
  *   metadata                         written last, atomically: the snapshot's binlog position
  *   jdm-files                        written just before it by jdm: crc32c, size and rows of each data file
+ *   jdm-chunk-plan                   lock-free dumps: every table's chunks, written before the first is read
+ *   jdm-chunks                       lock-free dumps: each finished chunk, its files and binlog LOW/HIGH
  *   {db}-schema-create.sql           CREATE DATABASE
  *   {db}.{tbl}-schema.sql            CREATE TABLE; of a view, a placeholder table with its columns
  *   {db}.{tbl}-schema-view.sql       drops the placeholder, CREATE VIEW
@@ -15,6 +17,10 @@
  * finishes them; {@link io.jdm.common.dumpdir.DumpFeed} is the one that hands them to a load
  * following the dump, holding the dump back when the load falls behind. The directory written is
  * the same either way.
+ *
+ * <p>{@link io.jdm.common.dumpdir.ChunkPlan} and {@link io.jdm.common.dumpdir.ChunkJournal} are
+ * jdm's own: their names hold no {@code .sql}, so myloader, TiDB Lightning and DM's loader pass
+ * them by, as jdm's load does ({@link io.jdm.common.dumpdir.DumpFileNames#parse}).
  *
  * <p>Schema files begin with {@code SET NAMES utf8mb4} in a version comment (Dumpling's and
  * mydumper's with {@code SET NAMES binary}, which the load honours); names are escaped as Dumpling

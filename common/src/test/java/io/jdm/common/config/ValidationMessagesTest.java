@@ -178,7 +178,7 @@ class ValidationMessagesTest {
                         "mydumpers.global.chunk-filesize: must be a size in MiB 0..1048576 such as 64 or 64MiB, "
                                 + "got \"64 megs\""),
                 appended("mydumpers:\n  global:\n    consistency: fast\n",
-                        "mydumpers.global.consistency: must be one of auto, flush, lock, snapshot, none, got \"fast\""),
+                        "mydumpers.global.consistency: must be one of auto, flush, lock, lock-free, snapshot, none, got \"fast\""),
                 appended("mydumpers:\n  global:\n    compress: lz4\n",
                         "mydumpers.global.compress: must be one of none, gzip, zstd, got \"lz4\""),
                 appended("mydumpers:\n  global:\n    extra-args: \"--rows 1000 -B shop\"\n",

@@ -194,7 +194,7 @@ public final class Writer implements EventHandler<RingSlot> {
         List<Pending> part = batch.subList(from, to);
         List<Pending> work = s.compact() ? Compactor.compact(part) : part;
         sb.setLength(0);
-        sql.append(sb, work, s.safeMode().getAsBoolean());
+        sql.append(sb, work, s.safeMode().test(positions.get(from)));
         store.appendUpsert(sb, s.generation(), id, s.writers(), pos);
         String stmt = sb.toString();
         List<SqlBuilder.Prepared> prepared = List.copyOf(sql.prepared());

@@ -2,20 +2,23 @@ package io.jdm.sync.writer;
 
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.sync.ring.ByteBudget;
+import io.jdm.sync.ring.ChangePos;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * What every writer shares.
  *
  * @param generation the checkpoint generation this run writes
- * @param safeMode asked per batch: true while safe mode is on
+ * @param safeMode asked per batch with the position of its first change: true while safe mode is on
+ *        for it
  * @param aborted true once the unit failed or halts: retries and drains give up
  * @param budget the bytes of row images in flight; a writer gives back those of the changes it committed
  * @param batchBytes a batch is committed once its row images hold this many bytes
  */
 public record WriterSettings(String task, ConnectionSpec target, int writers, int batch, boolean compact,
-                             boolean multipleRows, int generation, BooleanSupplier safeMode,
+                             boolean multipleRows, int generation, Predicate<ChangePos> safeMode,
                              Duration retryBudget, Duration maxBackoff, Duration checkpointInterval,
                              BooleanSupplier aborted, ByteBudget budget, long batchBytes) {
 }
