@@ -16,7 +16,6 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -32,8 +31,6 @@ final class BenchConfigParser {
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]+");
     private static final Pattern DATABASE = Pattern.compile("[A-Za-z0-9_]+");
     private static final Pattern EMBEDDED = Pattern.compile("embedded");
-    private static final Map<String, BenchConfig.Runner> RUNNERS = Map.of("process", BenchConfig.Runner.PROCESS,
-            "in-jvm", BenchConfig.Runner.IN_JVM);
     private static final String MIXES = "must be oltp_insert, oltp_write_only or oltp_read_write, got ";
     /** The dump sweep's rows per chunk: 10,000, so the bench's small tables are dumped in several chunks. */
     private static final long DUMP_ROWS = 10_000;
@@ -74,7 +71,7 @@ final class BenchConfigParser {
         if (!out.isAbsolute() && base != null) {
             out = base.resolve(out);
         }
-        BenchConfig.Runner runner = root.choice("runner", BenchConfig.Runner.PROCESS, RUNNERS);
+        BenchConfig.Runner runner = root.choice("runner", BenchConfig.Runner.PROCESS, Section.names(BenchConfig.Runner.values()));
         root.finish();
         if (dump == null && load == null && sync == null) {
             root.problem("sweeps", "must name at least one of dump, load, sync");
