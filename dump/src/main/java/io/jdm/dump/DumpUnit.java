@@ -93,7 +93,7 @@ public final class DumpUnit {
     public DumpResult run() {
         LocalDateTime started = LocalDateTime.now();
         long t0 = System.nanoTime();
-        DumpDirectory dir = new DumpDirectory(config.outputDir(), config.compress());
+        OutputDirectory dir = new OutputDirectory(config.outputDir(), config.compress());
         try {
             dir.prepare();
         } catch (IOException e) {
@@ -156,7 +156,7 @@ public final class DumpUnit {
     }
 
     /** Schemas, every chunk, views: in the one snapshot, or lock-free chunk by chunk when {@code run} is set. */
-    private void dumpAll(SnapshotPool pool, Connection meta, DumpDirectory dir, SnapshotOpener.Opened opened,
+    private void dumpAll(SnapshotPool pool, Connection meta, OutputDirectory dir, SnapshotOpener.Opened opened,
                          LockFreeRun run) throws SQLException, IOException {
         afterSnapshot.run();
         SchemaDumper schemas = new SchemaDumper(config, dir, metrics, listener);
@@ -181,7 +181,7 @@ public final class DumpUnit {
      * @param run a lock-free dump's bookkeeping; null for a dump in one snapshot
      */
     private List<TableJob> runChunks(SnapshotPool pool, Connection meta, SchemaDumper schemas,
-                                     SnapshotOpener.Opened opened, DumpDirectory dir, LockFreeRun run) {
+                                     SnapshotOpener.Opened opened, OutputDirectory dir, LockFreeRun run) {
         BlockingQueue<Chunk> queue = new ArrayBlockingQueue<>(Math.max(16, config.threads() * 4));
         ExecutorService workers = Executors.newFixedThreadPool(config.threads(),
                 new NamedThreadFactory(config.task(), "dump", "worker"));

@@ -35,7 +35,7 @@ final class LockFreeRun implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LockFreeRun.class);
 
     private final DumpConfig config;
-    private final DumpDirectory dir;
+    private final OutputDirectory dir;
     /** The plan being resumed, by table; empty for a fresh dump. */
     private final Map<TableName, ChunkPlan.Table> resumed;
     /** Finished chunks of the runs before this one, by table and chunk number. */
@@ -43,7 +43,7 @@ final class LockFreeRun implements AutoCloseable {
     private final ChunkJournal journal;
     private final ChunkWindow window;
 
-    private LockFreeRun(DumpConfig config, DumpDirectory dir, Map<TableName, ChunkPlan.Table> resumed,
+    private LockFreeRun(DumpConfig config, OutputDirectory dir, Map<TableName, ChunkPlan.Table> resumed,
                         List<ChunkJournal.Done> finished, ChunkWindow window) throws IOException {
         this.config = config;
         this.dir = dir;
@@ -56,7 +56,7 @@ final class LockFreeRun implements AutoCloseable {
 
     /** True when {@code config}'s directory holds a lock-free dump that did not complete: a dump resumes it. */
     static boolean resumable(DumpConfig config) {
-        DumpDirectory d = new DumpDirectory(config.outputDir(), config.compress());
+        OutputDirectory d = new OutputDirectory(config.outputDir(), config.compress());
         return ChunkPlan.existsIn(d.path()) && !d.complete();
     }
 
@@ -65,7 +65,7 @@ final class LockFreeRun implements AutoCloseable {
      *
      * @throws FatalException when the dump to resume was begun with other settings
      */
-    static LockFreeRun open(DumpConfig config, DumpDirectory dir, ChunkWindow window) throws IOException {
+    static LockFreeRun open(DumpConfig config, OutputDirectory dir, ChunkWindow window) throws IOException {
         if (!ChunkPlan.existsIn(dir.path()) || dir.complete()) {
             dir.clean();
             return new LockFreeRun(config, dir, Map.of(), List.of(), window);

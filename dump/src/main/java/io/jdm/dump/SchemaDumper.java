@@ -30,14 +30,14 @@ import java.util.Set;
  */
 final class SchemaDumper {
     private final DumpConfig config;
-    private final DumpDirectory dir;
+    private final OutputDirectory dir;
     private final DumpMetrics metrics;
     private final DumpListener listener;
     private SchemaFingerprint fingerprint;
     private Map<TableName, Long> estimates = Map.of();
 
     /** @param listener told of each database and table schema file once it is written */
-    SchemaDumper(DumpConfig config, DumpDirectory dir, DumpMetrics metrics, DumpListener listener) {
+    SchemaDumper(DumpConfig config, OutputDirectory dir, DumpMetrics metrics, DumpListener listener) {
         this.config = config;
         this.dir = dir;
         this.metrics = metrics;

@@ -70,7 +70,7 @@ class DumpFailuresIT {
         Path dir = tmp.resolve("gone");
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("DumpFailuresIT.keep.000000001.sql"), "INSERT INTO keep VALUES (1,'a');\n");
-        Logger log = (Logger) LoggerFactory.getLogger(DumpDirectory.class);
+        Logger log = (Logger) LoggerFactory.getLogger(OutputDirectory.class);
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
         log.addAppender(lines);

@@ -22,13 +22,13 @@ import org.slf4j.LoggerFactory;
  * that a lock-free dump resumes: the files of its finished chunks stay. Only files whose names
  * belong to a dump are removed; anything else in the directory is left alone.
  */
-final class DumpDirectory {
-    private static final Logger LOG = LoggerFactory.getLogger(DumpDirectory.class);
+final class OutputDirectory {
+    private static final Logger LOG = LoggerFactory.getLogger(OutputDirectory.class);
     private static final String SET_NAMES = "/*!40101 SET NAMES utf8mb4*/;\n";
     private final Path dir;
     private final Compression compression;
 
-    DumpDirectory(Path dir, Compression compression) {
+    OutputDirectory(Path dir, Compression compression) {
         this.dir = dir;
         this.compression = compression;
     }
