@@ -24,10 +24,10 @@ import java.util.Optional;
 /**
  * load: one jdm dump of the dataset per rows-per-statement (statement size = rows × the sbtest row's
  * ~200 bytes), then jdm and myloader at every pool size, alternating, into a fresh database each
- * time. With runner process (the default) each jdm sample is a whole {@code jdm load} process
- * started by the launcher, measured like myloader's (wall, CPU, peak RSS); with runner in-jvm it is
- * a LoadUnit run in this JVM, a profiling aid.
- * MB/s is dump bytes per second for both; every load is checked with CHECKSUM TABLE.
+ * time, and once per rows-per-statement the target's bulk ceiling, one LOAD DATA LOCAL INFILE stream
+ * per table ({@link LoadDataPeer}). With runner process (the default) each jdm sample is a whole
+ * {@code jdm load} process started by the launcher, measured like the peers (wall, CPU, peak RSS);
+ * with runner in-jvm it is a LoadUnit run in this JVM, a profiling aid. MB/s is dump bytes per second for every loader; every load is checked with CHECKSUM TABLE.
  */
 final class LoadSweeps {
     /** An sbtest row in a dump's VALUES list: (id,k,'c…119','pad…59'), about 200 bytes. */
@@ -54,13 +54,19 @@ final class LoadSweeps {
             env.rec().note("load: runner in-jvm: jdm's samples are LoadUnit runs inside the bench's warm JVM, a "
                     + "profiling aid; the figures users get come from runner: process");
         }
-        Optional<java.nio.file.Path> myloader = cfg.peers() ? Tools.find("myloader") : Optional.empty();
+        Optional<Path> myloader = cfg.peers() ? Tools.find("myloader") : Optional.empty();
         if (cfg.peers() && myloader.isEmpty()) {
             env.rec().note("load: myloader not found on PATH, skipped (Debian package mydumper)");
         }
+        Optional<LoadDataPeer> loadData = loadData();
         for (int rps : cfg.load().rowsPerStatement()) {
             Path dump = env.work().resolve("load-dump-" + rps);
             long bytes = dump(dump, rps);
+            if (loadData.isPresent()) {
+                // rows-per-statement means nothing to LOAD DATA; it names the dump whose bytes MB/s counts
+                alternate(Map.of("rows-per-statement", (long) rps),
+                        Map.of(LoadDataPeer.TOOL, () -> loadData.get().run(targetDb, bytes, process)));
+            }
             for (int pool : cfg.load().poolSize()) {
                 Map<String, Long> p = new LinkedHashMap<>();
                 p.put("pool-size", (long) pool);
@@ -75,6 +81,22 @@ final class LoadSweeps {
             Tools.deleteTree(dump);
         }
         drop();
+    }
+
+    /** The LOAD DATA peer, its files written, when peers are on and a mariadb client is on PATH. */
+    private Optional<LoadDataPeer> loadData() throws Exception {
+        if (!env.cfg().peers()) {
+            return Optional.empty();
+        }
+        Optional<Path> client = Tools.find("mariadb", "mysql");
+        if (client.isEmpty()) {
+            env.rec().note("load: mariadb client not found on PATH, LOAD DATA peer skipped (Debian package "
+                    + "mariadb-client)");
+            return Optional.empty();
+        }
+        LoadDataPeer peer = new LoadDataPeer(env, client.get());
+        peer.writeFiles();
+        return Optional.of(peer);
     }
 
     /** One sample's metrics. */

@@ -66,6 +66,15 @@ class BenchRunnerIT {
         String md = Files.readString(out.resolve("report.md"));
         assertTrue(md.contains("## dump") && md.contains("## load") && md.contains("## sync"), md);
         assertTrue(md.contains("| oltp_write_only worker-count=4 batch=50 | mariadb-parallel-replication |"), md);
+        if (Tools.find("mariadb", "mysql").isPresent()) {
+            // the target's bulk ceiling is a peer of the load sweep, compared with jdm at the same dump
+            Sample ld = r.samples().stream().filter(s -> s.tool().equals(LoadDataPeer.TOOL)).findFirst()
+                    .orElseThrow(() -> new AssertionError("LOAD DATA measured\n" + console));
+            assertEquals("load", ld.sweep());
+            assertEquals("rows-per-statement=100", ld.setting());
+            assertEquals(4000, ld.metric(Sample.ROWS));
+            assertTrue(md.contains("| pool-size=2 rows-per-statement=100 | " + LoadDataPeer.TOOL + " |"), md);
+        }
         String html = Files.readString(out.resolve("report.html"));
         assertTrue(html.contains("<svg class=\"chart throughput\""));
         assertTrue(html.contains("sync: transaction latency percentiles (oltp_write_only)"), "backlog: jdm txn latency");
