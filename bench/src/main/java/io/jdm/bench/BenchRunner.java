@@ -53,6 +53,12 @@ public final class BenchRunner {
     }
 
     private BenchResults measure(ConnectionSpec source, ConnectionSpec target, Path work) throws Exception {
+        boolean processes = cfg.dump() != null || cfg.load() != null
+                || cfg.sync() != null && cfg.sync().mode() == BenchConfig.SyncMode.BACKLOG;
+        if (cfg.runner() == BenchConfig.Runner.PROCESS && processes && !Measured.available()) {
+            throw new IllegalStateException("bench: runner process measures each process with GNU time "
+                    + "(/usr/bin/time, Debian package time); install it or set runner: in-jvm");
+        }
         Recorder rec = new Recorder(out);
         rec.note(String.format(Locale.ROOT, "dataset: %d sbtest tables x %d rows in `%s`; source %s, target %s; "
                 + "%d repetition(s) per setting", cfg.tables(), cfg.rowsPerTable(), cfg.database(),

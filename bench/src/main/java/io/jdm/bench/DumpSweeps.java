@@ -34,14 +34,6 @@ final class DumpSweeps {
     void run() throws Exception {
         BenchConfig cfg = env.cfg();
         boolean process = cfg.runner() == BenchConfig.Runner.PROCESS;
-        if (process && !Measured.available()) {
-            throw new IllegalStateException("bench: runner process measures each process with GNU time "
-                    + "(/usr/bin/time, Debian package time); install it or set runner: in-jvm");
-        }
-        if (!process) {
-            env.rec().note("dump: runner in-jvm: jdm's samples are DumpUnit runs inside the bench's warm JVM, a "
-                    + "profiling aid; the figures users get come from runner: process");
-        }
         Optional<Path> mydumper = cfg.peers() ? Tools.find("mydumper") : Optional.empty();
         Optional<Path> mdump = cfg.peers() ? Tools.find("mariadb-dump", "mysqldump") : Optional.empty();
         if (cfg.peers() && mydumper.isEmpty()) {

@@ -46,14 +46,6 @@ final class LoadSweeps {
     void run() throws Exception {
         BenchConfig cfg = env.cfg();
         boolean process = cfg.runner() == BenchConfig.Runner.PROCESS;
-        if (process && !Measured.available()) {
-            throw new IllegalStateException("bench: runner process measures each process with GNU time "
-                    + "(/usr/bin/time, Debian package time); install it or set runner: in-jvm");
-        }
-        if (!process) {
-            env.rec().note("load: runner in-jvm: jdm's samples are LoadUnit runs inside the bench's warm JVM, a "
-                    + "profiling aid; the figures users get come from runner: process");
-        }
         Optional<Path> myloader = cfg.peers() ? Tools.find("myloader") : Optional.empty();
         if (cfg.peers() && myloader.isEmpty()) {
             env.rec().note("load: myloader not found on PATH, skipped (Debian package mydumper)");

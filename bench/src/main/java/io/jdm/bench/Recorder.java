@@ -40,6 +40,8 @@ final class Recorder {
     }
 
     synchronized BenchResults results(BenchConfig cfg) {
-        return new BenchResults(cfg.name(), cfg.repetitions(), samples, lags, notes);
+        return new BenchResults(cfg.name(), cfg.repetitions(),
+                cfg.runner() == BenchConfig.Runner.IN_JVM ? BenchResults.IN_JVM : BenchResults.PROCESS, samples, lags,
+                notes);
     }
 }

@@ -25,8 +25,10 @@ final class HtmlReport {
 
     static String render(BenchResults r, String markdown) {
         StringBuilder sb = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
-        sb.append("<title>jdm bench: ").append(Svg.esc(r.name())).append("</title><style>").append(CSS)
-                .append("</style></head><body>\n<h1>jdm bench: ").append(Svg.esc(r.name())).append("</h1>\n");
+        String title = Svg.esc(MarkdownReport.title(r));
+        sb.append("<title>").append(title).append("</title><style>").append(CSS)
+                .append("</style></head><body>\n<h1>").append(title).append("</h1>\n<p>")
+                .append(Svg.esc(MarkdownReport.runner(r))).append("</p>\n");
         List<Group> groups = Group.of(r.samples());
         for (String sweep : Columns.SWEEPS) {
             List<Group> gs = groups.stream().filter(g -> g.sweep().equals(sweep)).toList();

@@ -16,7 +16,7 @@ final class MarkdownReport {
 
     static String render(BenchResults r) {
         StringBuilder sb = new StringBuilder();
-        sb.append("# jdm bench: ").append(r.name()).append("\n\n");
+        sb.append("# ").append(title(r)).append("\n\n").append(runner(r)).append("\n\n");
         for (String n : r.notes()) {
             sb.append("- ").append(n).append('\n');
         }
@@ -31,6 +31,21 @@ final class MarkdownReport {
             }
         }
         return sb.toString();
+    }
+
+    /** The report's title; an in-JVM run says in it that it is a profiling aid. */
+    static String title(BenchResults r) {
+        boolean inJvm = r.runner().equals(BenchResults.IN_JVM);
+        return "jdm bench: " + r.name() + (inJvm ? " (profiling aid: runner in-jvm)" : "");
+    }
+
+    /** What jdm's samples are, so no reader takes a profiling run for the figure. */
+    static String runner(BenchResults r) {
+        return r.runner().equals(BenchResults.IN_JVM)
+                ? "Runner in-jvm, a profiling aid: jdm's samples are its units run inside the bench's warm JVM (no "
+                + "JVM start, JIT already warm), not the command a user runs. The figures come from runner: process."
+                : "Runner process: every jdm sample of the dump, load and backlog sync sweeps is a whole `jdm` "
+                + "process started by the launcher as a user starts it, measured by GNU time like the peers.";
     }
 
     private static void table(StringBuilder sb, String sweep, List<Group> gs) {

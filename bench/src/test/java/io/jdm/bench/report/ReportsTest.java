@@ -27,6 +27,10 @@ class ReportsTest {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
 
     static BenchResults results() {
+        return results(BenchResults.PROCESS);
+    }
+
+    static BenchResults results(String runner) {
         BenchConfig cfg = BenchConfig.parse("name: r\nrepetitions: 3\nsweeps: {load: {}, sync: {}}", Path.of("/tmp"));
         List<Sample> s = new ArrayList<>();
         double[][] jdmMbs = {{10, 30, 20}, {40, 50, 45}};
@@ -51,7 +55,7 @@ class ReportsTest {
                         List.of(new double[] {0.25, 0.1}, new double[] {0.5, 0.3}, new double[] {0.75, 0.2})),
                 new LagTrace("mariadb-parallel-replication", "oltp_insert", "worker-count=4", 1,
                         List.of(new double[] {0.25, 0.2}, new double[] {0.5, 0.6})));
-        return new BenchResults(cfg.name(), cfg.repetitions(), s, lags, List.of("dataset: test <data>"));
+        return new BenchResults(cfg.name(), cfg.repetitions(), runner, s, lags, List.of("dataset: test <data>"));
     }
 
     @Test
@@ -65,6 +69,17 @@ class ReportsTest {
         // the native peer has no batch, so it compares with jdm at the same worker count
         assertTrue(md.contains("| oltp_insert worker-count=4 batch=100 | mariadb-parallel-replication | 2,000 | 500 "
                 + "| 4.00x |"), md);
+    }
+
+    @Test
+    void anInJvmRunSaysInItsHeaderThatItIsAProfilingAid() {
+        String md = Reports.markdown(results(BenchResults.IN_JVM));
+        assertTrue(md.startsWith("# jdm bench: r (profiling aid: runner in-jvm)\n\nRunner in-jvm, a profiling aid:"), md);
+        assertTrue(Reports.html(results(BenchResults.IN_JVM)).contains("<h1>jdm bench: r (profiling aid: runner in-jvm)"
+                + "</h1>\n<p>Runner in-jvm, a profiling aid:"));
+        String process = Reports.markdown(results());
+        assertTrue(process.startsWith("# jdm bench: r\n\nRunner process: every jdm sample"), process);
+        assertTrue(!process.contains("profiling"), process);
     }
 
     @Test
