@@ -24,13 +24,14 @@ import java.util.Objects;
  * @param warmUp workload time before each live sync sample's measured {@code duration}
  * @param duration workload time per live sync sample; in backlog mode, how long each mix writes its backlog
  * @param peers run the peer tools found on PATH and native replication in the same run
- * @param runner how dump and load samples run: each a whole jdm process started by the launcher as
+ * @param runner how jdm's dump, load, verify and backlog sync samples run: each a whole jdm process started by the launcher as
  *        a user starts it (the figure), or units inside this JVM (a profiling aid only)
  */
 public record BenchConfig(String name, String database, int tables, long rowsPerTable, ConnectionSpec source,
                           ConnectionSpec target, WorkloadKind workload, KeyDistribution keys, int workloadThreads,
                           int warmUpRuns, Duration warmUp, Duration duration, int repetitions, boolean peers,
-                          DumpSweep dump, LoadSweep load, SyncSweep sync, Path output, Runner runner) {
+                          DumpSweep dump, LoadSweep load, SyncSweep sync, VerifySweep verify, Path output,
+                          Runner runner) {
 
     /** How dump and load samples run. */
     public enum Runner { PROCESS, IN_JVM }
@@ -44,6 +45,10 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
 
     /** load: pool size × rows per INSERT statement in the dump it loads. */
     public record LoadSweep(List<Integer> poolSize, List<Integer> rowsPerStatement) {
+    }
+
+    /** verify: {@code jdm verify}'s {@code --threads} × {@code --chunk-rows}. */
+    public record VerifySweep(List<Integer> threads, List<Long> chunkRows) {
     }
 
     /**
@@ -65,8 +70,8 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(runner, "runner");
-        if (dump == null && load == null && sync == null) {
-            throw new IllegalArgumentException("sweeps: name at least one of dump, load, sync");
+        if (dump == null && load == null && sync == null && verify == null) {
+            throw new IllegalArgumentException("sweeps: name at least one of dump, load, sync, verify");
         }
     }
 
@@ -96,17 +101,17 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
 
     public BenchConfig withOutput(Path dir) {
         return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
-                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, dir, runner);
+                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, dir, runner);
     }
 
     public BenchConfig withServers(ConnectionSpec src, ConnectionSpec tgt) {
         return new BenchConfig(name, database, tables, rowsPerTable, src, tgt, workload, keys, workloadThreads,
-                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, output, runner);
+                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, output, runner);
     }
 
     public BenchConfig withPeers(boolean on) {
         return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
-                warmUpRuns, warmUp, duration, repetitions, on, dump, load, sync, output, runner);
+                warmUpRuns, warmUp, duration, repetitions, on, dump, load, sync, verify, output, runner);
     }
 
     @Override

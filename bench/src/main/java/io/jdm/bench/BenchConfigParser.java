@@ -3,6 +3,7 @@ package io.jdm.bench;
 import io.jdm.bench.BenchConfig.DumpSweep;
 import io.jdm.bench.BenchConfig.LoadSweep;
 import io.jdm.bench.BenchConfig.SyncSweep;
+import io.jdm.bench.BenchConfig.VerifySweep;
 import io.jdm.bench.BenchConfig.WorkloadKind;
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
@@ -35,6 +36,8 @@ final class BenchConfigParser {
     /** The dump sweep's rows per chunk: 10,000, so the bench's small tables are dumped in several chunks. */
     private static final long DUMP_ROWS = 10_000;
     private static final int ROWS_PER_STATEMENT = 1000;
+    private static final int VERIFY_THREADS = 4;
+    private static final long VERIFY_CHUNK_ROWS = 50_000;
 
     private BenchConfigParser() {
     }
@@ -66,6 +69,7 @@ final class BenchConfigParser {
         DumpSweep dump = sweeps.flatMap(s -> s.section("dump")).map(BenchConfigParser::dump).orElse(null);
         LoadSweep load = sweeps.flatMap(s -> s.section("load")).map(BenchConfigParser::load).orElse(null);
         SyncSweep sync = sweeps.flatMap(s -> s.section("sync")).map(BenchConfigParser::sync).orElse(null);
+        VerifySweep verify = sweeps.flatMap(s -> s.section("verify")).map(BenchConfigParser::verify).orElse(null);
         sweeps.ifPresent(Section::finish);
         Path out = Path.of(root.text("output").orElse("bench-" + name));
         if (!out.isAbsolute() && base != null) {
@@ -73,12 +77,12 @@ final class BenchConfigParser {
         }
         BenchConfig.Runner runner = root.choice("runner", BenchConfig.Runner.PROCESS, Section.names(BenchConfig.Runner.values()));
         root.finish();
-        if (dump == null && load == null && sync == null) {
-            root.problem("sweeps", "must name at least one of dump, load, sync");
+        if (dump == null && load == null && sync == null && verify == null) {
+            root.problem("sweeps", "must name at least one of dump, load, sync, verify");
             return null;
         }
         return new BenchConfig(name, db, tables, rows, source, target, workload, keys, threads, warmRuns, warmUp,
-                duration, reps, peers, dump, load, sync, out, runner);
+                duration, reps, peers, dump, load, sync, verify, out, runner);
     }
 
     private static DumpSweep dump(Section s) {
@@ -105,6 +109,19 @@ final class BenchConfigParser {
                 swept(s, "batch", e -> UnitReaders.syncer(e).batch(), d.batch()),
                 swept(s, "mixes", BenchConfigParser::mix, Mix.OLTP_WRITE_ONLY),
                 s.choice("mode", BenchConfig.SyncMode.BACKLOG, Section.names(BenchConfig.SyncMode.values())));
+        s.finish();
+        return c;
+    }
+
+    /**
+     * {@code jdm verify} takes these as options, not task-file keys: read here with its defaults
+     * (4 threads, 50,000-row chunks) and the limits VerifyConfig checks.
+     */
+    private static VerifySweep verify(Section s) {
+        var c = new VerifySweep(
+                swept(s, "threads", e -> e.integer("threads", VERIFY_THREADS, 1, 256), VERIFY_THREADS),
+                swept(s, "chunk-rows", e -> e.longInteger("chunk-rows", VERIFY_CHUNK_ROWS, 1, 100_000_000),
+                        VERIFY_CHUNK_ROWS));
         s.finish();
         return c;
     }

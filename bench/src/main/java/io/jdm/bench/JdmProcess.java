@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -29,10 +30,12 @@ final class JdmProcess {
         return Path.of(l);
     }
 
-    /** Runs {@code jdm <command> <task file>} measured. */
-    static Measured run(String command, Path task, ConnectionSpec source, ConnectionSpec target)
+    /** Runs {@code jdm <command> <task file> [options]} measured. */
+    static Measured run(String command, Path task, ConnectionSpec source, ConnectionSpec target, String... options)
             throws IOException, InterruptedException {
-        return Measured.run(List.of(launcher().toString(), command, task.toString()),
+        List<String> cmd = new ArrayList<>(List.of(launcher().toString(), command, task.toString()));
+        cmd.addAll(List.of(options));
+        return Measured.run(cmd,
                 Map.of("JDM_BENCH_SOURCE_PASSWORD", source.password(), "JDM_BENCH_TARGET_PASSWORD",
                         target.password()), TIMEOUT);
     }

@@ -98,7 +98,7 @@ class BenchConfigTest {
         assertMessage("source.port: must be 1..65535, got 0", "source: {host: h, port: 0, user: u}\nsweeps: {sync: {}}");
         assertMessage("target: must be embedded or a mapping of host, port, user and password, got \"remote\"",
                 "target: remote\nsweeps: {sync: {}}");
-        assertMessage("sweeps: must name at least one of dump, load, sync", "name: x");
+        assertMessage("sweeps: must name at least one of dump, load, sync, verify", "name: x");
         assertMessage("name: must be letters, digits, _ and - only, got \"a b\"", "name: a b\nsweeps: {sync: {}}");
     }
 
@@ -108,6 +108,19 @@ class BenchConfigTest {
                 () -> BenchConfig.parse("repetitions: 0\nsweeps: {dump: {threads: [2000]}}", BASE));
         assertEquals(List.of("repetitions: must be 1..100, got 0", "sweeps.dump.threads[0]: must be 1..1024, got 2000"),
                 e.getMessage().lines().toList());
+    }
+
+    @Test
+    void verifySweepsJdmVerifysThreadsAndChunkRows() {
+        BenchConfig.VerifySweep d = BenchConfig.parse("sweeps: {verify: {}}", BASE).verify();
+        assertEquals(List.of(4), d.threads());
+        assertEquals(List.of(50_000L), d.chunkRows());
+        BenchConfig.VerifySweep v = BenchConfig.parse("sweeps: {verify: {threads: [1, 8], chunk-rows: 10000}}", BASE)
+                .verify();
+        assertEquals(List.of(1, 8), v.threads());
+        assertEquals(List.of(10_000L), v.chunkRows());
+        assertMessage("sweeps.verify.threads[1]: must be 1..256, got 300", "sweeps: {verify: {threads: [4, 300]}}");
+        assertMessage("sweeps.verify.chunk-rows: must be 1..100000000, got 0", "sweeps: {verify: {chunk-rows: 0}}");
     }
 
     @Test
@@ -139,6 +152,7 @@ class BenchConfigTest {
         assertEquals(List.of(Mix.OLTP_INSERT, Mix.OLTP_WRITE_ONLY), sync.sync().mixes());
         assertEquals(BenchConfig.SyncMode.BACKLOG, sync.sync().mode());
         assertEquals(List.of(4, 8, 16, 32), sync.sync().workerCount());
+        assertEquals(List.of(1, 4, 8), BenchConfig.load(conf.resolve("bench-dump.yaml")).verify().threads());
     }
 
     private static void assertMessage(String expected, String yaml) {

@@ -38,19 +38,24 @@ class BenchRunnerIT {
                 "sweeps:",
                 "  dump: {threads: [2], rows: [500]}",
                 "  load: {pool-size: [2], rows-per-statement: [100]}",
+                "  verify: {threads: [2], chunk-rows: [500]}",
                 "  sync: {worker-count: [4], batch: [50], mixes: [oltp_write_only]}"), out)
                 .withServers(spec(pair.source()), spec(pair.target())).withOutput(out);
         ByteArrayOutputStream console = new ByteArrayOutputStream();
         BenchResults r = new BenchRunner(cfg, new PrintStream(console, true)).run();
 
-        for (String sweep : List.of("dump", "load", "sync")) {
+        for (String sweep : List.of("dump", "load", "verify", "sync")) {
             Sample jdm = r.samples().stream().filter(s -> s.sweep().equals(sweep) && s.tool().equals("jdm"))
                     .findFirst().orElseThrow(() -> new AssertionError("no jdm sample for " + sweep + "\n" + console));
-            double main = sweep.equals("sync") ? jdm.metric(Sample.ROWS_PER_S) : jdm.metric(Sample.MB_PER_S);
+            double main = sweep.equals("sync") || sweep.equals("verify") ? jdm.metric(Sample.ROWS_PER_S)
+                    : jdm.metric(Sample.MB_PER_S);
             assertTrue(main > 0, sweep + " throughput " + main);
         }
         assertEquals(4000, r.samples().stream().filter(s -> s.sweep().equals("dump") && s.tool().equals("jdm"))
                 .findFirst().orElseThrow().metric(Sample.ROWS));
+        Sample verify = r.samples().stream().filter(s -> s.sweep().equals("verify")).findFirst().orElseThrow();
+        assertEquals("threads=2 chunk-rows=500", verify.setting());
+        assertEquals(4000, verify.metric(Sample.ROWS), "verify compares every row");
         Sample sync = r.samples().stream().filter(s -> s.sweep().equals("sync") && s.tool().equals("jdm"))
                 .findFirst().orElseThrow();
         assertTrue(sync.metric(Sample.ROWS) > 0, "the workload changed rows");
@@ -64,7 +69,9 @@ class BenchRunnerIT {
         }
         assertTrue(r.lags().isEmpty(), "no lag is sampled in backlog mode");
         String md = Files.readString(out.resolve("report.md"));
-        assertTrue(md.contains("## dump") && md.contains("## load") && md.contains("## sync"), md);
+        assertTrue(md.contains("## dump") && md.contains("## load") && md.contains("## verify")
+                && md.contains("## sync"), md);
+        assertTrue(md.startsWith("# jdm bench: it (profiling aid: runner in-jvm)"), md);
         assertTrue(md.contains("| oltp_write_only worker-count=4 batch=50 | mariadb-parallel-replication |"), md);
         if (Tools.find("mariadb", "mysql").isPresent()) {
             // the target's bulk ceiling is a peer of the load sweep, compared with jdm at the same dump

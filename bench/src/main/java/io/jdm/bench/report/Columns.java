@@ -21,7 +21,9 @@ final class Columns {
                     new Col(Sample.LAG_P95_S, "lag p95 s"), new Col(Sample.LAG_P99_S, "lag p99 s"),
                     new Col(Sample.CATCH_UP_S, "catch-up s"), new Col(Sample.TXN_P99_MS, "txn p99 ms"),
                     new Col(Sample.SOURCE_TPS, "source TPS"), new Col(Sample.CPU_S, "CPU s"),
-                    new Col(Sample.RSS_MB, "peak RSS MB")));
+                    new Col(Sample.RSS_MB, "peak RSS MB")),
+            "verify", List.of(new Col(Sample.ROWS_PER_S, "rows/s"), new Col(Sample.SECONDS, "wall s"),
+                    new Col(Sample.CPU_S, "CPU s"), new Col(Sample.RSS_MB, "peak RSS MB")));
 
     private Columns() {
     }
@@ -32,18 +34,18 @@ final class Columns {
 
     /** The throughput that ratios and the "vs setting" chart use. */
     static Col main(String sweep) {
-        return sweep.equals("sync") ? new Col(Sample.ROWS_PER_S, "rows/s") : new Col(Sample.MB_PER_S, "MB/s");
+        return sweep.equals("sync") || sweep.equals("verify") ? new Col(Sample.ROWS_PER_S, "rows/s") : new Col(Sample.MB_PER_S, "MB/s");
     }
 
     /** The setting each sweep's chart puts on its x axis. */
     static String xParam(String sweep) {
         return switch (sweep) {
-            case "dump" -> "threads";
+            case "dump", "verify" -> "threads";
             case "load" -> "pool-size";
             case "sync" -> "worker-count";
             default -> "";
         };
     }
 
-    static final List<String> SWEEPS = List.of("dump", "load", "sync");
+    static final List<String> SWEEPS = List.of("dump", "load", "verify", "sync");
 }
