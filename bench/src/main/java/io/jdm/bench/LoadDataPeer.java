@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * settings jdm's load uses ({@code foreign_key_checks} and {@code unique_checks} off). The rows are
  * the source's, written once as tab-separated files, untimed. With runner process every client is
  * measured by GNU time: wall is the clock around all of them, CPU their sum, and peak RSS the sum
- * of their peaks, since they run at the same time.
+ * of their peaks, since they run at the same time; the servers' CPU is taken around all of them.
  */
 final class LoadDataPeer {
     static final String TOOL = "load-data-local-infile";
@@ -76,6 +76,7 @@ final class LoadDataPeer {
         int tables = env.cfg().tables();
         ExecutorService pool = Executors.newFixedThreadPool(tables,
                 r -> new Thread(r, "bench-load-data-" + THREADS.incrementAndGet()));
+        double server0 = ServerCpu.seconds();
         long t0 = System.nanoTime();
         double cpu = 0;
         double rss = 0;
@@ -94,14 +95,15 @@ final class LoadDataPeer {
             pool.shutdownNow();
         }
         double wall = Timed.since(t0);
+        double server = ServerCpu.seconds() - server0;
         Checksums.assertSame(env.source(), env.cfg().database(), env.target(), targetDb, tables, TOOL);
         long rows = tables * env.cfg().rowsPerTable();
-        return process ? new Measured(wall, cpu, rss, "").metrics(rows, bytes) : new Timed(wall, rows, bytes).metrics();
+        return process ? new Measured(wall, cpu, rss, server, "").metrics(rows, bytes) : new Timed(wall, rows, bytes).metrics();
     }
 
     private static Measured unmeasured(List<String> cmd) throws Exception {
         Tools.run(cmd, null, TIMEOUT);
-        return new Measured(Double.NaN, 0, 0, "");
+        return new Measured(Double.NaN, 0, 0, Double.NaN, "");
     }
 
     private static Measured get(Future<Measured> f) throws Exception {

@@ -13,10 +13,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One whole process as a user starts it, measured from outside by GNU time: wall time, CPU (user +
- * system, children included) and peak resident memory. The figure users get, JVM start, JIT and GC
+ * system, children included) and peak resident memory, and the CPU the embedded servers spent
+ * meanwhile ({@link ServerCpu}; NaN for servers given by address). The figure users get, JVM start, JIT and GC
  * included; an in-JVM loop is only a profiling aid.
  */
-record Measured(double wallSeconds, double cpuSeconds, double peakRssMb, String output) {
+record Measured(double wallSeconds, double cpuSeconds, double peakRssMb, double serverCpuSeconds, String output) {
     static final Path TIME = Path.of("/usr/bin/time");
 
     /** Whether processes can be measured here (GNU time, Debian package {@code time}). */
@@ -34,6 +35,7 @@ record Measured(double wallSeconds, double cpuSeconds, double peakRssMb, String 
             full.addAll(cmd);
             ProcessBuilder pb = new ProcessBuilder(full).redirectErrorStream(true).redirectOutput(log.toFile());
             pb.environment().putAll(env);
+            double server0 = ServerCpu.seconds();
             Process p = pb.start();
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -50,18 +52,21 @@ record Measured(double wallSeconds, double cpuSeconds, double peakRssMb, String 
             List<String> lines = Files.readAllLines(times, StandardCharsets.UTF_8);
             String[] f = lines.get(lines.size() - 1).trim().split("\\s+");
             return new Measured(Double.parseDouble(f[0]), Double.parseDouble(f[1]) + Double.parseDouble(f[2]),
-                    Long.parseLong(f[3]) / 1024.0, out);
+                    Long.parseLong(f[3]) / 1024.0, ServerCpu.seconds() - server0, out);
         } finally {
             Files.deleteIfExists(log);
             Files.deleteIfExists(times);
         }
     }
 
-    /** Sample metrics: wall as seconds, throughput from it, CPU and peak RSS. */
+    /** Sample metrics: wall as seconds, throughput from it, CPU, peak RSS and the servers' CPU where known. */
     Map<String, Double> metrics(long rows, long bytes) {
         Map<String, Double> m = new Timed(wallSeconds, rows, bytes).metrics();
         m.put(Sample.CPU_S, cpuSeconds);
         m.put(Sample.RSS_MB, peakRssMb);
+        if (!Double.isNaN(serverCpuSeconds)) {
+            m.put(Sample.SERVER_CPU_S, serverCpuSeconds);
+        }
         return m;
     }
 }

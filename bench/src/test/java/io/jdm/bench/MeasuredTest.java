@@ -33,6 +33,16 @@ class MeasuredTest {
     }
 
     @Test
+    void serverCpuIsUserPlusSystemTicksOfProcStat() {
+        // a mariadbd's /proc/<pid>/stat; the command name may hold spaces and parentheses
+        String stat = "4242 (mariadbd (x)) S 1 4242 4242 0 -1 4194560 9000 0 12 0 1234 567 3 4 20 0 30 0 1000 "
+                + "2000000000 50000 18446744073709551615 1 1 0 0 0 0 0 4096 1260 0 0 0 17 1 0 0 0 0 0";
+        assertEquals(18.01, ServerCpu.ofStat(stat), 1e-9);
+        assertTrue(Double.isNaN(ServerCpu.ofStat(null)));
+        assertTrue(Double.isNaN(ServerCpu.ofStat("4242 (cut")));
+    }
+
+    @Test
     void aFailingProcessFailsTheSampleWithItsOutput() {
         assumeTrue(Measured.available(), "GNU time (/usr/bin/time) is not installed");
         IOException e = assertThrows(IOException.class, () -> Measured.run(List.of("sh", "-c",

@@ -32,10 +32,13 @@ public record Sample(String sweep, String tool, String mix, Map<String, Long> pa
     public static final String CPU_S = "cpu_s";
     /** Peak resident memory of a whole process, MB. */
     public static final String RSS_MB = "rss_mb";
+    /** CPU seconds the embedded servers spent while a process ran (both servers together). */
+    public static final String SERVER_CPU_S = "server_cpu_s";
 
     /** Every metric, in the order the CSV writes them. */
     public static final List<String> METRICS = List.of(SECONDS, ROWS, BYTES, MB_PER_S, ROWS_PER_S, EVENTS_PER_S,
-            TXN_P95_MS, TXN_P99_MS, LAG_P95_S, LAG_P99_S, CATCH_UP_S, SOURCE_TPS, CPU_S, RSS_MB);
+            TXN_P95_MS, TXN_P99_MS, LAG_P95_S, LAG_P99_S, CATCH_UP_S, SOURCE_TPS, CPU_S, RSS_MB,
+            SERVER_CPU_S);
 
     public Sample {
         Objects.requireNonNull(sweep, "sweep");
