@@ -66,6 +66,10 @@ final class LoadDataPeer {
         }
     }
 
+    void deleteFiles() throws IOException {
+        Tools.deleteTree(dir);
+    }
+
     /**
      * Loads every table into {@code targetDb} (dropped and created with sysbench's tables first,
      * untimed) and checks it. {@code bytes} is the dump's SQL size at the setting compared, so MB/s

@@ -54,11 +54,6 @@ final class LoadSweeps {
         for (int rps : cfg.load().rowsPerStatement()) {
             Path dump = env.work().resolve("load-dump-" + rps);
             long bytes = dump(dump, rps);
-            if (loadData.isPresent()) {
-                // rows-per-statement means nothing to LOAD DATA; it names the dump whose bytes MB/s counts
-                alternate(Map.of("rows-per-statement", (long) rps),
-                        Map.of(LoadDataPeer.TOOL, () -> loadData.get().run(targetDb, bytes, process)));
-            }
             for (int pool : cfg.load().poolSize()) {
                 Map<String, Long> p = new LinkedHashMap<>();
                 p.put("pool-size", (long) pool);
@@ -70,7 +65,15 @@ final class LoadSweeps {
                 }
                 alternate(p, tools);
             }
+            if (loadData.isPresent()) {
+                // rows-per-statement means nothing to LOAD DATA; it names the dump whose bytes MB/s counts
+                alternate(Map.of("rows-per-statement", (long) rps),
+                        Map.of(LoadDataPeer.TOOL, () -> loadData.get().run(targetDb, bytes, process)));
+            }
             Tools.deleteTree(dump);
+        }
+        if (loadData.isPresent()) {
+            loadData.get().deleteFiles();
         }
         drop();
     }
