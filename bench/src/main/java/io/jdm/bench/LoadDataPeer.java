@@ -5,6 +5,7 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
+import io.jdm.common.util.NamedThreadFactory;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The target's own bulk ceiling as a peer of the load sweep: one {@code LOAD DATA LOCAL INFILE}
@@ -35,7 +35,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class LoadDataPeer {
     static final String TOOL = "load-data-local-infile";
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
-    private static final AtomicInteger THREADS = new AtomicInteger();
     private final BenchEnv env;
     private final Path client;
     private final Path dir;
@@ -79,7 +78,7 @@ final class LoadDataPeer {
         prepare(targetDb);
         int tables = env.cfg().tables();
         ExecutorService pool = Executors.newFixedThreadPool(tables,
-                r -> new Thread(r, "bench-load-data-" + THREADS.incrementAndGet()));
+                new NamedThreadFactory("bench", "load", "load-data", true));
         double server0 = ServerCpu.seconds();
         long t0 = System.nanoTime();
         double cpu = 0;

@@ -3,10 +3,14 @@ package io.jdm.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.jdm.bench.result.BenchResults;
 import io.jdm.bench.result.Sample;
+import io.jdm.bench.workload.Workload;
 import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.DataSources;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
@@ -14,7 +18,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -113,6 +121,36 @@ class BenchRunnerIT {
         assertFalse(r.lags().isEmpty(), "lag traced");
         assertTrue(r.lags().get(0).points().size() >= 4, "lag sampled every 250 ms over 3 s");
         assertTrue(Files.readString(out.resolve("report.html")).contains("<svg class=\"chart lag\""));
+    }
+
+    @Test
+    void theLoadDataPeerIsClientProcessesMeasuredByGnuTime() throws Exception {
+        Optional<Path> client = Tools.find("mariadb", "mysql");
+        assumeTrue(Measured.available() && client.isPresent(), "GNU time and a mariadb client are installed");
+        ServerPair pair = TestServers.shared();
+        ConnectionSpec source = spec(pair.source());
+        ConnectionSpec target = spec(pair.target());
+        Path work = Files.createTempDirectory("benchrunnerit-loaddata");
+        String db = "benchrunnerit_ld";
+        BenchConfig cfg = BenchConfig.parse("dataset: {tables: 2, rows-per-table: 1500, database: " + db + "}\n"
+                + "sweeps: {load: {}}", work).withServers(source, target);
+        try (Connection c = DataSources.connect(source); Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS " + db);
+        }
+        try (HikariDataSource ds = DataSources.pool(source, 2, "benchrunnerit-prepare")) {
+            new Workload(ds, db, 2).prepare(1500, 2);
+        }
+        ByteArrayOutputStream console = new ByteArrayOutputStream();
+        BenchEnv env = new BenchEnv(cfg, source, target, work, new Recorder(new PrintStream(console, true)));
+        LoadDataPeer peer = new LoadDataPeer(env, client.get());
+        peer.writeFiles();
+        boolean servers = !Double.isNaN(ServerCpu.seconds());
+        Map<String, Double> m = peer.run(db + "_copy", 1_000_000, true);
+        peer.deleteFiles();
+        assertEquals(3000, m.get(Sample.ROWS));
+        assertTrue(m.get(Sample.SECONDS) > 0 && m.get(Sample.MB_PER_S) > 0, m.toString());
+        assertTrue(m.get(Sample.CPU_S) >= 0 && m.get(Sample.RSS_MB) > 0, "summed over the clients: " + m);
+        assertEquals(servers, m.containsKey(Sample.SERVER_CPU_S), "server CPU where the servers are children");
     }
 
     private static ConnectionSpec spec(SqlServer s) {
