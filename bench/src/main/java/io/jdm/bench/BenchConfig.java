@@ -24,8 +24,9 @@ import java.util.Objects;
  * @param warmUp workload time before each live sync sample's measured {@code duration}
  * @param duration workload time per live sync sample; in backlog mode, how long each mix writes its backlog
  * @param peers run the peer tools found on PATH and native replication in the same run
- * @param runner how jdm's dump, load, verify and backlog sync samples run: each a whole jdm process started by the launcher as
- *        a user starts it (the figure), or units inside this JVM (a profiling aid only)
+ * @param runner how jdm's dump, load, verify and backlog sync samples run: each a whole jdm process
+ *        started by the launcher as a user starts it (the figure), or units inside this JVM (a
+ *        profiling aid only, and the report's title says so)
  */
 public record BenchConfig(String name, String database, int tables, long rowsPerTable, ConnectionSpec source,
                           ConnectionSpec target, WorkloadKind workload, KeyDistribution keys, int workloadThreads,
@@ -33,7 +34,7 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
                           DumpSweep dump, LoadSweep load, SyncSweep sync, VerifySweep verify, Path output,
                           Runner runner) {
 
-    /** How dump and load samples run. */
+    /** How jdm's samples run. */
     public enum Runner { PROCESS, IN_JVM }
 
     /** Where the write workload comes from. */

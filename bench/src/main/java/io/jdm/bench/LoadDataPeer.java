@@ -101,7 +101,8 @@ final class LoadDataPeer {
         double server = ServerCpu.seconds() - server0;
         Checksums.assertSame(env.source(), env.cfg().database(), env.target(), targetDb, tables, TOOL);
         long rows = tables * env.cfg().rowsPerTable();
-        return process ? new Measured(wall, cpu, rss, server, "").metrics(rows, bytes) : new Timed(wall, rows, bytes).metrics();
+        return process ? new Measured(wall, cpu, rss, server, "").metrics(rows, bytes)
+                : new Timed(wall, rows, bytes).metrics();
     }
 
     private static Measured unmeasured(List<String> cmd) throws Exception {

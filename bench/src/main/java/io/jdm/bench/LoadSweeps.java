@@ -27,7 +27,8 @@ import java.util.Optional;
  * time, and once per rows-per-statement the target's bulk ceiling, one LOAD DATA LOCAL INFILE stream
  * per table ({@link LoadDataPeer}). With runner process (the default) each jdm sample is a whole
  * {@code jdm load} process started by the launcher, measured like the peers (wall, CPU, peak RSS);
- * with runner in-jvm it is a LoadUnit run in this JVM, a profiling aid. MB/s is dump bytes per second for every loader; every load is checked with CHECKSUM TABLE.
+ * with runner in-jvm it is a LoadUnit run in this JVM, a profiling aid. MB/s is dump bytes per
+ * second for every loader; every load is checked with CHECKSUM TABLE.
  */
 final class LoadSweeps {
     /** An sbtest row in a dump's VALUES list: (id,k,'c…119','pad…59'), about 200 bytes. */

@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One whole process as a user starts it, measured from outside by GNU time: wall time, CPU (user +
  * system, children included) and peak resident memory, and the CPU the embedded servers spent
- * meanwhile ({@link ServerCpu}; NaN for servers given by address). The figure users get, JVM start, JIT and GC
- * included; an in-JVM loop is only a profiling aid.
+ * meanwhile ({@link ServerCpu}; NaN for servers given by address). The figure users get, JVM
+ * start, JIT and GC included; an in-JVM loop is only a profiling aid.
  */
 record Measured(double wallSeconds, double cpuSeconds, double peakRssMb, double serverCpuSeconds, String output) {
     static final Path TIME = Path.of("/usr/bin/time");

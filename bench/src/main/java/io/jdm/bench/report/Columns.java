@@ -35,7 +35,9 @@ final class Columns {
 
     /** The throughput that ratios and the "vs setting" chart use. */
     static Col main(String sweep) {
-        return sweep.equals("sync") || sweep.equals("verify") ? new Col(Sample.ROWS_PER_S, "rows/s") : new Col(Sample.MB_PER_S, "MB/s");
+        // sync moves row changes and verify writes nothing: neither has bytes of its own to count
+        return sweep.equals("sync") || sweep.equals("verify") ? new Col(Sample.ROWS_PER_S, "rows/s")
+                : new Col(Sample.MB_PER_S, "MB/s");
     }
 
     /** The setting each sweep's chart puts on its x axis. */
