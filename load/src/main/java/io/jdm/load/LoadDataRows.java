@@ -349,7 +349,6 @@ final class LoadDataRows {
                 return;
             }
             bytesSeen = true;
-            valueWritten = true;
             out.append('"');
             int run = 0;
             for (int i = 0; i < b.length; i++) {

@@ -59,7 +59,7 @@ final class TargetColumns {
     private final Map<String, Column> byName;
     private final boolean invisible;
 
-    private TargetColumns(List<Column> all, boolean invisible) {
+    TargetColumns(List<Column> all, boolean invisible) {
         this.all = List.copyOf(all);
         this.invisible = invisible;
         this.byName = new HashMap<>();
