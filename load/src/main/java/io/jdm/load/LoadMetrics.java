@@ -90,6 +90,11 @@ public final class LoadMetrics implements MetricSource {
         return rows.total();
     }
 
+    /** Statements run on the target (a statement split to fit max_allowed_packet counts once a piece). */
+    public long statements() {
+        return statements.total();
+    }
+
     /** Statements of the dump loaded by LOAD DATA LOCAL INFILE; the others went by INSERT. */
     public long loadDataStatements() {
         return loadDataStatements.get();
