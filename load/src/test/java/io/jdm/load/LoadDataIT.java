@@ -226,4 +226,135 @@ class LoadDataIT {
         assertEquals(unit.metrics().statements(), unit.metrics().loadDataStatements(), unit.metrics().summaryLine());
         assertTrue(unit.metrics().loadDataStatements() >= 7, unit.metrics().summaryLine());
     }
+
+    /** A dump of one table {@code t} in {@code db}: its schema and one data file holding {@code data}. */
+    private static Path handWritten(String name, String db, String schema, String data) throws Exception {
+        Path dir = tmp.resolve(name);
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(DumpFileNames.databaseSchema(db)), "CREATE DATABASE `" + db + "`;\n");
+        Files.writeString(dir.resolve(DumpFileNames.tableSchema(db, "t")), schema + ";\n");
+        Files.writeString(dir.resolve(DumpFileNames.dataFile(db, "t", 1, "")), data);
+        new DumpMetadata(LocalDateTime.now(), LocalDateTime.now(), BinlogPosition.of("mysql-bin.000001", 4), null)
+                .writeTo(dir);
+        return dir;
+    }
+
+    private static String rows(int from, int to) {
+        StringBuilder sb = new StringBuilder("INSERT INTO `t` VALUES ");
+        for (int id = from; id <= to; id++) {
+            sb.append(id > from ? "," : "").append('(').append(id).append(",'v").append(id).append("')");
+        }
+        return sb.append(";\n").toString();
+    }
+
+    @Test
+    void aDuplicateKeyWithOnDuplicateErrorStillFailsTheLoad() throws Exception {
+        String db = "LoadDataIT_dup";
+        String schema = "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))";
+        Path dir = handWritten("dup", db, schema, rows(1, 10) + rows(11, 20));
+        for (long txnBytes : new long[] {1, LoadConfig.DEFAULT_TRANSACTION_BYTES}) {
+            String task = "ld_dup_" + txnBytes;
+            resetTarget(task, db);
+            target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + "." + schema.substring(13),
+                    "INSERT INTO " + db + ".t VALUES (15, 'already here')");
+            LoadUnit unit = new LoadUnit(LoadConfig.of(task, "src1", targetSpec(), dir).withPoolSize(1)
+                    .withOnDuplicate(OnDuplicate.ERROR).withTransactionBytes(txnBytes));
+            FatalException e = assertThrows(FatalException.class, unit::run);
+            assertTrue(e.getMessage().contains("Duplicate entry '15'") && e.getMessage().contains("on-duplicate"),
+                    e.getMessage());
+            assertFalse(e.getMessage().contains("\n"), e.getMessage());
+            // one statement a transaction: the first committed by LOAD DATA; one transaction: nothing committed
+            List<String> want = new ArrayList<>();
+            for (int id = 1; txnBytes == 1 && id <= 10; id++) {
+                want.add(id + "|v" + id);
+            }
+            want.add(txnBytes == 1 ? 10 : 0, "15|already here");
+            assertEquals(want, target.rows("SELECT id, v FROM " + db + ".t ORDER BY id"), "txn bytes " + txnBytes);
+            assertEquals(txnBytes == 1 ? 1 : 0, unit.metrics().loadDataStatements());
+        }
+    }
+
+    @Test
+    void aValueTheTargetWouldTruncateFailsTheLoadAsAnInsertDoes() throws Exception {
+        String db = "LoadDataIT_trunc";
+        Path dir = handWritten("trunc", db, "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))",
+                "INSERT INTO `t` VALUES (1,'fits'),(2,'far too long for it'),(3,'ok');\n");
+        resetTarget("ld_trunc", db);
+        target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(5))");
+        FatalException e = assertThrows(FatalException.class,
+                () -> new LoadUnit(LoadConfig.of("ld_trunc", "src1", targetSpec(), dir).withPoolSize(1)).run());
+        assertTrue(e.getMessage().contains("Data too long for column 'v'"), e.getMessage());
+        assertEquals(List.of(), target.rows("SELECT id, v FROM " + db + ".t"), "nothing truncated was loaded");
+    }
+
+    /**
+     * In one transaction: rows LOAD DATA takes; a hex literal into an INT (a number to an INSERT, text
+     * to LOAD DATA) and a function, which go by INSERT untried; an ENUM's error value, which LOAD DATA
+     * stores with a warning: undone to the savepoint, the rows before it kept, then written back by the
+     * INSERT path's ENUM handling.
+     */
+    @Test
+    void statementsItCannotExpressOrThatWarnGoByInsertInTheSameTransaction() throws Exception {
+        String db = "LoadDataIT_mixed";
+        String schema = "CREATE TABLE `t` (id INT PRIMARY KEY, e ENUM('a','b'), n INT, s VARCHAR(10))";
+        Path dir = handWritten("mixed", db, schema, "INSERT INTO `t` VALUES (1,'a',1,'x'),(2,'b',2,'y');\n"
+                + "INSERT INTO `t` VALUES (3,'a',0x41,'z');\n"
+                + "INSERT INTO `t` VALUES (4,'',4,'w');\n"
+                + "INSERT INTO `t` (`id`,`s`) VALUES (5,CONCAT('a','b'));\n");
+        resetTarget("ld_mixed", db);
+        LoadUnit unit = new LoadUnit(LoadConfig.of("ld_mixed", "src1", targetSpec(), dir).withPoolSize(1));
+        LoadResult r = unit.run();
+        assertTrue(r.completed());
+        assertEquals(List.of("1|1|1|x", "2|2|2|y", "3|1|65|z", "4|0|4|w", "5|||ab"),
+                target.rows("SELECT id, e + 0, n, s FROM " + db + ".t ORDER BY id"));
+        assertEquals(4, unit.metrics().statements());
+        assertEquals(1, unit.metrics().loadDataStatements(), unit.metrics().summaryLine());
+        assertEquals(1, unit.metrics().loadDataUndone(), unit.metrics().summaryLine());
+    }
+
+    @Test
+    void ignoreAndReplaceGoByLoadDataAndDoWhatAnInsertDoes() throws Exception {
+        String db = "LoadDataIT_modes";
+        String schema = "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))";
+        StringBuilder data = new StringBuilder();
+        for (int from = 1; from <= 100; from += 10) {
+            data.append(rows(from, from + 9));
+        }
+        Path dir = handWritten("modes", db, schema, data.toString());
+        for (OnDuplicate mode : List.of(OnDuplicate.IGNORE, OnDuplicate.REPLACE)) {
+            String task = "ld_mode_" + mode.name().toLowerCase();
+            resetTarget(task, db);
+            target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + "." + schema.substring(13),
+                    "INSERT INTO " + db + ".t VALUES (15, 'already here'), (57, 'already here')");
+            LoadUnit unit = new LoadUnit(LoadConfig.of(task, "src1", targetSpec(), dir).withPoolSize(1)
+                    .withOnDuplicate(mode));
+            assertTrue(unit.run().completed());
+            String kept = mode == OnDuplicate.IGNORE ? "already here" : "v";
+            List<String> want = new ArrayList<>();
+            for (int id = 1; id <= 100; id++) {
+                want.add(id + "|" + (id == 15 || id == 57 ? kept.equals("v") ? "v" + id : kept : "v" + id));
+            }
+            assertEquals(want, target.rows("SELECT id, v FROM " + db + ".t ORDER BY id"), mode.name());
+            assertEquals(10, unit.metrics().loadDataStatements(), unit.metrics().summaryLine());
+            assertEquals(0, unit.metrics().loadDataUndone(), unit.metrics().summaryLine());
+        }
+    }
+
+    @Test
+    void aTargetThatRefusesLocalInfileIsLoadedByInsert() throws Exception {
+        String db = "LoadDataIT_refused";
+        Path dir = handWritten("refused", db, "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))",
+                rows(1, 10) + rows(11, 20) + rows(21, 30));
+        resetTarget("ld_refused", db);
+        target.execute("SET GLOBAL local_infile = 0");
+        try {
+            LoadUnit unit = new LoadUnit(LoadConfig.of("ld_refused", "src1", targetSpec(), dir).withPoolSize(2));
+            assertTrue(unit.run().completed());
+            assertEquals(30, TestData.count(target.connect(), "SELECT COUNT(*) FROM " + db + ".t WHERE v = CONCAT('v', id)"));
+            assertEquals(0, unit.metrics().loadDataStatements());
+            assertEquals(3, unit.metrics().statements());
+        } finally {
+            target.execute("SET GLOBAL local_infile = 1");
+        }
+    }
 }
