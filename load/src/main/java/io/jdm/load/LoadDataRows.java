@@ -1,7 +1,6 @@
 package io.jdm.load;
 
 import io.jdm.common.sql.SqlBytes;
-import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.SqlScanner;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,13 +22,12 @@ import java.util.List;
  *
  * Anything else (expressions, functions, {@code DEFAULT}, other introducers, comments, a
  * generated column, {@code ON DUPLICATE KEY UPDATE}) makes the statement go by INSERT. The
- * values are read with the one SQL scanner ({@link SqlScanner}); the caller makes sure the
- * session reads literals as it does (no ANSI_QUOTES, no NO_BACKSLASH_ESCAPES).
+ * values are read with the dump files' scanner ({@link SqlText#SCANNER}); the caller makes sure
+ * the session reads literals as it does (no ANSI_QUOTES, no NO_BACKSLASH_ESCAPES).
  */
 final class LoadDataRows {
     /** The LOAD DATA clauses the text is written for. */
     static final String FORMAT = "FIELDS TERMINATED BY ',' ENCLOSED BY '\"' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n'";
-    private static final SqlScanner SCANNER = new SqlScanner(SqlDialect.DEFAULT);
 
     /**
      * The statement's rows, written to the caller's buffer.
@@ -95,7 +93,7 @@ final class LoadDataRows {
             return null;
         }
         Writer w = new Writer(sql, c.pos(), columns, out);
-        SCANNER.scan(sql, w);
+        SqlText.SCANNER.scan(sql, c.pos(), sql.length(), w);
         if (!w.finished()) {
             return null;
         }
