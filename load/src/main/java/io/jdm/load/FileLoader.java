@@ -36,6 +36,8 @@ final class FileLoader {
          * in a way it does not write; null when unknown (a new connection, or a SET ran since).
          */
         String loadDataCharset;
+        /** Read with {@link #loadDataCharset}: MariaDB with unique and foreign key checks off. */
+        boolean loadDataBulkInsert;
     }
 
     private final LoadJob job;

@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * savepoint, or the whole transaction when it is the transaction's first statement) and the caller
  * runs the INSERT, which fails, converts or skips exactly as it always did. Statements whose values
  * cannot be written exactly as LOAD DATA text ({@link LoadDataRows}), sessions whose character set
- * or sql_mode read literals differently, and targets that refuse the statement go by INSERT.
+ * or sql_mode read literals differently, and targets that refuse the statement go by INSERT, as
+ * does every statement on TiDB, which has committed LOAD DATA in batches of its own.
  */
 final class LoadDataPath {
     private static final Logger LOG = LoggerFactory.getLogger(LoadDataPath.class);
@@ -93,13 +94,22 @@ final class LoadDataPath {
                 execute(c, "SAVEPOINT " + SAVEPOINT);
                 saved = true;
             }
-            try (Statement st = c.createStatement()) {
-                st.setEscapeProcessing(false);
-                st.unwrap(JdbcStatement.class).setLocalInfileInputStream(rows.inputStream());
-                st.execute(load);
-                if (faithful(c, st.getLargeUpdateCount(), r.rows(), st.getWarnings())) {
-                    return Outcome.LOADED;
+            boolean kept;
+            if (session.loadDataBulkInsert) {
+                // MariaDB's bulk insert into an empty table (unique_checks and foreign_key_checks off)
+                // has been seen to hang LOAD DATA at its end beside a reader of the table: checked
+                // unique keys keep LOAD DATA out of it (and a duplicate then warns, sending it to INSERT)
+                execute(c, "SET SESSION unique_checks = 1");
+                try {
+                    kept = loadData(c, load, r);
+                } finally {
+                    execute(c, "SET SESSION unique_checks = 0");
                 }
+            } else {
+                kept = loadData(c, load, r);
+            }
+            if (kept) {
+                return Outcome.LOADED;
             }
             undo(c, first, saved);
             return Outcome.UNDONE;
@@ -115,6 +125,16 @@ final class LoadDataPath {
             }
             refused(e);
             return first || saved ? Outcome.UNDONE : Outcome.NOT_TRIED;
+        }
+    }
+
+    /** Runs the LOAD DATA of the rows in {@link #rows}; true when it did what the INSERT would have. */
+    private boolean loadData(Connection c, String load, LoadDataRows.Rows r) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.setEscapeProcessing(false);
+            st.unwrap(JdbcStatement.class).setLocalInfileInputStream(rows.inputStream());
+            st.execute(load);
+            return faithful(c, st.getLargeUpdateCount(), r.rows(), st.getWarnings());
         }
     }
 
@@ -173,13 +193,23 @@ final class LoadDataPath {
      * does not write (another character set, or ANSI_QUOTES or NO_BACKSLASH_ESCAPES); asked of
      * the target once after every SET the file runs.
      */
-    private static String charset(Connection c, FileLoader.Session session, long offset) throws LoadFailure {
+    private String charset(Connection c, FileLoader.Session session, long offset) throws LoadFailure {
         if (session.loadDataCharset != null) {
             return session.loadDataCharset;
         }
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT @@character_set_client, @@character_set_connection, @@sql_mode")) {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@character_set_client, "
+                + "@@character_set_connection, @@sql_mode, VERSION(), @@unique_checks, @@foreign_key_checks")) {
             rs.next();
+            session.loadDataBulkInsert = rs.getString(4).contains("MariaDB") && !rs.getBoolean(5) && !rs.getBoolean(6);
+            if (rs.getString(4).contains("-TiDB-")) {
+                // TiDB has committed LOAD DATA in batches of its own (tidb_dml_batch_size): rows could
+                // commit apart from their checkpoint, so a resume would load them twice
+                if (job.refuseLoadData()) {
+                    LOG.info("{}: the target is TiDB, whose LOAD DATA may commit rows apart from the checkpoint;"
+                            + " loading by INSERT", job.who());
+                }
+                return "";
+            }
             String client = rs.getString(1).toLowerCase(Locale.ROOT);
             List<String> modes = List.of(rs.getString(3).toUpperCase(Locale.ROOT).split(","));
             boolean ok = client.equals(rs.getString(2).toLowerCase(Locale.ROOT)) && CHARSETS.contains(client)
