@@ -143,7 +143,7 @@ final class LoadDataPath {
      * means a row was skipped or a value changed, except a duplicate skipped under {@code ignore}.
      */
     private boolean faithful(Connection c, long affected, long sent, SQLWarning warnings) throws SQLException {
-        OnDuplicate mode = job.config.onDuplicate();
+        OnDuplicate mode = job.onDuplicate();
         if (warnings == null) {
             return mode == OnDuplicate.REPLACE ? affected >= sent : affected == sent;
         }
@@ -165,7 +165,7 @@ final class LoadDataPath {
     }
 
     private String modifier() {
-        return switch (job.config.onDuplicate()) {
+        return switch (job.onDuplicate()) {
             case ERROR -> "";
             case IGNORE -> "IGNORE ";
             case REPLACE -> "REPLACE ";
