@@ -56,15 +56,11 @@ class LoadUnitIT {
     }
 
     static ConnectionSpec targetSpec() {
-        return ConnectionSpec.of(target.host(), target.port(), target.user(), target.password());
+        return TestData.spec(target);
     }
 
     private static void resetTarget(String task, String... dbs) {
-        for (String db : dbs) {
-            target.execute("DROP DATABASE IF EXISTS " + Identifiers.quote(db));
-        }
-        target.execute("CREATE DATABASE IF NOT EXISTS jdm_meta",
-                "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_loader_checkpoint"));
+        TestData.resetTarget(target, task, dbs);
     }
 
     @Test
