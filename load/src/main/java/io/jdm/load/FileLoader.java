@@ -31,13 +31,6 @@ final class FileLoader {
      */
     static final class Session {
         private String names;
-        /**
-         * The character set {@link LoadDataPath} sends text in, "" when the session reads literals
-         * in a way it does not write; null when unknown (a new connection, or a SET ran since).
-         */
-        String loadDataCharset;
-        /** Read with {@link #loadDataCharset}: MariaDB with unique and foreign key checks off. */
-        boolean loadDataBulkInsert;
     }
 
     private final LoadJob job;
@@ -50,7 +43,6 @@ final class FileLoader {
     /** The file has not yet set its own character set: the default is due before its data. */
     private boolean namesPending;
     private final EnumErrorValues enumErrorValues;
-    private final LoadDataPath loadData;
     /** What the dump recorded for this file; null for a dump without {@code jdm-files}. */
     private final FileManifest.Entry recorded;
     private boolean verified;
@@ -67,7 +59,6 @@ final class FileLoader {
         this.target = target;
         this.known = known;
         this.enumErrorValues = new EnumErrorValues(target);
-        this.loadData = new LoadDataPath(job, target);
         this.recorded = job.recorded.apply(file.name());
     }
 
@@ -231,13 +222,11 @@ final class FileLoader {
             if (!sql.equals(session.names)) {
                 execute(st, sql, offset, sql);
                 session.names = sql;
-                session.loadDataCharset = null;
             }
             return;
         }
         defaultNames(st, offset);
         session.names = null; // another SET may change the character set in ways not tracked here
-        session.loadDataCharset = null;
         execute(st, sql, offset, sql);
     }
 
@@ -248,7 +237,6 @@ final class FileLoader {
             if (!DEFAULT_NAMES.equals(session.names)) {
                 execute(st, DEFAULT_NAMES, offset, DEFAULT_NAMES);
                 session.names = DEFAULT_NAMES;
-                session.loadDataCharset = null;
             }
         }
     }
@@ -279,25 +267,13 @@ final class FileLoader {
         if (txn.bytes == 0) {
             txn.startNanos = System.nanoTime();
         }
-        LoadDataPath.Outcome how;
-        try {
-            how = loadData.run(st.getConnection(), session, ins.sql(), txn.fileStatements == 0, s.start(), sql);
-        } catch (SQLException e) {
-            throw LoadFailure.sql(s.start(), "the statement " + SqlText.head(sql), e);
-        }
         txn.fileStatements++;
-        if (how == LoadDataPath.Outcome.LOADED) {
-            txn.loadData++;
-            txn.statements++;
-        } else {
-            for (String piece : pieces) {
-                executeData(st, piece, s.start(), sql);
-            }
-            txn.statements += pieces.size();
-            txn.undone += how == LoadDataPath.Outcome.UNDONE ? 1 : 0;
+        for (String piece : pieces) {
+            executeData(st, piece, s.start(), sql);
         }
         txn.bytes += s.text().length;
         txn.rows += Math.max(0, s.topLevelGroups() - (ins.columnList() ? 1 : 0));
+        txn.statements += pieces.size();
     }
 
     /** A statement must write the file's table (or one routed to the same target): never another one. */
@@ -329,7 +305,6 @@ final class FileLoader {
         job.metrics.recordTransaction(start);
         job.metrics.addRows(txn.rows);
         job.metrics.addStatements(txn.statements);
-        job.metrics.addLoadData(txn.loadData, txn.undone);
         txn.reset();
     }
 
@@ -344,7 +319,6 @@ final class FileLoader {
                         || !enumErrorValues.refusedEnum(st.getConnection(), e)) {
                     throw e;
                 }
-                session.loadDataCharset = null; // it sets sql_mode
                 enumErrorValues.executeNonStrict(st, sql);
             } catch (SQLException again) {
                 throw LoadFailure.sql(offset, "the statement " + SqlText.head(original), again);
@@ -368,9 +342,6 @@ final class FileLoader {
         long statements;
         /** Statements of the file begun in this transaction (a long one runs as several pieces). */
         int fileStatements;
-        /** Statements of the file loaded by LOAD DATA; tried by LOAD DATA, undone and run by INSERT. */
-        long loadData;
-        long undone;
         long startNanos;
 
         void reset() {
@@ -378,8 +349,6 @@ final class FileLoader {
             rows = 0;
             statements = 0;
             fileStatements = 0;
-            loadData = 0;
-            undone = 0;
         }
     }
 }

@@ -46,8 +46,6 @@ final class LoadJob {
     private Connection admin;
     private final AtomicBoolean stopRequested = new AtomicBoolean();
     private final AtomicReference<JdmException> failure = new AtomicReference<>();
-    /** The target refused LOAD DATA LOCAL once: the rest of the load goes by INSERT ({@link LoadDataPath}). */
-    private final AtomicBoolean loadDataRefused = new AtomicBoolean();
     private final Retries adminRetries;
 
     LoadJob(LoadConfig config, LoadMetrics metrics) {
@@ -154,15 +152,6 @@ final class LoadJob {
 
     boolean stopRequested() {
         return stopRequested.get();
-    }
-
-    boolean loadDataRefused() {
-        return loadDataRefused.get();
-    }
-
-    /** Turns LOAD DATA off for the rest of the load; true for the first caller, who says so once. */
-    boolean refuseLoadData() {
-        return loadDataRefused.compareAndSet(false, true);
     }
 
     /** Records the first failure; later ones are consequences and are dropped. */

@@ -24,8 +24,6 @@ public final class LoadMetrics implements MetricSource {
     private final Throughput rows = new Throughput("rows");
     private final Throughput statements = new Throughput("statements");
     private final Latency transactions = new Latency("transaction");
-    private final AtomicLong loadDataStatements = new AtomicLong();
-    private final AtomicLong loadDataUndone = new AtomicLong();
     private final AtomicInteger filesDone = new AtomicInteger();
     private final AtomicInteger filesTotal = new AtomicInteger();
     private final AtomicLong bytesTotal = new AtomicLong();
@@ -63,12 +61,6 @@ public final class LoadMetrics implements MetricSource {
         statements.add(n);
     }
 
-    /** Of the statements committed: {@code loaded} went by LOAD DATA, {@code undone} were tried so and ran by INSERT. */
-    void addLoadData(long loaded, long undone) {
-        loadDataStatements.addAndGet(loaded);
-        loadDataUndone.addAndGet(undone);
-    }
-
     void fileDone() {
         filesDone.incrementAndGet();
     }
@@ -88,21 +80,6 @@ public final class LoadMetrics implements MetricSource {
 
     public long rows() {
         return rows.total();
-    }
-
-    /** Statements run on the target (a statement split to fit max_allowed_packet counts once a piece). */
-    public long statements() {
-        return statements.total();
-    }
-
-    /** Statements of the dump loaded by LOAD DATA LOCAL INFILE; the others went by INSERT. */
-    public long loadDataStatements() {
-        return loadDataStatements.get();
-    }
-
-    /** Statements tried by LOAD DATA that raised a warning or missed a row, undone and run by INSERT instead. */
-    public long loadDataUndone() {
-        return loadDataUndone.get();
     }
 
     public long bytes() {
@@ -165,12 +142,11 @@ public final class LoadMetrics implements MetricSource {
     public String summaryLine() {
         double secs = elapsedSeconds();
         return String.format(Locale.ROOT,
-                "loaded %d/%d files, %d rows, %.1f MB in %.1fs: %.1f MB/s %.0f rows/s, %d statements "
-                        + "(%d by LOAD DATA, %d undone and sent as INSERT), %d retries, txn %s",
+                "loaded %d/%d files, %d rows, %.1f MB in %.1fs: %.1f MB/s %.0f rows/s, %d statements, "
+                        + "%d retries, txn %s",
                 filesDone.get(), filesTotal.get(), rows.total(), bytes.total() / 1e6, secs,
                 secs <= 0 ? 0 : bytes.total() / 1e6 / secs, secs <= 0 ? 0 : rows.total() / secs,
-                statements.total(), loadDataStatements.get(), loadDataUndone.get(), retries.total(),
-                transactions.summary());
+                statements.total(), retries.total(), transactions.summary());
     }
 
     @Override
@@ -183,8 +159,6 @@ public final class LoadMetrics implements MetricSource {
         m.put("bytesTotal", bytesTotal.get());
         m.put("rows", rows.total());
         m.put("progress", progress());
-        m.put("loadDataStatements", loadDataStatements.get());
-        m.put("loadDataUndone", loadDataUndone.get());
         m.put("retries", retries.total());
         m.put("transactionP95Ms", transactions.percentileMillis(95));
         m.put("transactionP99Ms", transactions.percentileMillis(99));
@@ -196,10 +170,6 @@ public final class LoadMetrics implements MetricSource {
         f.counter("jdm_load_bytes_total", "Bytes of dump files read", labels, bytes.total());
         f.counter("jdm_load_rows_total", "Rows written to the target", labels, rows.total());
         f.counter("jdm_load_statements_total", "Statements executed on the target", labels, statements.total());
-        f.counter("jdm_load_load_data_statements_total", "Statements loaded by LOAD DATA LOCAL INFILE", labels,
-                loadDataStatements.get());
-        f.counter("jdm_load_load_data_undone_total", "Statements tried by LOAD DATA, undone and sent as INSERT",
-                labels, loadDataUndone.get());
         f.gauge("jdm_load_files_done", "Data files finished", labels, filesDone.get());
         retries.byReason().forEach((code, n) -> f.counter("jdm_load_retries_total",
                 "retries by the target's error code", labels.add("code", code), n));

@@ -156,28 +156,19 @@ final class SqlText {
     }
 
     private static void unescape(byte e, ByteArrayOutputStream v) {
-        int c = unescaped(e & 0xFF);
-        if (c < 0) {
-            v.write('\\');
+        switch (e) {
+            case '0' -> v.write(0);
+            case 'b' -> v.write(8);
+            case 'n' -> v.write('\n');
+            case 'r' -> v.write('\r');
+            case 't' -> v.write('\t');
+            case 'Z' -> v.write(26);
+            case '%', '_' -> {
+                v.write('\\'); // kept as two characters outside LIKE, as the server does
+                v.write(e);
+            }
+            default -> v.write(e);
         }
-        v.write(c < 0 ? e : c);
-    }
-
-    /**
-     * The character that a backslash and {@code e} stand for inside a string literal; -1 for
-     * {@code \%} and {@code \_}, which stay two characters outside LIKE, as the server keeps them.
-     */
-    static int unescaped(int e) {
-        return switch (e) {
-            case '0' -> 0;
-            case 'b' -> 8;
-            case 'n' -> '\n';
-            case 'r' -> '\r';
-            case 't' -> '\t';
-            case 'Z' -> 26;
-            case '%', '_' -> -1;
-            default -> e;
-        };
     }
 
     private static boolean isUtf8(byte[] v) {

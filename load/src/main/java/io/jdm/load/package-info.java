@@ -11,9 +11,7 @@
  *      LoadWorker  LoadWorker  LoadWorker      pool-size connections, retries (io.jdm.common.retry)
  *          │ FileLoader: StatementLexer (streaming, byte offsets; io.jdm.common.sql.SqlLexer reads the text)
  *          │   → InsertRewriter (routed table, on-duplicate, split to max_allowed_packet)
- *          │   → LoadDataPath: LOAD DATA LOCAL of the rows when LoadDataRows writes every value
- *          │     exactly and it raises no warning; else (undone to a savepoint) the INSERT
- *          │   → … ; UPDATE checkpoint offset ; COMMIT   (one transaction)
+ *          │   → INSERT … ; UPDATE checkpoint offset ; COMMIT   (one transaction)
  *          ▼
  *       target ◄── {meta-schema}.{task}_loader_checkpoint
  *                      │

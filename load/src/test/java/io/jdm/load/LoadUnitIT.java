@@ -56,11 +56,15 @@ class LoadUnitIT {
     }
 
     static ConnectionSpec targetSpec() {
-        return TestData.spec(target);
+        return ConnectionSpec.of(target.host(), target.port(), target.user(), target.password());
     }
 
     private static void resetTarget(String task, String... dbs) {
-        TestData.resetTarget(target, task, dbs);
+        for (String db : dbs) {
+            target.execute("DROP DATABASE IF EXISTS " + Identifiers.quote(db));
+        }
+        target.execute("CREATE DATABASE IF NOT EXISTS jdm_meta",
+                "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_loader_checkpoint"));
     }
 
     @Test

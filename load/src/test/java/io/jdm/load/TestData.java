@@ -1,6 +1,5 @@
 package io.jdm.load;
 
-import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.SqlServer;
@@ -55,20 +54,6 @@ final class TestData {
                 "INSERT INTO " + q + ".`sbtest1` (k, c, pad) SELECT FLOOR(RAND(seq) * 100000), "
                         + "SUBSTRING(REPEAT(CONCAT(MD5(seq), '-'), 4), 1, 119), SUBSTRING(REPEAT(SHA1(seq), 2), 1, 59) "
                         + "FROM " + q + ".seq_1_to_" + sbRows);
-    }
-
-    /** How a load reaches {@code server}. */
-    static ConnectionSpec spec(SqlServer server) {
-        return ConnectionSpec.of(server.host(), server.port(), server.user(), server.password());
-    }
-
-    /** Drops {@code dbs} from the target and the task's loader checkpoint, so a load starts afresh. */
-    static void resetTarget(SqlServer target, String task, String... dbs) {
-        for (String db : dbs) {
-            target.execute("DROP DATABASE IF EXISTS " + Identifiers.quote(db));
-        }
-        target.execute("CREATE DATABASE IF NOT EXISTS jdm_meta",
-                "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_loader_checkpoint"));
     }
 
     /** Asserts the two tables hold the same rows, compared value by value in primary-key order. */

@@ -1,8 +1,6 @@
 package io.jdm.common.sql;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -54,40 +52,6 @@ public final class SqlBytes {
         return append(s.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** {@code s[from, to)} encoded as UTF-8, without an intermediate string; a lone surrogate becomes {@code ?}. */
-    public SqlBytes appendUtf8(CharSequence s, int from, int to) {
-        ensure(to - from);
-        for (int i = from; i < to; i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                if (len == buf.length) {
-                    grow(1);
-                }
-                buf[len++] = (byte) c;
-            } else if (c < 0x800) {
-                ensure(2);
-                buf[len++] = (byte) (0xC0 | (c >> 6));
-                buf[len++] = (byte) (0x80 | (c & 0x3F));
-            } else if (Character.isHighSurrogate(c) && i + 1 < to && Character.isLowSurrogate(s.charAt(i + 1))) {
-                int cp = Character.toCodePoint(c, s.charAt(++i));
-                ensure(4);
-                buf[len++] = (byte) (0xF0 | (cp >> 18));
-                buf[len++] = (byte) (0x80 | ((cp >> 12) & 0x3F));
-                buf[len++] = (byte) (0x80 | ((cp >> 6) & 0x3F));
-                buf[len++] = (byte) (0x80 | (cp & 0x3F));
-            } else if (Character.isSurrogate(c)) {
-                ensure(1);
-                buf[len++] = '?'; // as String.getBytes(UTF_8) does
-            } else {
-                ensure(3);
-                buf[len++] = (byte) (0xE0 | (c >> 12));
-                buf[len++] = (byte) (0x80 | ((c >> 6) & 0x3F));
-                buf[len++] = (byte) (0x80 | (c & 0x3F));
-            }
-        }
-        return this;
-    }
-
     public SqlBytes append(byte[] bytes) {
         return append(bytes, 0, bytes.length);
     }
@@ -102,11 +66,6 @@ public final class SqlBytes {
     /** Writes the content to {@code out}; the buffer keeps it. */
     public void writeTo(OutputStream out) throws IOException {
         out.write(buf, 0, len);
-    }
-
-    /** The content as a stream, until the next change of the buffer. */
-    public InputStream inputStream() {
-        return new ByteArrayInputStream(buf, 0, len);
     }
 
     /** Makes room for {@code n} more bytes, so that callers can then use {@link #put(byte)}. */
