@@ -239,7 +239,7 @@ final class ChunkWorker implements Runnable {
 
     private boolean stream(ResultSet rs, Connection conn, List<Column> cols, DataFileWriter writer, long[] counted)
             throws SQLException, IOException {
-        LiteralRows rows = new RowLiterals(rs, cols).rows(rs);
+        PacketRows rows = new RowLiterals(rs, cols).rows(rs);
         long pending = 0;
         while (rows.next()) {
             if (state.halted()) {

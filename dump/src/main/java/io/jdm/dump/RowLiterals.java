@@ -19,7 +19,7 @@ import java.util.List;
  *
  * <p>{@link #rows} goes one step further with MySQL Connector/J: the rows are taken from the
  * driver's row reader and character and binary values are escaped straight out of its packet
- * buffer, without a {@code byte[]} copy per value (see {@link LiteralRows}).
+ * buffer, without a {@code byte[]} copy per value (see {@link PacketRows}).
  */
 final class RowLiterals {
     private static final byte NUMBER = 0;
@@ -40,24 +40,24 @@ final class RowLiterals {
         for (int i = 0; i < kinds.length; i++) {
             kinds[i] = kind(this.columns[i], rs, i + 1);
         }
-        this.wireTypes = LiteralRows.wireTypes(rs);
+        this.wireTypes = PacketRows.wireTypes(rs);
     }
 
     /**
      * The rows of {@code rs} (not yet read), read from Connector/J's row reader when no column needs
-     * the result set (see {@link LiteralRows}); from then on {@code rs} must only be closed.
+     * the result set (see {@link PacketRows}); from then on {@code rs} must only be closed.
      */
-    LiteralRows rows(ResultSet rs) {
+    PacketRows rows(ResultSet rs) {
         boolean direct = wireTypes != null;
         for (int i = 0; i < kinds.length && direct; i++) {
             direct = kinds[i] == NUMBER || kinds[i] == TEMPORAL
-                    || kinds[i] != OTHER && LiteralRows.isBytes(wireTypes[i]);
+                    || kinds[i] != OTHER && PacketRows.isBytes(wireTypes[i]);
         }
-        return new LiteralRows(rs, this, direct);
+        return new PacketRows(rs, this, direct);
     }
 
-    /** Like {@link #append(SqlBytes, ResultSet)} for the current row of a direct {@link LiteralRows}. */
-    void appendDirect(SqlBytes out, LiteralRows rows) {
+    /** Like {@link #append(SqlBytes, ResultSet)} for the current row of a direct {@link PacketRows}. */
+    void appendDirect(SqlBytes out, PacketRows rows) {
         for (int i = 0; i < kinds.length; i++) {
             if (i > 0) {
                 out.append(',');

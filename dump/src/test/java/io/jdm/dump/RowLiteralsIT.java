@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dump's fast path over every type: {@link RowLiterals} writes the literals of
- * {@link ResultSetValues#appendLiteral}, and a direct {@link LiteralRows} the same ones again.
+ * {@link ResultSetValues#appendLiteral}, and a direct {@link PacketRows} the same ones again.
  */
 class RowLiteralsIT {
     private static final String DB = "RowLiteralsIT";
@@ -74,7 +74,7 @@ class RowLiteralsIT {
     }
 
     /**
-     * A direct {@link LiteralRows} must write exactly what the result set path writes. Each column is read on its
+     * A direct {@link PacketRows} must write exactly what the result set path writes. Each column is read on its
      * own, both ways; the columns the direct path takes must include every numeric, temporal,
      * character and binary kind of the matrix (ENUM and SET too), and it must refuse the rest.
      */
@@ -97,7 +97,7 @@ class RowLiteralsIT {
                     }
                 }
                 try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
-                    LiteralRows rows = new RowLiterals(rs, one).rows(rs);
+                    PacketRows rows = new RowLiterals(rs, one).rows(rs);
                     if (!rows.direct()) {
                         generic.add(col.dataType());
                         continue;

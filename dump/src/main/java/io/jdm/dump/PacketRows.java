@@ -23,7 +23,7 @@ import java.sql.SQLException;
  * short. Otherwise the result set is read as usual. Used by the dump, the one place where rows are
  * only turned into text and written.
  */
-final class LiteralRows {
+final class PacketRows {
     private final ResultSet rs;
     private final ResultsetRows rows;
     private final RowLiterals literals;
@@ -31,7 +31,7 @@ final class LiteralRows {
     private Row row;
 
     /** @param direct whether to read from the driver's row reader ({@link RowLiterals#rows} decides) */
-    LiteralRows(ResultSet rs, RowLiterals literals, boolean direct) {
+    PacketRows(ResultSet rs, RowLiterals literals, boolean direct) {
         this.rs = rs;
         this.rows = direct ? ((ResultSetImpl) rs).getRows() : null;
         this.escaper = direct ? new Escaper(((ResultSetImpl) rs).getSession().getPropertySet()) : null;
