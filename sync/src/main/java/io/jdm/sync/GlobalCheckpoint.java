@@ -38,6 +38,7 @@ final class GlobalCheckpoint {
     /** The DDL that was running when the last run stopped, or null. */
     private DdlMarkers.Marker pendingDdl;
     private volatile BinlogPosition startPosition;
+    private boolean resumed;
     private volatile ChangePos saved;
     private int generation;
     private int oldestGeneration;
@@ -70,6 +71,7 @@ final class GlobalCheckpoint {
             store.startGeneration(c, generation, cfg.workerCount(), marker(startPosition));
             return AppliedFilter.none();
         }
+        resumed = true;
         ChangePos min = saved.generations().stream().map(g -> g.min()).filter(Objects::nonNull)
                 .min(ChangePos::compareTo).orElseThrow();
         startPosition = min.restartPoint();
@@ -135,6 +137,11 @@ final class GlobalCheckpoint {
     /** The generation of writer rows this run writes; known after {@link #prepare}. */
     int generation() {
         return generation;
+    }
+
+    /** True when this run resumes from the checkpoint table's rows; known after {@link #prepare}. */
+    boolean resumed() {
+        return resumed;
     }
 
     /** Where this run reads from; known after {@link #prepare}. */

@@ -8,10 +8,17 @@ import java.util.function.Predicate;
 /**
  * Whether the writers replay a batch idempotently (DM's safe mode: INSERT as REPLACE, UPDATE as
  * DELETE + REPLACE). The one place that decides it; the writers ask once per batch, with the
- * position of the batch's first change. On when the task sets {@code safe-mode}, for
- * {@code safe-mode-duration} after each start, and for every change whose transaction starts
+ * position of the batch's first change. On when the task sets {@code safe-mode}; for
+ * {@code safe-mode-duration} after a start whose position may not be exact (the task's
+ * {@code meta}, or a dump that took no lock); and for every change whose transaction starts
  * before {@code until}: a lock-free dump's highest HIGH, up to which its chunks' images and the
  * binlog overlap.
+ *
+ * <p>Unlike DM, a start from the unit's own checkpoints, or from the position of a dump that
+ * held a consistent snapshot, runs no safe mode at all: each writer commits its position in the
+ * transaction of its rows, so nothing before the start is applied twice and nothing after it is
+ * on the target yet. DM writes its checkpoint apart from the data and so needs the first
+ * minute's safe mode after every start.
  */
 final class SafeMode implements Predicate<ChangePos> {
     private final boolean always;
@@ -29,9 +36,20 @@ final class SafeMode implements Predicate<ChangePos> {
         this(cfg.safeMode(), cfg.safeModeDuration(), cfg.safeModeUntil());
     }
 
-    /** The unit starts streaming now: the {@code safe-mode-duration} counts from here. */
-    void started() {
+    /**
+     * The unit starts streaming now: the {@code safe-mode-duration} counts from here, unless the
+     * start is exact.
+     *
+     * @param exact the start is the unit's own checkpoint or a consistent dump's position
+     * @return whether the start-up safe mode runs
+     */
+    boolean started(boolean exact) {
+        if (exact || afterStart.isZero()) {
+            untilNanos = System.nanoTime();
+            return false;
+        }
         untilNanos = System.nanoTime() + afterStart.toNanos();
+        return true;
     }
 
     @Override

@@ -19,13 +19,16 @@ import java.util.function.UnaryOperator;
  * what the unit itself relies on, so a config built in code cannot break it.
  *
  * @param sourceId names this source in the checkpoint table (several sources may share a target)
- * @param start where to begin when no checkpoint exists; null means "resume, or fail"
  * @param queueSize ring size in slots, a power of two
- * @param safeModeDuration how long safe mode stays on after a start when {@code safeMode} is false
- *        (zero: never); a start from a checkpoint needs none, the per-writer positions make replays exact
+ * @param start where to begin when no checkpoint exists; null means "resume, or fail"
+ * @param safeModeDuration how long safe mode stays on after a start that is not exact, when
+ *        {@code safeMode} is false (zero: never); a start from a checkpoint needs none, the per-writer
+ *        positions make replays exact
  * @param safeModeUntil safe mode stays on for every change whose transaction starts before this
  *        position (null: none): a lock-free dump's highest HIGH, up to which its chunks' images and the
  *        binlog overlap
+ * @param startExact {@code start} is a consistent dump's position: the target holds every change
+ *        before it and none after it, so the first start needs no safe mode either
  * @param retryBudget how long a writer keeps retrying a retriable failure before the unit fails
  * @param eventFilter DM's {@code filters}: decides per row event and per DDL statement (default: apply all)
  * @param onlineDdl follow gh-ost / pt-online-schema-change shadow tables as DM's {@code online-ddl} does
@@ -36,7 +39,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                          Duration checkpointFlushInterval, String metaSchema, boolean enableGtid,
                          Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
-                         EventDecider eventFilter, boolean onlineDdl, BinlogPosition safeModeUntil) {
+                         EventDecider eventFilter, boolean onlineDdl, BinlogPosition safeModeUntil,
+                         boolean startExact) {
 
     public SyncConfig {
         Objects.requireNonNull(task, "task");
@@ -126,6 +130,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private EventDecider eventFilter = EventDecider.ALWAYS_DO;
         private boolean onlineDdl = TaskConfig.DEFAULT_ONLINE_DDL;
         private BinlogPosition safeModeUntil;
+        private boolean startExact;
 
         private Builder(String task, ConnectionSpec source, ConnectionSpec target) {
             this.task = task;
@@ -170,12 +175,13 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder eventFilter(EventDecider v) { eventFilter = v; return this; }
         public Builder onlineDdl(boolean v) { onlineDdl = v; return this; }
         public Builder safeModeUntil(BinlogPosition v) { safeModeUntil = v; return this; }
+        public Builder startExact(boolean v) { startExact = v; return this; }
 
         public SyncConfig build() {
             return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
                     safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
                     enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
-                    onlineDdl, safeModeUntil);
+                    onlineDdl, safeModeUntil, startExact);
         }
     }
 }

@@ -86,7 +86,11 @@ public final class SyncUnit {
             holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
                     cfg.sourceId(), gate, reader::lastEventEnd, pipeline::cursor, progress::minSequence);
             holdWatcher.ensureTable();
-            safeMode.started();
+            boolean exact = checkpoint.resumed() || cfg.startExact();
+            if (safeMode.started(exact)) {
+                LOG.info("sync: safe mode for the first {} (safe-mode-duration): the start position {} comes from "
+                        + "meta or a dump without a consistent snapshot", cfg.safeModeDuration(), cfg.start());
+            }
             if (cfg.safeModeUntil() != null) {
                 LOG.info("sync: safe mode until the stream passes {}, where the lock-free dump's last chunk was read",
                         cfg.safeModeUntil());

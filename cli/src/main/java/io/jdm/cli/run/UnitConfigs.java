@@ -1,11 +1,13 @@
 package io.jdm.cli.run;
 
 import io.jdm.common.config.BinlogMeta;
+import io.jdm.common.config.Consistency;
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.dumpdir.ChunkJournal;
 import io.jdm.common.dumpdir.ChunkPlan;
+import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.filter.EventFilter;
 import io.jdm.common.filter.RoutedName;
@@ -21,6 +23,7 @@ import io.jdm.sync.SyncConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -71,7 +74,30 @@ public final class UnitConfigs {
                 .eventFilter(EventFilter.forInstance(task, instance)::decide)
                 .onlineDdl(task.onlineDdl())
                 .safeModeUntil(task.taskMode().dumps() ? lockFreeHigh(task, instance) : null)
+                .startExact(start != null && consistentDumpAt(task, instance, start))
                 .build();
+    }
+
+    /** Consistencies whose metadata position is exact: the dump holds every change before it, none after. */
+    private static final Set<String> EXACT = Set.of(Consistency.FLUSH.label(), Consistency.LOCK.label(),
+            Consistency.SNAPSHOT.label(), Consistency.LOCK_FREE.label());
+
+    /**
+     * True when {@code start} is the position in the metadata of the source's dump directory and
+     * that dump held a consistent snapshot (jdm's {@code Consistency:} line; a lock-free dump's
+     * overlap is covered by {@code safeModeUntil}). Anything else (no metadata, another tool's dump,
+     * {@code consistency: none}) is not known exact, and the sync starts with safe-mode-duration.
+     */
+    static boolean consistentDumpAt(TaskConfig task, MySqlInstance instance, BinlogPosition start) {
+        try {
+            return DumpMetadata.readFrom(task.mydumper(instance).dir())
+                    .filter(m -> m.consistency() != null && EXACT.contains(m.consistency()))
+                    .map(DumpMetadata::position)
+                    .filter(p -> p.file().equals(start.file()) && p.pos() == start.pos())
+                    .isPresent();
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**

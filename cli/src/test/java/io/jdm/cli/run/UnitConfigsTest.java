@@ -1,21 +1,26 @@
 package io.jdm.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.config.ConfigException;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
+import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.dump.DumpConfig;
 import io.jdm.load.LoadConfig;
 import io.jdm.sync.SyncConfig;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalDateTime;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A task file's values reach the units as they are; what the task file accepts, the units accept. */
 class UnitConfigsTest {
@@ -87,5 +92,22 @@ class UnitConfigsTest {
     private static List<Object> syncSettings(SyncConfig c) {
         return List.of(c.workerCount(), c.batch(), c.queueSize(), c.safeMode(), c.safeModeDuration(), c.compact(),
                 c.multipleRows(), c.checkpointFlushInterval(), c.enableGtid(), c.heartbeatInterval());
+    }
+
+    @Test
+    void theSyncStartsExactOnlyAtTheMetadataPositionOfADumpThatHeldASnapshot(@TempDir Path dir) throws Exception {
+        TaskConfig task = parse(TASK + "mydumpers:\n  global:\n    dir: " + dir + "\n");
+        BinlogPosition at = new BinlogPosition("mysql-bin.000003", 1234, "0-1-42");
+        LocalDateTime t = LocalDateTime.of(2026, 12, 1, 10, 0);
+        assertFalse(UnitConfigs.sync(task, instance(task), at).startExact(), "no metadata: not known exact");
+        new DumpMetadata(t, t, at, "flush").writeTo(dir);
+        assertTrue(UnitConfigs.sync(task, instance(task), at).startExact(), "a flush dump's own position");
+        assertFalse(UnitConfigs.sync(task, instance(task), new BinlogPosition("mysql-bin.000003", 99, ""))
+                .startExact(), "another position than the dump's");
+        assertFalse(UnitConfigs.sync(task, instance(task), null).startExact(), "the task's meta");
+        new DumpMetadata(t, t, at, "none").writeTo(dir);
+        assertFalse(UnitConfigs.sync(task, instance(task), at).startExact(), "consistency none");
+        new DumpMetadata(t, t, at, null).writeTo(dir);
+        assertFalse(UnitConfigs.sync(task, instance(task), at).startExact(), "another tool's dump, no Consistency line");
     }
 }
