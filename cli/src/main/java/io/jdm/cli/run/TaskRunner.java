@@ -54,6 +54,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
     private final List<SyncUnit> syncs = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Whether {@link #run()} began: until then a stop has nothing to wait for. */
+    private volatile boolean ran;
     private volatile boolean stopping;
     /** Completes when {@link #stopping} turns true (see {@link #markStopping}): what the sync supervision waits on. */
     private final CompletableFuture<Void> stopRequested = new CompletableFuture<>();
@@ -98,6 +100,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     /** Runs every stage; returns when the task is done, or when stopped; throws the first failure. */
     public void run() {
+        ran = true;
         try (ProcessMetrics.Registration metrics = ProcessMetrics.register(this::collect)) {
             takeLeases();
             runStages();
@@ -419,7 +422,11 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     @Override
     public void close() {
-        requestStop();
+        if (!ran) {
+            markStopping(); // nothing ran (the status endpoint could not start, say): nothing to wait for
+        } else {
+            requestStop();
+        }
         releaseLeases();
     }
 }

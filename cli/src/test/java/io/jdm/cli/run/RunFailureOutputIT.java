@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -74,6 +76,43 @@ class RunFailureOutputIT {
              ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM run_fail.t")) {
             rs.next();
             assertEquals(1, rs.getInt(1), "nothing applied past the failure");
+        }
+    }
+
+    @Test
+    void aStatusAddressInUseEndsTheRunAtOnceInOneLine() throws Exception {
+        SqlServer source = TestServers.shared().source();
+        SqlServer target = TestServers.shared().target();
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Path task = dir.resolve("busy.yaml");
+            Files.writeString(task, String.join("\n",
+                    "name: run-busy",
+                    "task-mode: incremental",
+                    "meta-schema: jdm_meta_busy",
+                    "status-addr: 127.0.0.1:" + taken.getLocalPort(),
+                    "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                    "mysql-instances:",
+                    "  - source-id: s1",
+                    "    meta: {binlog-name: mysql-bin.000001, binlog-pos: 4}",
+                    "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                    ""));
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Path out = dir.resolve("busy.log");
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm",
+                    "run", task.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            try {
+                assertTrue(p.waitFor(50, TimeUnit.SECONDS), "jdm waited for a run that never began");
+            } finally {
+                p.destroyForcibly();
+            }
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0);
+            String log = Files.readString(out);
+            assertTrue(p.exitValue() != 0, log);
+            assertEquals(1, log.lines().filter(l -> l.startsWith("jdm: ")).count(), log);
+            assertTrue(seconds < 40, "took " + seconds + " s: " + log);
+        } finally {
+            target.execute("DROP DATABASE IF EXISTS jdm_meta_busy");
         }
     }
 }
