@@ -198,9 +198,7 @@ class TaskOperationsIT {
     }
 
     private Process start(String log, Path task) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", "run",
-                task.toString()).redirectErrorStream(true).redirectOutput(dir.resolve(log + ".log").toFile()).start();
+        return JdmChild.start(dir.resolve(log + ".log"), "run", task.toString());
     }
 
     private String read(String log) {

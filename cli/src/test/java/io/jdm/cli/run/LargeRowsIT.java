@@ -1,5 +1,6 @@
 package io.jdm.cli.run;
 
+import io.jdm.cli.JdmChild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,11 +56,8 @@ class LargeRowsIT {
                 "    block-allow-list: only",
                 "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
                 ""));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path out = dir.resolve("out.log");
-        Process p = new ProcessBuilder(java, "-Xmx512m", "-cp", System.getProperty("java.class.path"),
-                "io.jdm.cli.Jdm", "run", task.toString()).redirectErrorStream(true).redirectOutput(out.toFile())
-                .start();
+        Process p = JdmChild.start(out, List.of("-Xmx512m"), "run", task.toString());
         int rows = 64;
         try {
             RunSignalIT.waitForRow(target, "large_rows.t", 1);

@@ -1,5 +1,6 @@
 package io.jdm.cli.run;
 
+import io.jdm.cli.JdmChild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +14,6 @@ import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
@@ -106,11 +106,7 @@ class LockFreeKillResumeIT {
     }
 
     private Process jdm(Path task, String log) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
-        cmd.addAll(LEASE);
-        cmd.addAll(List.of("io.jdm.cli.Jdm", "run", task.toString()));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
+        return JdmChild.start(dir.resolve(log), LEASE, "run", task.toString());
     }
 
     /** Waits until the process logs {@code text}: it has begun its stages. */

@@ -1,5 +1,6 @@
 package io.jdm.cli.run;
 
+import io.jdm.cli.JdmChild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -47,10 +48,8 @@ class RunFailureOutputIT {
                 "    block-allow-list: only",
                 "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
                 ""));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path out = dir.resolve("out.log");
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", "run",
-                task.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process p = JdmChild.start(out, "run", task.toString());
         try {
             RunSignalIT.waitForRow(target, "run_fail.t", 1);
             // every insert now fails on the target with an error no retry outlives
@@ -96,11 +95,9 @@ class RunFailureOutputIT {
                     "    meta: {binlog-name: mysql-bin.000001, binlog-pos: 4}",
                     "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
                     ""));
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Path out = dir.resolve("busy.log");
             long t0 = System.nanoTime();
-            Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm",
-                    "run", task.toString()).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            Process p = JdmChild.start(out, "run", task.toString());
             try {
                 assertTrue(p.waitFor(50, TimeUnit.SECONDS), "jdm waited for a run that never began");
             } finally {

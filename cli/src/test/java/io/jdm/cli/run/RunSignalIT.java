@@ -1,5 +1,6 @@
 package io.jdm.cli.run;
 
+import io.jdm.cli.JdmChild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,9 +51,7 @@ class RunSignalIT {
                 "mydumpers: {global: {threads: 1, dir: \"" + dir.resolve("dump") + "\"}}",
                 "syncers: {global: {worker-count: 2, checkpoint-flush-interval: 3600}}");
         target.execute("DROP DATABASE IF EXISTS jdm_meta_signal");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", "run",
-                task.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("out.log").toFile()).start();
+        Process p = JdmChild.start(dir.resolve("out.log"), "run", task.toString());
         try {
             HttpClient http = HttpClient.newHttpClient();
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
@@ -197,9 +196,7 @@ class RunSignalIT {
     }
 
     private Process jdm(String command, Path task, String log) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "io.jdm.cli.Jdm", command,
-                task.toString()).redirectErrorStream(true).redirectOutput(dir.resolve(log).toFile()).start();
+        return JdmChild.start(dir.resolve(log), command, task.toString());
     }
 
     private static int count(SqlServer server, String table) throws Exception {

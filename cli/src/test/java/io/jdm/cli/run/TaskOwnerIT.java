@@ -1,5 +1,6 @@
 package io.jdm.cli.run;
 
+import io.jdm.cli.JdmChild;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -205,12 +206,7 @@ class TaskOwnerIT {
     }
 
     private Process start(String log, Path task) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
-        cmd.addAll(LEASE);
-        cmd.addAll(List.of("io.jdm.cli.Jdm", "run", task.toString()));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve(log + ".log").toFile())
-                .start();
+        return JdmChild.start(dir.resolve(log + ".log"), LEASE, "run", task.toString());
     }
 
     /** Waits until the process streams the binlog; returns its status port. */
