@@ -30,7 +30,8 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
                          DatabaseConfig targetDatabase, List<MySqlInstance> mysqlInstances,
                          Map<String, MydumperConfig> mydumpers, Map<String, LoaderConfig> loaders,
                          Map<String, SyncerConfig> syncers, Map<String, BlockAllowListConfig> blockAllowList,
-                         Map<String, RouteConfig> routes, Map<String, FilterConfig> filters, List<String> warnings) {
+                         Map<String, RouteConfig> routes, Map<String, FilterConfig> filters, List<String> warnings,
+                         ShardMode shardMode, List<String> runSourceIds) {
     /** The config name used by instances that name none. */
     public static final String GLOBAL = "global";
     public static final String DEFAULT_META_SCHEMA = "jdm_meta";
@@ -54,6 +55,28 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
         routes = ordered(routes);
         filters = ordered(filters);
         warnings = List.copyOf(warnings);
+        Objects.requireNonNull(shardMode, "shardMode");
+        runSourceIds = List.copyOf(runSourceIds);
+        for (String id : runSourceIds) {
+            instance(id); // names a source of the task
+        }
+    }
+
+    /**
+     * The instances this process runs: those of {@link #runSourceIds} when it names some (a task
+     * run by one process per source), else all of them. {@link #mysqlInstances} is always the
+     * whole task, as every process of the task reads the same file.
+     */
+    public List<MySqlInstance> runInstances() {
+        return runSourceIds.isEmpty() ? mysqlInstances
+                : mysqlInstances.stream().filter(i -> runSourceIds.contains(i.sourceId())).toList();
+    }
+
+    /** The same task run for only these sources (all of them when empty). */
+    public TaskConfig withRunSourceIds(List<String> ids) {
+        return new TaskConfig(name, taskMode, metaSchema, statusAddr, ignoreCheckingItems, caseSensitive, onlineDdl,
+                timezone, targetDatabase, mysqlInstances, mydumpers, loaders, syncers, blockAllowList, routes, filters,
+                warnings, shardMode, ids);
     }
 
     /** The instance with this source-id. */

@@ -69,12 +69,13 @@ final class TaskReader {
                 root.named("loaders", (n, s) -> UnitReaders.loader(s, dmDirSuffix)),
                 root.named("syncers", (n, s) -> UnitReaders.syncer(s)));
         List<MySqlInstance> instances = new InstanceReader(rules, mode, sources, name, dmDirSuffix).readAll(root);
+        ShardMode shardMode = shardMode();
         dmOnlyKeys();
         root.finish();
         TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, statusAddr,
                 ignoreChecks, caseSensitive, onlineDdl, timezone, target, instances, rules.mydumpers(),
                 rules.loaders(), rules.syncers(), rules.blockAllowList(), rules.routes(), rules.filters(),
-                root.ctx().warnings());
+                root.ctx().warnings(), shardMode, List.of());
         if (mode != null) {
             checkLoadReadsDump(task);
         }
@@ -152,7 +153,6 @@ final class TaskReader {
     }
 
     private void dmOnlyKeys() {
-        shardMode();
         root.unsupportedUnlessEmpty("column-mappings", "column mapping is not supported by jdm; remove it");
         root.unsupportedUnlessEmpty("expression-filter", DmKeys.NO_EXPRESSION_FILTER);
         root.unsupportedUnlessEmpty("validators", DmKeys.NO_VALIDATOR);
@@ -174,18 +174,24 @@ final class TaskReader {
     }
 
     /** is-sharding is DM's switch before shard-mode: true meant pessimistic. */
-    private void shardMode() {
-        Optional<String> shardMode = root.text("shard-mode").map(String::strip);
-        if (shardMode.isPresent() && !shardMode.get().isEmpty()) {
-            root.problem("shard-mode", DmKeys.NO_SHARD_DDL);
+    private ShardMode shardMode() {
+        String mode = root.text("shard-mode").map(String::strip).orElse("");
+        ShardMode out = ShardMode.NONE;
+        if (mode.equals("pessimistic")) {
+            out = ShardMode.PESSIMISTIC;
+        } else if (mode.equals("optimistic")) {
+            root.problem("shard-mode", DmKeys.NO_OPTIMISTIC);
+        } else if (!mode.isEmpty()) {
+            root.problem("shard-mode", "must be pessimistic or optimistic (or left out), got " + mode);
         }
         Optional<Boolean> isSharding = root.optionalBool("is-sharding");
         if (isSharding.orElse(false)) {
-            root.problem("is-sharding", "true is DM's shard-mode: pessimistic; " + DmKeys.NO_SHARD_DDL);
+            out = ShardMode.PESSIMISTIC; // DM: is-sharding true and no shard-mode means pessimistic
         } else if (isSharding.isPresent()) {
             root.warning("is-sharding", "DM's switch before shard-mode; false is the default; ignored");
         }
         root.ignored("strict-optimistic-shard-mode", "used only with shard-mode: optimistic; ignored");
+        return out;
     }
 
     /**

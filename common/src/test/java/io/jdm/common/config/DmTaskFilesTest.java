@@ -22,8 +22,6 @@ import org.junit.jupiter.api.Test;
  */
 class DmTaskFilesTest {
     private static final Path ROOT = Path.of("src/test/resources/dm-files");
-    private static final String NO_SHARDS = "is-sharding: true is DM's shard-mode: pessimistic; jdm does not "
-            + "coordinate DDL across merged shards; remove it and apply shard DDL on the target yourself";
     private static final String NO_VALIDATOR = "not supported by jdm; remove it and compare source and target "
             + "with jdm verify";
 
@@ -67,7 +65,11 @@ class DmTaskFilesTest {
                 assertEquals(0, t.mydumper(i).chunkFilesizeMb(), "chunk-filesize: 0 is no size limit");
                 assertEquals(4000, t.mydumper(i).statementSize(), "from extra-args --statement-size=4000");
             }),
-            Map.entry("sync_collation", t -> assertEquals(2, t.mysqlInstances().size())));
+            Map.entry("sync_collation", t -> assertEquals(2, t.mysqlInstances().size())),
+            // is-sharding: true without shard-mode is DM's pessimistic mode
+            Map.entry("online_ddl", t -> assertEquals(ShardMode.PESSIMISTIC, t.shardMode())),
+            Map.entry("safe_mode", t -> assertEquals(ShardMode.PESSIMISTIC, t.shardMode())),
+            Map.entry("sharding", t -> assertEquals(ShardMode.PESSIMISTIC, t.shardMode())));
 
     private static final Map<String, List<String>> REFUSED = Map.ofEntries(
             Map.entry("all_mode", List.of("filters.user-filter-1.events[2]: unknown event \"truncate\"")),
@@ -78,8 +80,6 @@ class DmTaskFilesTest {
                             + "from a source file; move them to the task file's filters and name them in filter-rules",
                     "mysql-instances[0].validator-config-name: " + NO_VALIDATOR,
                     "mysql-instances[1].validator-config-name: " + NO_VALIDATOR,
-                    "shard-mode: " + DmKeys.NO_SHARD_DDL,
-                    NO_SHARDS,
                     "validators: " + NO_VALIDATOR)),
             // DM's test script replaces dir-placeholer with its conf directory before use
             Map.entry("tls", List.of(
@@ -93,8 +93,7 @@ class DmTaskFilesTest {
                     "target-database.security.ssl-key: no such file \"dir-placeholer/dm.key\"")),
             Map.entry("dmctl_basic", List.of(
                     ROOT.resolve("dmctl_basic/source1.yaml") + ": filters: jdm does not read binlog event filters "
-                            + "from a source file; move them to the task file's filters and name them in filter-rules",
-                    NO_SHARDS)),
+                            + "from a source file; move them to the task file's filters and name them in filter-rules")),
             Map.entry("dmctl_command", List.of(
                     "mysql-instances[0].validator-config-name: " + NO_VALIDATOR,
                     "mysql-instances[1].validator-config-name: " + NO_VALIDATOR,
@@ -113,10 +112,7 @@ class DmTaskFilesTest {
                     "routes.extend-column-table-source-schema-rules.extract-source: " + extract(),
                     "loaders.global.import-mode: must be logical, sql or loader, got \"import-mode-placeholder\" "
                             + "(jdm loads through SQL statements only)")),
-            Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)),
-            Map.entry("online_ddl", List.of(NO_SHARDS)),
-            Map.entry("safe_mode", List.of(NO_SHARDS)),
-            Map.entry("sharding", List.of(NO_SHARDS)));
+            Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)));
 
     /** all_mode's regexpr-task.yaml gives each instance its own loader: {import-mode: loader}. */
     private static void instancesOwnLoader(TaskConfig t) {
@@ -170,7 +166,7 @@ class DmTaskFilesTest {
         Path dir = ROOT.resolve("master");
         List<String> p = assertThrows(ConfigException.class, () -> new TaskConfigLoader(k -> null)
                 .load(dir.resolve("task_advanced.yaml"), List.of(dir.resolve("source.yaml")))).problems();
-        assertTrue(p.contains(NO_SHARDS), p.toString());
+        assertTrue(p.stream().noneMatch(l -> l.contains("shard")), p.toString());
     }
 
     @Test
