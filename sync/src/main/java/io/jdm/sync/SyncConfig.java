@@ -8,6 +8,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.sync.reader.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.function.BiPredicate;
 import java.util.function.UnaryOperator;
@@ -32,6 +33,8 @@ import java.util.function.UnaryOperator;
  * @param retryBudget how long a writer keeps retrying a retriable failure before the unit fails
  * @param eventFilter DM's {@code filters}: decides per row event and per DDL statement (default: apply all)
  * @param onlineDdl follow gh-ost / pt-online-schema-change shadow tables as DM's {@code online-ddl} does
+ * @param shardSources shard-mode pessimistic: every source id of the task (a group DDL waits for the
+ *        shards of all of them); empty without it
  */
 public record SyncConfig(String task, String sourceId, ConnectionSpec source, ConnectionSpec target,
                          long serverId, BinlogPosition start, int workerCount, int batch, int queueSize,
@@ -40,7 +43,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                          Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
                          EventDecider eventFilter, boolean onlineDdl, BinlogPosition safeModeUntil,
-                         boolean startExact) {
+                         boolean startExact, List<String> shardSources) {
 
     public SyncConfig {
         Objects.requireNonNull(task, "task");
@@ -52,6 +55,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         router = router == null ? UnaryOperator.identity() : router;
         eventFilter = eventFilter == null ? EventDecider.ALWAYS_DO : eventFilter;
         safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
+        shardSources = shardSources == null ? List.of() : List.copyOf(shardSources);
         check(task.matches("[A-Za-z0-9_-]+"), "task", task, "must be letters, digits, _ and - only (it names tables)");
         check(sourceId.length() <= 128, "sourceId", sourceId, "must be at most 128 characters (the checkpoint's "
                 + "source_id column)");
@@ -131,6 +135,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private boolean onlineDdl = TaskConfig.DEFAULT_ONLINE_DDL;
         private BinlogPosition safeModeUntil;
         private boolean startExact;
+        private List<String> shardSources;
 
         private Builder(String task, ConnectionSpec source, ConnectionSpec target) {
             this.task = task;
@@ -176,12 +181,13 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder onlineDdl(boolean v) { onlineDdl = v; return this; }
         public Builder safeModeUntil(BinlogPosition v) { safeModeUntil = v; return this; }
         public Builder startExact(boolean v) { startExact = v; return this; }
+        public Builder shardSources(List<String> v) { shardSources = v; return this; }
 
         public SyncConfig build() {
             return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
                     safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
                     enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
-                    onlineDdl, safeModeUntil, startExact);
+                    onlineDdl, safeModeUntil, startExact, shardSources);
         }
     }
 }

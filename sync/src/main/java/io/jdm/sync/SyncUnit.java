@@ -10,6 +10,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.checkpoint.AppliedFilter;
 import io.jdm.sync.reader.BinlogReader;
+import io.jdm.sync.shard.ShardCoordinator;
 import io.jdm.sync.reader.ReadGate;
 import io.jdm.sync.ring.PipelineCounters;
 import io.jdm.sync.ring.WriterProgress;
@@ -53,6 +54,8 @@ public final class SyncUnit {
     private volatile boolean stopping;
     private volatile boolean started;
     private volatile BinlogReader reader;
+    /** shard-mode pessimistic: this source's part in the group DDL locks; null without it. */
+    private ShardCoordinator shards;
     private ScheduledExecutorService holdTimer;
     private HoldWatcher holdWatcher;
     private ProgressLogger progressLogger;
@@ -77,11 +80,16 @@ public final class SyncUnit {
         started = true;
         try {
             prepare();
+            if (!cfg.shardSources().isEmpty()) {
+                shards = new ShardCoordinator(cfg.target(), cfg.metaSchema(), cfg.task(), cfg.sourceId(),
+                        cfg.shardSources());
+                shards.start(cfg.source(), cfg.tableFilter(), cfg.router());
+            }
             reader = new BinlogReader(new BinlogReader.Settings(cfg.task(), cfg.source(), cfg.serverId(),
                     cfg.enableGtid(), cfg.heartbeatInterval(), cfg.retryBudget(), cfg.retryMaxBackoff(),
                     cfg.tableFilter(), cfg.router(), cfg.target(),
                     BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
-                    cfg.onlineDdl(), checkpoint.startOver()), checkpoint.startPosition(), pipeline.sink(),
+                    cfg.onlineDdl(), checkpoint.startOver(), shards), checkpoint.startPosition(), pipeline.sink(),
                     this::fail, gate);
             holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
                     cfg.sourceId(), gate, reader::lastEventEnd, pipeline::cursor, progress::minSequence);
@@ -218,6 +226,9 @@ public final class SyncUnit {
         }
         if (progressLogger != null) {
             progressLogger.close();
+        }
+        if (shards != null) {
+            shards.close();
         }
     }
 

@@ -4,6 +4,7 @@ import io.jdm.common.config.BinlogMeta;
 import io.jdm.common.config.Consistency;
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.ShardMode;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.dumpdir.ChunkJournal;
 import io.jdm.common.dumpdir.ChunkPlan;
@@ -75,6 +76,8 @@ public final class UnitConfigs {
                 .onlineDdl(task.onlineDdl())
                 .safeModeUntil(task.taskMode().dumps() ? lockFreeHigh(task, instance) : null)
                 .startExact(start != null && consistentDumpAt(task, instance, start))
+                .shardSources(task.shardMode() == ShardMode.PESSIMISTIC
+                        ? task.mysqlInstances().stream().map(MySqlInstance::sourceId).toList() : List.of())
                 .build();
     }
 

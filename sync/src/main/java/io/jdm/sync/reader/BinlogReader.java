@@ -8,6 +8,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
+import io.jdm.sync.shard.ShardCoordinator;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -35,12 +36,13 @@ public final class BinlogReader {
      * @param onlineDdl handle gh-ost / pt-online-schema-change shadow tables as DM does
      * @param startOver what removes the task's progress for this source on the target, said when
      *        the source has purged the binlogs the checkpoint needs
+     * @param shards pessimistic shard mode's coordinator, started; null without it
      */
     public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
                            Duration heartbeat, Duration retryBudget, Duration maxBackoff,
                            BiPredicate<String, String> selected, UnaryOperator<TableName> router,
                            ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl,
-                           String startOver) {
+                           String startOver, ShardCoordinator shards) {
     }
 
     /** The tracker's scratch schema for one task's source on the target. */
@@ -66,12 +68,15 @@ public final class BinlogReader {
         boolean mariadb = catalog.flavor() == Flavor.MARIADB;
         SchemaTracker tracker = new SchemaTracker(settings.target(), settings.source(), settings.scratchSchema(),
                 settings.selected(), settings.router(), settings.retryBudget());
+        if (settings.shards() != null) {
+            tracker.spools(settings.shards()::spoolOf);
+        }
         DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
-                settings.selected(), settings.router());
+                settings.selected(), settings.router(), settings.shards());
         TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),
                 settings.onlineDdl());
         this.ctx = new ReaderContext(sink, tables, ddl, settings.decider(), new GtidTracker(mariadb,
-                start.gtidSet()), catalog, start);
+                start.gtidSet()), catalog, start, settings.shards());
         this.stop = new ReaderStop(onFailure);
         EventDispatcher events = new EventDispatcher(ctx, gate, stop, firstConnect);
         this.connection = new BinlogConnection(settings, events::onEvent, ex -> stop.fail(

@@ -8,6 +8,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.SourceSession;
+import io.jdm.sync.shard.ShardCoordinator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiPredicate;
@@ -25,6 +26,7 @@ import org.slf4j.LoggerFactory;
  *            ─► selected? ─► schema tracker replays it (always: rows after it are decoded with it)
  *            ─► filters: Do / Ignore (skipped, positions still advance) / Error (task stops)
  *            ─► routes (rewritten names; merged shards kept) ─► DdlChange, one per statement
+ *            ─► shard-mode pessimistic: a group DDL waits for every shard (see ShardCoordinator)
  * </pre>
  */
 final class DdlPlanner {
@@ -36,9 +38,12 @@ final class DdlPlanner {
     private final EventDecider decider;
     private final BiPredicate<String, String> selected;
     private final UnaryOperator<TableName> router;
+    /** Pessimistic shard mode: group DDLs wait for every shard; null without it. */
+    private final ShardCoordinator shards;
 
     DdlPlanner(SchemaTracker tracker, OnlineDdl online, EventDecider decider, BiPredicate<String, String> selected,
-               UnaryOperator<TableName> router) {
+               UnaryOperator<TableName> router, ShardCoordinator shards) {
+        this.shards = shards;
         this.tracker = tracker;
         this.online = online;
         this.routes = new DdlRoutes(router, tracker::merged);
@@ -95,9 +100,14 @@ final class DdlPlanner {
                 if (target != null) {
                     String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
                     String options = d.isDatabase() ? "" : tracker.databaseOptions(p.schema());
-                    out.add(new DdlChange(defaultDb, target, d.sql(), d.touched(),
+                    DdlChange change = new DdlChange(defaultDb, target, d.sql(), d.touched(),
                             d.touched().stream().map(router).distinct().toList(), targetSchema, options, at,
-                            eventMillis, session.get(), d.kind() == EventType.CREATE_TABLE));
+                            eventMillis, session.get(), d.kind() == EventType.CREATE_TABLE);
+                    if (shards != null && !d.isDatabase() && ShardCoordinator.groupDdl(d.kind(), d.renamedTo() != null)) {
+                        change = change.withStep(shards.arrive(p, router.apply(p), target, d.sql(), at,
+                                session.get(), tracker.copyOf(p)));
+                    }
+                    out.add(change);
                 }
             }
         }

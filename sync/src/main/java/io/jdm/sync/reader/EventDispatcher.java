@@ -5,8 +5,11 @@ import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.JdmException;
+import io.jdm.sync.ring.BarrierStep;
 import io.jdm.sync.ring.ChangePos;
+import io.jdm.sync.ring.DdlChange;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -70,6 +73,9 @@ final class EventDispatcher {
                     || type == EventType.TRANSACTION_PAYLOAD) {
                 boundary();
             }
+            if (ctx.shards != null && !ctx.inTxn) {
+                drains();
+            }
         } catch (JdmException e) {
             stop.fail(e);
         } catch (RuntimeException e) {
@@ -102,6 +108,25 @@ final class EventDispatcher {
             stop.stop();
         }
         return false;
+    }
+
+    /**
+     * Between transactions: a shard whose group DDL has run on the target gets its spool drained,
+     * behind a barrier at this boundary, and its later rows go to the target table again.
+     */
+    private void drains() {
+        List<BarrierStep> steps = ctx.shards.drains();
+        if (steps.isEmpty()) {
+            return;
+        }
+        ChangePos at = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.current());
+        for (BarrierStep step : steps) {
+            ctx.sink.ddl(new DdlChange("", "", step.describe(), List.of(), List.of(), null, "", at,
+                    System.currentTimeMillis(), null, false, step));
+        }
+        if (at.isAfter(ctx.lastPublished)) {
+            ctx.lastPublished = at;
+        }
     }
 
     /**

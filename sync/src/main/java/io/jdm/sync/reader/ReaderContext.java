@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.sync.ring.ChangePos;
+import io.jdm.sync.shard.ShardCoordinator;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -19,6 +20,8 @@ final class ReaderContext {
     final EventDecider decider;
     final GtidTracker gtids;
     final SourceCatalog catalog;
+    /** Pessimistic shard mode: where waiting shards' rows go, and drains; null without it. */
+    final ShardCoordinator shards;
     final Map<Long, TableCache.Decoder> byTableId = new HashMap<>();
 
     String file;
@@ -48,8 +51,9 @@ final class ReaderContext {
     long heartbeats;
 
     ReaderContext(ChangeSink sink, TableCache tables, DdlPlanner ddl, EventDecider decider, GtidTracker gtids,
-                  SourceCatalog catalog, BinlogPosition start) {
+                  SourceCatalog catalog, BinlogPosition start, ShardCoordinator shards) {
         this.catalog = catalog;
+        this.shards = shards;
         this.sink = sink;
         this.tables = tables;
         this.ddl = ddl;

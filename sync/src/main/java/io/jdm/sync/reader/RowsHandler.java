@@ -12,9 +12,12 @@ import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.RowChange;
 import java.io.Serializable;
+import io.jdm.sync.ring.TableInfo;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -72,13 +75,44 @@ final class RowsHandler implements BinlogEventHandler {
 
     private static void emit(ReaderContext ctx, EventHeaderV4 h, int row, TableCache.Decoder d,
                              RowChange.Kind kind, Object[] before, Object[] after) {
-        ChangePos pos = ctx.pos(row);
+        TableInfo spool = ctx.shards == null ? null : ctx.shards.spoolInfo(d.info());
+        if (spool == null) {
+            publish(ctx, h, ctx.pos(row), d.info(), kind, before, after);
+            return;
+        }
+        // a shard waiting for a group DDL: each change becomes its row's last image in the shard's spool,
+        // a deleted row flagged; an update that moves the key spools the old key as deleted first
+        if (kind != RowChange.Kind.INSERT && (kind == RowChange.Kind.DELETE || !sameKey(spool, before, after))) {
+            publish(ctx, h, ctx.pos(2 * row), spool, RowChange.Kind.INSERT, null, flagged(before, 1));
+        }
+        if (kind != RowChange.Kind.DELETE) {
+            publish(ctx, h, ctx.pos(2 * row + 1), spool, RowChange.Kind.INSERT, null, flagged(after, 0));
+        }
+    }
+
+    private static void publish(ReaderContext ctx, EventHeaderV4 h, ChangePos pos, TableInfo info,
+                                RowChange.Kind kind, Object[] before, Object[] after) {
         if (!pos.isAfter(ctx.lastPublished)) {
             return; // read again after a reconnect: already handed on
         }
-        ctx.sink.row(new RowChange(d.info(), kind, before, after, pos, h.getTimestamp()));
+        ctx.sink.row(new RowChange(info, kind, before, after, pos, h.getTimestamp()));
         ctx.lastPublished = pos;
         ctx.rowEvents++;
+    }
+
+    private static Object[] flagged(Object[] row, int deleted) {
+        Object[] out = Arrays.copyOf(row, row.length + 1);
+        out[row.length] = deleted;
+        return out;
+    }
+
+    private static boolean sameKey(TableInfo t, Object[] before, Object[] after) {
+        for (int c : t.identity()) {
+            if (!Objects.deepEquals(before[c], after[c])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Object[] convert(TableCache.Decoder d, Serializable[] raw) {

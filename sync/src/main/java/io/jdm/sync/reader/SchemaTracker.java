@@ -15,6 +15,7 @@ import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.SessionSwitch;
 import io.jdm.sync.ring.SourceSession;
+import io.jdm.sync.shard.ShardCoordinator;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -84,6 +85,8 @@ final class SchemaTracker implements AutoCloseable {
     private Map<TableName, Set<TableName>> groups;
     private Connection tconn;
     private Connection sconn;
+    /** A shard's spool while it waits for a group DDL (shard-mode pessimistic), else null. */
+    private UnaryOperator<TableName> spools = t -> null;
 
     SchemaTracker(ConnectionSpec target, ConnectionSpec source, String scratch, BiPredicate<String, String> selected,
                   UnaryOperator<TableName> router, Duration retryBudget) {
@@ -93,6 +96,11 @@ final class SchemaTracker implements AutoCloseable {
         this.selected = selected;
         this.router = router;
         this.retries = Retries.builder().budget(retryBudget).backoff(FIRST_BACKOFF, MAX_BACKOFF).build();
+    }
+
+    /** Where a shard waiting for a group DDL keeps its rows: its definition is there, not on the target. */
+    void spools(UnaryOperator<TableName> spoolOf) {
+        this.spools = spoolOf;
     }
 
     /** The scratch schema of one task's source: short, stable, and apart from every user schema. */
@@ -422,10 +430,16 @@ final class SchemaTracker implements AutoCloseable {
     }
 
     private boolean copyFromTarget(TableName src) throws SQLException {
-        TableName t = router.apply(src);
+        TableName spool = spools.apply(src);
+        TableName t = spool != null ? spool : router.apply(src);
         ensureDatabase(src.schema());
         try (Statement st = tconn().createStatement()) {
             st.execute("CREATE TABLE " + copy(src).quoted() + " LIKE " + t.quoted());
+            if (spool != null) {
+                // a shard waiting for a group DDL: the target table has not got it yet, its spool has
+                st.execute("ALTER TABLE " + copy(src).quoted() + " DROP COLUMN "
+                        + Identifiers.quote(ShardCoordinator.DELETED));
+            }
             return true;
         } catch (SQLException e) {
             if (ErrorClassifier.isNoSuchTableOrDatabase(e)) {
@@ -468,6 +482,10 @@ final class SchemaTracker implements AutoCloseable {
     }
 
     /** The copy of a source table: same name, in its database's scratch schema. */
+    TableName copyOf(TableName src) {
+        return copy(src);
+    }
+
     private TableName copy(TableName src) {
         return new TableName(scratchDatabase(src.schema()), src.table());
     }

@@ -20,9 +20,23 @@ import java.util.List;
  * @param session the session the statement ran in on the source, set on the target around it
  * @param createsTable a CREATE TABLE: it runs while the target database has the source database's
  *        defaults ({@code targetSchemaOptions}), which columns declared without a charset take
+ * @param step what the barrier does besides or instead of the statement; null for none
  */
 public record DdlChange(String schema, String sql, String sourceSql, List<TableName> tables,
                         List<TableName> targetTables, String targetSchema,
                         String targetSchemaOptions, ChangePos pos, long eventMillis, SourceSession session,
-                        boolean createsTable) {
+                        boolean createsTable, BarrierStep step) {
+
+    public DdlChange(String schema, String sql, String sourceSql, List<TableName> tables,
+                     List<TableName> targetTables, String targetSchema, String targetSchemaOptions, ChangePos pos,
+                     long eventMillis, SourceSession session, boolean createsTable) {
+        this(schema, sql, sourceSql, tables, targetTables, targetSchema, targetSchemaOptions, pos, eventMillis,
+                session, createsTable, null);
+    }
+
+    /** The same change with {@code s} as its barrier step. */
+    public DdlChange withStep(BarrierStep s) {
+        return new DdlChange(schema, sql, sourceSql, tables, targetTables, targetSchema, targetSchemaOptions, pos,
+                eventMillis, session, createsTable, s);
+    }
 }

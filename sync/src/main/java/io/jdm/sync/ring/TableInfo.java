@@ -14,15 +14,27 @@ import java.util.List;
  * @param writable indexes of the columns written to the target (generated columns excluded)
  * @param targetHasMoreColumns the target table has columns of its own that the source lacks: safe
  *        mode then writes upserts, which keep their values, instead of REPLACE, which resets them
+ * @param spool the target is a shard's spool (see {@code io.jdm.sync.shard}): every change is an
+ *        upsert of the row's last image, whether in safe mode or not
  */
 public record TableInfo(TableName source, TableName target, TableSchema schema, List<int[]> keys,
-                        int[] writable, boolean targetHasMoreColumns) {
+                        int[] writable, boolean targetHasMoreColumns, boolean spool) {
 
     public static TableInfo of(TableSchema schema, TableName target) {
         return of(schema, target, false);
     }
 
     public static TableInfo of(TableSchema schema, TableName target, boolean targetHasMoreColumns) {
+        return of(schema, target, targetHasMoreColumns, false);
+    }
+
+    /** A shard's rows written to its spool {@code target}, whose schema is the shard's plus the spool's flag. */
+    public static TableInfo spool(TableSchema schema, TableName source, TableName target) {
+        TableInfo t = of(schema, target, true, true);
+        return new TableInfo(source, target, schema, t.keys, t.writable, true, true);
+    }
+
+    private static TableInfo of(TableSchema schema, TableName target, boolean targetHasMoreColumns, boolean spool) {
         List<int[]> keys = new ArrayList<>();
         if (!schema.primaryKey().isEmpty()) {
             keys.add(indexes(schema, schema.primaryKey()));
@@ -37,7 +49,7 @@ public record TableInfo(TableName source, TableName target, TableSchema schema, 
                 writable[w++] = i;
             }
         }
-        return new TableInfo(schema.name(), target, schema, List.copyOf(keys), writable, targetHasMoreColumns);
+        return new TableInfo(schema.name(), target, schema, List.copyOf(keys), writable, targetHasMoreColumns, spool);
     }
 
     private static int[] indexes(TableSchema schema, List<String> names) {

@@ -9,6 +9,7 @@ import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_TABLE_EXISTS_ERROR;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.sync.checkpoint.CheckpointStore;
 import io.jdm.sync.checkpoint.DdlMarkers;
+import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.SessionSwitch;
 import java.sql.Connection;
@@ -62,6 +63,10 @@ public final class DdlApplier {
     }
 
     void apply(Connection c, DdlChange d) throws SQLException {
+        if (d.step() != null && !d.step().runsStatement()) {
+            applyStep(c, d);
+            return;
+        }
         try (Statement st = c.createStatement()) {
             if (d.targetSchema() != null && !d.targetSchema().isEmpty()) {
                 // the names in the statement are qualified; USE serves what a clause may leave unqualified
@@ -90,7 +95,7 @@ public final class DdlApplier {
                      DatabaseDefaults ignored2 = DatabaseDefaults.enter(st, d)) {
                     st.execute(d.sql());
                 } catch (SQLException e) {
-                    if (!ALREADY_DONE.contains(e.getErrorCode())) {
+                    if (!alreadyDone(e)) {
                         throw e;
                     }
                     LOG.warn("sync: DDL at {} looks applied already (a second shard's copy): {}", d.pos(),
@@ -100,18 +105,45 @@ public final class DdlApplier {
             if (run) {
                 haltFor("ran");
             }
-            StringBuilder sb = new StringBuilder();
-            for (int w = 0; w < writers; w++) {
-                sb.setLength(0);
-                store.appendUpsert(sb, generation, w, writers, d.pos());
-                st.execute(sb.toString());
+            if (d.step() != null) {
+                d.step().inCheckpointTransaction(c);
             }
+            moveCheckpoints(st, d.pos());
             markers.clear(c);
         }
         c.commit();
         pending = null;
+        if (d.step() != null) {
+            d.step().afterCommit();
+        }
         onApplied.run();
         LOG.info("sync: applied DDL at {} on {}: {}", d.pos(), d.tables(), d.sql());
+    }
+
+    /** A barrier whose work is its step alone: done in the transaction that moves the checkpoints. */
+    private void applyStep(Connection c, DdlChange d) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            d.step().inCheckpointTransaction(c);
+            moveCheckpoints(st, d.pos());
+        }
+        c.commit();
+        d.step().afterCommit();
+        onApplied.run();
+        LOG.info("sync: at {} on {}: {}", d.pos(), d.tables(), d.step().describe());
+    }
+
+    private void moveCheckpoints(Statement st, ChangePos pos) throws SQLException {
+        StringBuilder sb = new StringBuilder();
+        for (int w = 0; w < writers; w++) {
+            sb.setLength(0);
+            store.appendUpsert(sb, generation, w, writers, pos);
+            st.execute(sb.toString());
+        }
+    }
+
+    /** Errors that only say a DDL's work is there already: a second run of the same statement. */
+    public static boolean alreadyDone(SQLException e) {
+        return ALREADY_DONE.contains(e.getErrorCode());
     }
 
     /** Halts here when the crash tests ask for this point (only for a statement this call marked or ran). */
@@ -125,8 +157,10 @@ public final class DdlApplier {
 
     /** The words of a refused DDL's error: the statement, the target's error, and how to go on. */
     static String refused(DdlChange d, String error) {
+        String what = d.step() != null && !d.step().runsStatement() ? d.step().describe()
+                : d.sql().strip().replaceAll("\\s+", " ");
         return "sync: the target refused the DDL at " + d.pos().restartPoint() + " on " + d.tables() + ": "
-                + d.sql().strip().replaceAll("\\s+", " ") + ": " + error + "; the checkpoint is before it: fix the "
+                + what + ": " + error + "; the checkpoint is before it: fix the "
                 + "target, or skip the statement with a filter rule (action: Ignore, with its events or an "
                 + "sql-pattern matching it), and restart the task";
     }

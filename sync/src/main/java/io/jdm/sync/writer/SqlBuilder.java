@@ -68,7 +68,7 @@ final class SqlBuilder {
             statementStart = sb.length();
             switch (first.kind()) {
                 case INSERT -> {
-                    if (safe && first.table().targetHasMoreColumns()) {
+                    if ((safe && first.table().targetHasMoreColumns()) || first.table().spool()) {
                         upsert(sb, group);
                     } else {
                         insert(sb, group, safe ? "REPLACE" : "INSERT");

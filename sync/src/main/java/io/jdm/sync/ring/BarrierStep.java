@@ -1,0 +1,26 @@
+package io.jdm.sync.ring;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * Work a {@link DdlChange} asks of the barrier besides (or instead of) its statement: the shard DDL
+ * coordination's steps (a shard reaching a group DDL, a spool drained into the merged table). Run by
+ * the writer that holds the barrier, every writer having committed what came before.
+ */
+public interface BarrierStep {
+    /** Whether the change's statement runs on the target too (else only this step does). */
+    boolean runsStatement();
+
+    /**
+     * Inside the transaction that moves every writer's checkpoint past the change, before it
+     * commits: what must be exactly as durable as that move.
+     */
+    void inCheckpointTransaction(Connection c) throws SQLException;
+
+    /** After that transaction committed: what may be done again if the process stops before it. */
+    void afterCommit() throws SQLException;
+
+    /** For logs: what the step did. */
+    String describe();
+}
