@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.cli.JdmChild;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.EmbeddedMariaDb;
 import io.jdm.embedded.ServerProfile;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,7 +25,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,6 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PessimisticShardIT {
     private static final String META = "jdm_meta_shard";
     private static final String MERGED = "shard_merged";
+    /** Short leases, so a killed process's successor takes over within seconds. */
+    private static final List<String> LEASE = List.of("-Djdm.lease.renew-ms=300", "-Djdm.lease.expiry-ms=3000");
     private static SqlServer source1;
     private static EmbeddedMariaDb source2;
     private static SqlServer target;
@@ -59,20 +67,116 @@ class PessimisticShardIT {
         }
     }
 
-    /** One shard: server, schema, the id range its rows use, and when (in its own writes) it alters. */
-    private record Shard(SqlServer server, String db, int base, int addColumnAt, int addIndexAt) {
+    /** One shard: server, its source id, schema, and the id range its rows use. */
+    private record Shard(SqlServer server, String sourceId, String db, int base) {
         String table() {
             return db + ".t";
         }
     }
 
+    /** Writes to one shard across phases: remembers its next id and whether it has c2. */
+    private static final class Writer {
+        final Shard shard;
+        final Random rnd;
+        int next = 101;
+        int op;
+        boolean c2;
+
+        Writer(Shard shard) {
+            this.shard = shard;
+            this.rnd = new Random(shard.base());
+        }
+    }
+
     @Test
     void groupDdlRunsOnceWhenEveryShardReachedItAndNoRowIsLost() throws Exception {
-        List<Shard> shards = List.of(
-                new Shard(source1, "shard_db_1", 1_000_000, 20, 220),
-                new Shard(source1, "shard_db_2", 2_000_000, 120, 160),
-                new Shard(source2, "shard_db_1", 3_000_000, 200, 240),
-                new Shard(source2, "shard_db_2", 4_000_000, 60, 260));
+        List<Shard> shards = fourShards();
+        setUp(shards);
+        TaskConfig task = new TaskConfigLoader().load(taskFile(shards, 0));
+        TaskRunner runner = new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE);
+        BackgroundTask run = BackgroundTask.start(runner, "shard-it");
+        try {
+            assertTrue(run.awaitSync(Duration.ofMinutes(1)) != null, "sync never started: " + run.failure());
+            // each shard: ADD COLUMN, then ADD INDEX; the shards reach them in different orders (column:
+            // 1, 4, 2, 3; index: 2, 1, 3, 4), and shard 2 reaches the index before the column ran anywhere
+            int[][] at = {{20, 220}, {120, 160}, {200, 240}, {60, 260}};
+            List<Writer> writers = shards.stream().map(Writer::new).toList();
+            writeAll(writers, 300, i -> at[i][0], i -> at[i][1]);
+            awaitEqual(shards, run::failure);
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+        assertRanOnce(2);
+    }
+
+    @Test
+    void aProcessKilledInTheMiddleOfALockResumesWithNothingLost() throws Exception {
+        List<Shard> shards = fourShards();
+        setUp(shards);
+        Path task = taskFile(shards, freePort());
+        List<Writer> writers = shards.stream().map(Writer::new).toList();
+        Process p = JdmChild.start(dir.resolve("first.log"), LEASE, "run", task.toString());
+        try {
+            awaitRows("SELECT source_id FROM " + META + ".`shard-it_shard_source`", 2, p);
+            // the shards of s1 reach ADD COLUMN, those of s2 do not: the lock waits, s1's rows are spooled
+            writeAll(writers, 120, i -> i < 2 ? 30 : -1, i -> -1);
+            awaitRows("SELECT source_id FROM " + META + ".`shard-it_shard_arrival`", 2, p);
+            Thread.sleep(1500); // spooled rows committed with the writers' checkpoints
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+        // while no process runs: more rows everywhere, and s2's shards reach the DDL too
+        writeAll(writers, 120, i -> i < 2 ? -1 : 50, i -> -1);
+        awaitRows("SELECT source_id FROM " + META + ".`shard-it_owner` WHERE expires_at <= UTC_TIMESTAMP(3)", 2, null);
+        Process second = JdmChild.start(dir.resolve("second.log"), LEASE, "run", task.toString());
+        try {
+            awaitEqual(shards, () -> second.isAlive() ? null : new IllegalStateException("jdm exited: "
+                    + Files.readString(dir.resolve("second.log"))));
+            writeAll(writers, 60, i -> -1, i -> -1); // and on, in the new shape
+            awaitEqual(shards, () -> second.isAlive() ? null : new IllegalStateException("jdm exited"));
+        } finally {
+            second.destroy();
+            second.waitFor();
+        }
+        assertRanOnce(1);
+    }
+
+    @Test
+    void differentStatementsAtTheSamePointStopTheTaskNamingBoth() throws Exception {
+        List<Shard> shards = fourShards().subList(0, 2);
+        setUp(shards);
+        TaskConfig task = new TaskConfigLoader().load(taskFile(shards, 0));
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE), "shard-it");
+        try {
+            assertTrue(run.awaitSync(Duration.ofMinutes(1)) != null, "sync never started: " + run.failure());
+            source1.execute("ALTER TABLE shard_db_1.t ADD COLUMN x INT", "INSERT INTO shard_db_1.t VALUES (1000500, "
+                    + "1, 'c', 'p', 5)", "ALTER TABLE shard_db_2.t ADD COLUMN y INT");
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (run.failure() == null && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        String msg = String.valueOf(run.failure() == null ? null : run.failure().getMessage());
+        assertTrue(msg.contains("reached different DDL") && msg.contains("s1:shard_db_1.t") && msg.contains(
+                "s1:shard_db_2.t") && msg.contains("ADD COLUMN x INT") && msg.contains("ADD COLUMN y INT"), msg);
+        assertEquals(1, msg.lines().count(), msg);
+        String create = target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0);
+        assertFalse(create.contains("`x`") || create.contains("`y`"), create);
+    }
+
+    private static List<Shard> fourShards() {
+        return List.of(
+                new Shard(source1, "s1", "shard_db_1", 1_000_000),
+                new Shard(source1, "s1", "shard_db_2", 2_000_000),
+                new Shard(source2, "s2", "shard_db_1", 3_000_000),
+                new Shard(source2, "s2", "shard_db_2", 4_000_000));
+    }
+
+    /** Fresh shards with 100 rows each, and the merged target table holding their union. */
+    private static void setUp(List<Shard> shards) {
         target.execute("DROP DATABASE IF EXISTS " + MERGED, "DROP DATABASE IF EXISTS " + META,
                 "CREATE DATABASE " + MERGED, "CREATE TABLE " + MERGED + ".t (id INT PRIMARY KEY, k INT NOT NULL, "
                         + "c CHAR(60) NOT NULL, pad VARCHAR(60) NOT NULL)");
@@ -91,66 +195,55 @@ class PessimisticShardIT {
             s.server().execute(ins.toString());
             target.execute(ins.toString().replace("INSERT INTO " + s.table(), "INSERT INTO " + MERGED + ".t"));
         }
-        TaskConfig task = new TaskConfigLoader().load(taskFile(position(source1), position(source2)));
-        TaskRunner runner = new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE);
-        BackgroundTask run = BackgroundTask.start(runner, "shard-it");
-        try {
-            assertTrue(run.awaitSync(Duration.ofMinutes(1)) != null, "sync never started: " + run.failure());
-            ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
-            List<Thread> writers = new ArrayList<>();
-            for (Shard s : shards) {
-                Thread t = new Thread(() -> write(s, 300, errors), "writer-" + s.base());
-                writers.add(t);
-                t.start();
-            }
-            for (Thread t : writers) {
-                t.join(120_000);
-            }
-            assertTrue(errors.isEmpty(), "writers failed: " + errors);
-            awaitEqual(shards, run);
-        } finally {
-            run.stop(Duration.ofSeconds(60));
+    }
+
+    /** {@code ops} writes to every shard at once; shard i alters at its own op (-1: not in this phase). */
+    private static void writeAll(List<Writer> writers, int ops, IntUnaryOperator columnAt, IntUnaryOperator indexAt)
+            throws InterruptedException {
+        ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < writers.size(); i++) {
+            Writer w = writers.get(i);
+            int col = columnAt.applyAsInt(i);
+            int idx = indexAt.applyAsInt(i);
+            Thread t = new Thread(() -> write(w, ops, col, idx, errors), "writer-" + w.shard.base());
+            threads.add(t);
+            t.start();
         }
-        assertNull(run.failure(), "task failed: " + run.failure());
-        String create = target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0);
-        assertEquals(1, count(create, "`c2`"), create);
-        assertEquals(1, count(create, "KEY `idx_k`"), create);
-        assertEquals(List.of("shard_merged|t|1|done", "shard_merged|t|2|done"), target.rows(
-                "SELECT target_schema, target_table, seq, state FROM " + META + ".`shard-it_shard_lock` ORDER BY seq"));
-        assertEquals(List.of(), target.rows("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
-                + META + "' AND TABLE_NAME LIKE 'jdm\\_spool\\_%'"), "spools left");
+        for (Thread t : threads) {
+            t.join(120_000);
+        }
+        assertTrue(errors.isEmpty(), "writers failed: " + errors);
     }
 
     /**
      * Sysbench-shaped writes to one shard, one statement per transaction: inserts, updates of k and c,
-     * deletes; the shard's own ALTERs at its chosen points, after which inserts set the new column.
+     * deletes; the shard's own ALTERs at the given ops, after which inserts set the new column.
      */
-    private static void write(Shard s, int ops, ConcurrentLinkedQueue<Throwable> errors) {
-        Random rnd = new Random(s.base());
+    private static void write(Writer w, int ops, int columnAt, int indexAt, ConcurrentLinkedQueue<Throwable> errors) {
+        Shard s = w.shard;
         try (Connection c = s.server().connect(); Statement st = c.createStatement()) {
-            boolean c2 = false;
-            int next = 101;
-            for (int op = 0; op < ops; op++) {
-                if (op == s.addColumnAt()) {
+            for (int i = 0; i < ops; i++) {
+                if (i == columnAt) {
                     st.execute("ALTER TABLE " + s.table() + " ADD COLUMN c2 INT NOT NULL DEFAULT 7");
-                    c2 = true;
+                    w.c2 = true;
                 }
-                if (op == s.addIndexAt()) {
+                if (i == indexAt) {
                     st.execute("ALTER TABLE " + s.table() + " ADD INDEX idx_k (k)");
                 }
-                int id = s.base() + 1 + rnd.nextInt(next - 1);
-                switch (op % 4) {
+                int id = s.base() + 1 + w.rnd.nextInt(w.next - 1);
+                switch (w.op++ % 4) {
                     case 0, 1 -> {
-                        int n = next++;
-                        st.execute("INSERT INTO " + s.table() + " (id, k, c, pad" + (c2 ? ", c2" : "") + ") VALUES ("
-                                + (s.base() + n) + ", " + rnd.nextInt(1000) + ", 'c" + n + "', 'p" + n + "'"
-                                + (c2 ? ", " + n : "") + ")");
+                        int n = w.next++;
+                        st.execute("INSERT INTO " + s.table() + " (id, k, c, pad" + (w.c2 ? ", c2" : "") + ") VALUES ("
+                                + (s.base() + n) + ", " + w.rnd.nextInt(1000) + ", 'c" + n + "', 'p" + n + "'"
+                                + (w.c2 ? ", " + n : "") + ")");
                     }
-                    case 2 -> st.execute("UPDATE " + s.table() + " SET k = k + 1, c = CONCAT('u', " + op + ")"
-                            + (c2 ? ", c2 = c2 + 1" : "") + " WHERE id = " + id);
+                    case 2 -> st.execute("UPDATE " + s.table() + " SET k = k + 1, c = CONCAT('u', " + w.op + ")"
+                            + (w.c2 ? ", c2 = c2 + 1" : "") + " WHERE id = " + id);
                     default -> st.execute("DELETE FROM " + s.table() + " WHERE id = " + id);
                 }
-                if (op % 25 == 0) {
+                if (i % 25 == 0) {
                     Thread.sleep(20); // shards interleave: each reaches its DDLs at its own time
                 }
             }
@@ -159,7 +252,38 @@ class PessimisticShardIT {
         }
     }
 
-    private static void awaitEqual(List<Shard> shards, BackgroundTask run) throws Exception {
+    /** Group DDLs 1..n ran once each: the merged table has c2 (and idx_k) once, every lock done, no spool left. */
+    private static void assertRanOnce(int locks) throws Exception {
+        String create = target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0);
+        assertEquals(1, count(create, "`c2`"), create);
+        assertEquals(locks > 1 ? 1 : 0, count(create, "KEY `idx_k`"), create);
+        List<String> expected = new ArrayList<>();
+        for (int seq = 1; seq <= locks; seq++) {
+            expected.add("shard_merged|t|" + seq + "|done");
+        }
+        assertEquals(expected, target.rows("SELECT target_schema, target_table, seq, state FROM " + META
+                + ".`shard-it_shard_lock` ORDER BY seq"));
+        assertEquals(List.of(), target.rows("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
+                + META + "' AND TABLE_NAME LIKE 'jdm\\_spool\\_%'"), "spools left");
+    }
+
+    private static void awaitRows(String sql, int n, Process p) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < deadline) {
+            assertTrue(p == null || p.isAlive(), "jdm exited early");
+            try {
+                if (target.rows(sql).size() >= n) {
+                    return;
+                }
+            } catch (java.sql.SQLException e) {
+                // not created yet
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("never " + n + " rows: " + sql);
+    }
+
+    private static void awaitEqual(List<Shard> shards, Callable<Throwable> failure) throws Exception {
         List<String> expected = new ArrayList<>();
         for (Shard s : shards) {
             expected.addAll(s.server().rows("SELECT id, HEX(k), HEX(c), HEX(pad), HEX(c2) FROM " + s.table()));
@@ -167,7 +291,7 @@ class PessimisticShardIT {
         Collections.sort(expected);
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         List<String> actual = List.of();
-        while (System.nanoTime() < deadline && run.failure() == null) {
+        while (System.nanoTime() < deadline && failure.call() == null) {
             try {
                 actual = new ArrayList<>(target.rows("SELECT id, HEX(k), HEX(c), HEX(pad), HEX(c2) FROM " + MERGED
                         + ".t"));
@@ -180,7 +304,7 @@ class PessimisticShardIT {
             }
             Thread.sleep(250);
         }
-        assertNull(run.failure(), "task failed: " + run.failure());
+        assertNull(failure.call(), "task failed");
         assertFalse(expected.isEmpty());
         assertEquals(expected, actual, "the target table is not the union of the shards");
     }
@@ -201,9 +325,9 @@ class PessimisticShardIT {
         }
     }
 
-    private Path taskFile(String meta1, String meta2) throws Exception {
-        Path f = dir.resolve("task.yaml");
-        Files.writeString(f, String.join("\n",
+    /** The task over {@code shards}' sources, each from its current binlog position; status on {@code port} (0: none). */
+    private Path taskFile(List<Shard> shards, int port) throws Exception {
+        List<String> lines = new ArrayList<>(List.of(
                 "name: shard-it",
                 "task-mode: incremental",
                 "shard-mode: pessimistic",
@@ -214,19 +338,28 @@ class PessimisticShardIT {
                 "  tables: {schema-pattern: \"shard_db_*\", table-pattern: \"t\", target-schema: " + MERGED
                         + ", target-table: t}",
                 "  schemas: {schema-pattern: \"shard_db_*\", target-schema: " + MERGED + "}",
-                "syncers: {global: {worker-count: 4, batch: 50}}",
-                "mysql-instances:",
-                "  - source-id: s1",
-                "    meta: " + meta1,
-                "    block-allow-list: shards",
-                "    route-rules: [tables, schemas]",
-                "    from: {host: 127.0.0.1, port: " + source1.port() + ", user: root, password: \"\"}",
-                "  - source-id: s2",
-                "    meta: " + meta2,
-                "    block-allow-list: shards",
-                "    route-rules: [tables, schemas]",
-                "    from: {host: 127.0.0.1, port: " + source2.port() + ", user: root, password: \"\"}",
-                ""));
+                "syncers: {global: {worker-count: 4, batch: 50, checkpoint-flush-interval: 1}}"));
+        if (port > 0) {
+            lines.add("status-addr: \"127.0.0.1:" + port + "\"");
+        }
+        lines.add("mysql-instances:");
+        for (String id : shards.stream().map(Shard::sourceId).distinct().toList()) {
+            SqlServer server = shards.stream().filter(s -> s.sourceId().equals(id)).findFirst().orElseThrow().server();
+            lines.addAll(List.of(
+                    "  - source-id: " + id,
+                    "    meta: " + position(server),
+                    "    block-allow-list: shards",
+                    "    route-rules: [tables, schemas]",
+                    "    from: {host: 127.0.0.1, port: " + server.port() + ", user: root, password: \"\"}"));
+        }
+        Path f = dir.resolve("task.yaml");
+        Files.writeString(f, String.join("\n", lines) + "\n");
         return f;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 }
