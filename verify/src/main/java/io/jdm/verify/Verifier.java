@@ -74,7 +74,9 @@ public final class Verifier {
             metrics.tables(plans.size() + merged.size());
             SnapshotOptions snap = config.snapshot();
             List<KeyRangeChunk> pending = null;
-            for (int round = 1; round <= snap.rounds() && (pending == null || !pending.isEmpty()); round++) {
+            // Only merged tables: no snapshot to open and no replication to hold for them.
+            int rounds = singles.isEmpty() && !merged.isEmpty() ? 0 : snap.rounds();
+            for (int round = 1; round <= rounds && (pending == null || !pending.isEmpty()); round++) {
                 boolean last = !snap.enabled() || round == snap.rounds();
                 TargetHold hold = snap.enabled() ? snap.hold() : null;
                 SourceSnapshot snapshot = null;
