@@ -3,6 +3,7 @@ package io.jdm.cli;
 import io.jdm.cli.check.CheckReport;
 import io.jdm.cli.check.PrecheckInput;
 import io.jdm.cli.check.Prechecker;
+import io.jdm.cli.run.UnitConfigs;
 import io.jdm.common.config.Consistency;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
@@ -54,7 +55,7 @@ final class CheckCommand implements Callable<Integer> {
                     binlog ? task.syncer(i).workerCount() + 3 : 0);
             sources.add(new PrecheckInput.Source(i.sourceId(), i.from().toConnectionSpec(), filter::matchTable,
                     task.syncer(i).enableGtid(), onSource, onTarget,
-                    dump ? task.mydumper(i).consistency() : Consistency.AUTO));
+                    dump ? task.mydumper(i).consistency() : Consistency.AUTO, UnitConfigs.router(task, i)));
         }
         return new PrecheckInput(dump, binlog, sources, task.targetDatabase().toConnectionSpec(), task.metaSchema(),
                 new HashSet<>(task.ignoreCheckingItems()));

@@ -52,6 +52,35 @@ class CheckCommandIT {
     }
 
     @Test
+    void routesMergingAutoIncrementKeysWarnWithoutFailing() throws Exception {
+        source.freshDatabase("chk_s1");
+        source.freshDatabase("chk_s2");
+        source.execute("CREATE TABLE chk_s1.t (id INT AUTO_INCREMENT PRIMARY KEY)",
+                "CREATE TABLE chk_s2.t (id INT AUTO_INCREMENT PRIMARY KEY)");
+        Path f = dir.resolve("merge.yaml");
+        Files.writeString(f, String.join("\n",
+                "name: check-merge",
+                "task-mode: all",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [\"~^chk_s\"]}}",
+                "routes:",
+                "  tables: {schema-pattern: \"chk_s*\", table-pattern: t, target-schema: chk_all, target-table: t}",
+                "  schema: {schema-pattern: \"chk_s*\", target-schema: chk_all}",
+                "mydumpers: {global: {dir: \"" + dir.resolve("dump") + "\"}}",
+                "mysql-instances:",
+                "  - source-id: mysql-01",
+                "    block-allow-list: only",
+                "    route-rules: [tables, schema]",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        Run r = JdmCommandLineTest.run("check", f.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().matches("(?s).*auto_increment_ID\\s+target\\s+warn\\s+target table chk_all\\.t merges 2 "
+                + "shards.*mysql-01 chk_s1\\.t key PRIMARY \\(id\\), mysql-01 chk_s2\\.t key PRIMARY \\(id\\).*"),
+                r.out());
+    }
+
+    @Test
     void jsonOutputForMachines() throws Exception {
         Run r = JdmCommandLineTest.run("check", "--json", exampleTask(source.port(), target.port()).toString());
         assertEquals(0, r.code(), r.err());

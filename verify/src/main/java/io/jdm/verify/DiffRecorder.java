@@ -48,8 +48,12 @@ final class DiffRecorder implements RowMerger.Sink {
         }
     }
 
-    /** {@code id=5} or {@code a=1, b='x'}; every column when there is no key. */
     private String key(List<Column> columns, Object[] row) {
+        return key(plan, columns, row);
+    }
+
+    /** {@code id=5} or {@code a=1, b='x'}; every column when there is no key. */
+    static String key(TablePlan plan, List<Column> columns, Object[] row) {
         StringBuilder sb = new StringBuilder();
         for (int i : plan.orderColumns()) {
             sb.append(sb.length() == 0 ? "" : ", ").append(columns.get(i).name()).append('=')

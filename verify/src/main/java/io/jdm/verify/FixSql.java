@@ -48,7 +48,15 @@ final class FixSql implements AutoCloseable {
     }
 
     synchronized TableFix table(TablePlan plan) {
-        return tables.computeIfAbsent(plan.pair.target(), t -> new TableFix(dir, plan));
+        return tables.computeIfAbsent(plan.pair.target(), t -> new TableFix(dir, plan, plan.pair.source().toString()));
+    }
+
+    /**
+     * A merged target table's statements: {@code plan} is any of its shards' (they share the columns
+     * and the key), {@code sources} names the shards for the file's header.
+     */
+    synchronized TableFix table(TablePlan plan, String sources) {
+        return tables.computeIfAbsent(plan.pair.target(), t -> new TableFix(dir, plan, sources));
     }
 
     @Override
@@ -69,14 +77,16 @@ final class FixSql implements AutoCloseable {
     /** One table's statements. Safe for the workers that share the table. */
     static final class TableFix {
         private final TablePlan plan;
+        private final String sources;
         private final Path file;
         private final Path deletes;
         private final Path replaces;
         private final Writer deleteOut;
         private final Writer replaceOut;
 
-        private TableFix(Path dir, TablePlan plan) {
+        private TableFix(Path dir, TablePlan plan, String sources) {
             this.plan = plan;
+            this.sources = sources;
             this.file = dir.resolve(fileName(plan.pair.target()));
             this.deletes = dir.resolve(file.getFileName() + ".delete.part");
             this.replaces = dir.resolve(file.getFileName() + ".replace.part");
@@ -113,6 +123,11 @@ final class FixSql implements AutoCloseable {
             write(replaceOut, sb.append(");\n"));
         }
 
+        /** A line the file explains but no statement repairs (a key two shards hold: which row is right?). */
+        synchronized void comment(String text) {
+            write(replaceOut, "-- " + text.replace('\n', ' ') + "\n");
+        }
+
         /** A row only the target has: delete it by key, or one copy of it when there is no key. */
         synchronized void delete(Object[] target) {
             StringBuilder sb = new StringBuilder("DELETE FROM ").append(plan.pair.target().quoted()).append(" WHERE ");
@@ -145,7 +160,7 @@ final class FixSql implements AutoCloseable {
                 replaceOut.close();
                 Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
                 try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                    out.write("-- Statements that make " + plan.pair.target() + " equal " + plan.pair.source()
+                    out.write("-- Statements that make " + plan.pair.target() + " equal " + sources
                             + ". Review them before running.\n");
                     out.write("/*!40101 SET NAMES utf8mb4*/;\nSET time_zone = '+00:00';\n");
                     copy(deletes, out);

@@ -68,8 +68,12 @@ final class KeyRangeChunkPlanner {
             min = new BigInteger(rs.getString(1));
             max = new BigInteger(rs.getString(2));
         }
+        return splitInteger(min, max, estimateRows(c, t), chunkRows);
+    }
+
+    /** Interior boundaries that split {@code min..max} into ranges of about {@code chunkRows} of {@code estimate} rows. */
+    static List<Object[]> splitInteger(BigInteger min, BigInteger max, long estimate, long chunkRows) {
         BigInteger span = max.subtract(min).add(BigInteger.ONE);
-        long estimate = estimateRows(c, t);
         long chunks = estimate > 0 ? ceilDiv(estimate, chunkRows)
                 : Math.min(10_000, span.add(BigInteger.valueOf(chunkRows - 1)).divide(BigInteger.valueOf(chunkRows))
                 .longValue());
@@ -87,7 +91,7 @@ final class KeyRangeChunkPlanner {
         return out;
     }
 
-    private static long estimateRows(Connection c, TableName t) throws SQLException {
+    static long estimateRows(Connection c, TableName t) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT TABLE_ROWS FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
             ps.setString(1, t.schema());

@@ -9,6 +9,7 @@ import io.jdm.verify.VerifyReport.RowDiff;
 import io.jdm.verify.VerifyReport.TableResult;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,13 +24,21 @@ final class ReportRenderer {
 
     static String table(VerifyReport r) {
         List<String[]> lines = new ArrayList<>();
-        lines.add(new String[] {"TABLE", "RESULT", "ROWS SOURCE", "ROWS TARGET", "CHUNKS", "MISSING", "EXTRA",
-                "CHANGED"});
+        // Only a report with a merged table has the collisions column.
+        boolean merges = r.tables().stream().anyMatch(TableResult::merged);
+        lines.add(merges ? new String[] {"TABLE", "RESULT", "ROWS SOURCE", "ROWS TARGET", "CHUNKS", "MISSING",
+                "EXTRA", "CHANGED", "COLLISIONS"} : new String[] {"TABLE", "RESULT", "ROWS SOURCE", "ROWS TARGET",
+                "CHUNKS", "MISSING", "EXTRA", "CHANGED"});
         for (TableResult t : r.tables()) {
-            lines.add(new String[] {name(t), t.result().name(), Long.toString(t.rowsSource()),
+            String[] l = {name(t), t.result().name(), Long.toString(t.rowsSource()),
                     Long.toString(t.rowsTarget()), t.chunksDifferent() == 0 ? Long.toString(t.chunks())
                     : t.chunks() + " (" + t.chunksDifferent() + " differ)", Long.toString(t.missing()),
-                    Long.toString(t.extra()), Long.toString(t.changed())});
+                    Long.toString(t.extra()), Long.toString(t.changed())};
+            if (merges) {
+                l = Arrays.copyOf(l, l.length + 1);
+                l[l.length - 1] = Long.toString(t.collisions());
+            }
+            lines.add(l);
         }
         int[] width = new int[lines.get(0).length];
         for (String[] l : lines) {
@@ -47,10 +56,20 @@ final class ReportRenderer {
         for (TableResult t : r.tables()) {
             if (t.result() == Result.ERROR) {
                 sb.append('\n').append(name(t)).append(": ").append(t.error()).append('\n');
+                if (t.merged()) {
+                    sb.append("  merged from ").append(String.join(", ", t.shards())).append('\n');
+                }
             } else if (!t.rows().isEmpty()) {
                 sb.append('\n').append(name(t)).append(':').append('\n');
+                if (t.merged()) {
+                    sb.append("  merged from ").append(String.join(", ", t.shards())).append('\n');
+                }
                 for (RowDiff d : t.rows()) {
-                    sb.append("  ").append(String.format(Locale.ROOT, "%-8s", d.kind())).append(d.key());
+                    sb.append("  ").append(String.format(Locale.ROOT, "%-8s", d.kind()))
+                            .append(d.kind().name().length() < 8 ? "" : " ").append(d.key());
+                    if (d.detail() != null) {
+                        sb.append("  (").append(d.detail()).append(')');
+                    }
                     for (ColumnDiff c : d.columns()) {
                         sb.append("\n      ").append(c.column()).append(": source ").append(c.source())
                                 .append(", target ").append(c.target());
@@ -96,12 +115,19 @@ final class ReportRenderer {
             m.put("missing", t.missing());
             m.put("extra", t.extra());
             m.put("changed", t.changed());
+            if (t.merged()) {
+                m.put("collisions", t.collisions());
+                m.put("shards", t.shards());
+            }
             m.put("error", t.error());
             List<Map<String, Object>> rows = new ArrayList<>();
             for (RowDiff d : t.rows()) {
                 Map<String, Object> row = new LinkedHashMap<>();
                 row.put("kind", d.kind().name());
                 row.put("key", d.key());
+                if (d.detail() != null) {
+                    row.put("detail", d.detail());
+                }
                 List<Map<String, String>> cols = new ArrayList<>();
                 for (ColumnDiff c : d.columns()) {
                     Map<String, String> cm = new LinkedHashMap<>();
@@ -125,6 +151,9 @@ final class ReportRenderer {
     }
 
     private static String name(TableResult t) {
+        if (t.merged()) {
+            return t.target() + " <- " + t.shards().size() + " shards";
+        }
         return t.source().equals(t.target()) ? t.source().toString() : t.source() + " -> " + t.target();
     }
 }

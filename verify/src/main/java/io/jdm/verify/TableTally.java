@@ -17,12 +17,20 @@ final class TableTally {
     private long missing;
     private long extra;
     private long changed;
+    private long collisions;
+    private final List<String> shards;
     private final List<RowDiff> rows = new ArrayList<>();
     private String error;
 
     TableTally(TablePair pair, int maxRows) {
+        this(pair, maxRows, List.of());
+    }
+
+    /** @param shards the source tables merged into {@code pair.target()}; empty for a plain pair */
+    TableTally(TablePair pair, int maxRows, List<String> shards) {
         this.pair = pair;
         this.maxRows = maxRows;
+        this.shards = List.copyOf(shards);
     }
 
     TablePair pair() {
@@ -46,6 +54,7 @@ final class TableTally {
             case MISSING -> missing++;
             case EXTRA -> extra++;
             case CHANGED -> changed++;
+            case COLLISION -> collisions++;
             default -> throw new IllegalStateException(d.kind().name());
         }
         if (rows.size() < maxRows) {
@@ -65,8 +74,9 @@ final class TableTally {
     }
 
     synchronized TableResult result() {
-        Result r = error != null ? Result.ERROR : missing + extra + changed > 0 ? Result.DIFFERENT : Result.MATCH;
+        Result r = error != null ? Result.ERROR
+                : missing + extra + changed + collisions > 0 ? Result.DIFFERENT : Result.MATCH;
         return new TableResult(pair.source(), pair.target(), r, rowsSource, rowsTarget, chunks, chunksDifferent,
-                missing, extra, changed, rows, error);
+                missing, extra, changed, rows, error, collisions, shards);
     }
 }

@@ -25,7 +25,10 @@ import org.slf4j.LoggerFactory;
  *                                                  equal? done : merge rows ─► report, fix SQL
  * </pre>
  *
- * Nothing is locked and nothing is written to either server; with {@link SnapshotOptions} the source
+ * Target tables that routes fill from several source tables are compared after the others, as the
+ * union of their shards ({@link MergedTable}, {@code MergeComparer}), one range at a time.
+ *
+ * <p>Nothing is locked and nothing is written to either server; with {@link SnapshotOptions} the source
  * is read in one consistent snapshot, at a position the target is first waited for.
  */
 public final class Verifier {
@@ -51,20 +54,29 @@ public final class Verifier {
     @SuppressWarnings("try") // the progress logger only has to live as long as the run
     public VerifyReport run() {
         long start = System.nanoTime();
+        List<TablePair> singles = config.singleTables();
+        List<MergedTable> merged = config.mergedTargets();
         Map<TablePair, TableTally> tallies = new LinkedHashMap<>();
-        for (TablePair p : config.tables()) {
+        for (TablePair p : singles) {
             tallies.put(p, new TableTally(p, config.maxReportedRowsPerTable()));
         }
+        List<TablePair> fixed = new ArrayList<>(singles);
+        for (MergedTable m : merged) {
+            fixed.add(new TablePair(m.shards().get(0).table(), m.target()));
+        }
         BinlogPosition at = null;
+        List<TableTally> mergedTallies = new ArrayList<>();
         try (Connection src = connect(config.source(), "source");
              Connection tgt = connect(config.target(), "target");
-             FixSql fix = config.fixSqlDir() == null ? null : new FixSql(config.fixSqlDir(), config.tables());
+             FixSql fix = config.fixSqlDir() == null ? null : new FixSql(config.fixSqlDir(), fixed);
              ProgressLogger progress = new ProgressLogger(config.task(), "verify", metrics, 10)) {
             List<TablePlan> plans = prepare(src, tgt, tallies);
-            metrics.tables(plans.size());
+            metrics.tables(plans.size() + merged.size());
             SnapshotOptions snap = config.snapshot();
             List<KeyRangeChunk> pending = null;
-            for (int round = 1; round <= snap.rounds() && (pending == null || !pending.isEmpty()); round++) {
+            // Only merged tables: no snapshot to open and no replication to hold for them.
+            int rounds = singles.isEmpty() && !merged.isEmpty() ? 0 : snap.rounds();
+            for (int round = 1; round <= rounds && (pending == null || !pending.isEmpty()); round++) {
                 boolean last = !snap.enabled() || round == snap.rounds();
                 TargetHold hold = snap.enabled() ? snap.hold() : null;
                 SourceSnapshot snapshot = null;
@@ -103,6 +115,12 @@ public final class Verifier {
                     LOG.info("verify: {} chunks differ in round {}; comparing them again", pending.size(), round);
                 }
             }
+            MergeComparer mc = new MergeComparer(config, metrics, fix);
+            for (MergedTable m : merged) {
+                TableTally t = mc.tally(m);
+                mergedTallies.add(t);
+                mc.compare(m, t);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new FatalException("verify: interrupted", e);
@@ -111,6 +129,7 @@ public final class Verifier {
         }
         List<VerifyReport.TableResult> results = new ArrayList<>();
         tallies.values().forEach(t -> results.add(t.result()));
+        mergedTallies.forEach(t -> results.add(t.result()));
         VerifyReport report = new VerifyReport(results, Duration.ofNanos(System.nanoTime() - start), at);
         LOG.info("{}", report.summaryLine());
         return report;

@@ -21,23 +21,25 @@ import java.util.function.UnaryOperator;
  * What to compare and how.
  *
  * @param task names threads and metrics ({@code <task>-verify-...})
- * @param tables source table to target table, routes already applied; each target table must
- *     receive exactly one source table (shard merges are rejected: their rows cannot be chunked
- *     by one source key range)
+ * @param tables source table to target table, routes already applied; source tables that routes
+ *     merge into one target table are compared as that table's shards (see {@link MergedTable})
  * @param threads connections per side, each comparing one chunk at a time
  * @param chunkRows about how many rows one chunk covers
  * @param fixSqlDir where the REPLACE/DELETE statements that would repair the target are written,
  *     one file per table; null for none. Nothing is executed.
  * @param maxReportedRowsPerTable how many differing rows the report lists per table (all are counted)
+ * @param merges target tables merged from shards that may live on other sources than {@code source};
+ *     a target table named here must not also be a target of {@code tables}
  */
 public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec target, List<TablePair> tables,
                            int threads, long chunkRows, Path fixSqlDir, int maxReportedRowsPerTable,
-                           SnapshotOptions snapshot) {
+                           SnapshotOptions snapshot, List<MergedTable> merges) {
     public VerifyConfig {
         task = task == null || task.isBlank() ? "verify" : task;
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         tables = List.copyOf(tables);
+        merges = merges == null ? List.of() : List.copyOf(merges);
         snapshot = snapshot == null ? SnapshotOptions.NONE : snapshot;
         if (threads < 1 || threads > 256) {
             throw new IllegalArgumentException("verify.threads: must be 1..256, got " + threads);
@@ -49,7 +51,14 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
             throw new IllegalArgumentException("verify.max-reported-rows: must be >= 0, got "
                     + maxReportedRowsPerTable);
         }
-        rejectMerges(tables);
+        rejectTwice(tables, merges);
+    }
+
+    public VerifyConfig(String task, ConnectionSpec source, ConnectionSpec target, List<TablePair> tables,
+                        int threads, long chunkRows, Path fixSqlDir, int maxReportedRowsPerTable,
+                        SnapshotOptions snapshot) {
+        this(task, source, target, tables, threads, chunkRows, fixSqlDir, maxReportedRowsPerTable, snapshot,
+                List.of());
     }
 
     /** Defaults: 4 threads, 10,000-row chunks, no fix SQL, 20 listed rows per table, no snapshot. */
@@ -59,22 +68,55 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
 
     public VerifyConfig withThreads(int n) {
         return new VerifyConfig(task, source, target, tables, n, chunkRows, fixSqlDir, maxReportedRowsPerTable,
-                snapshot);
+                snapshot, merges);
     }
 
     public VerifyConfig withChunkRows(long n) {
         return new VerifyConfig(task, source, target, tables, threads, n, fixSqlDir, maxReportedRowsPerTable,
-                snapshot);
+                snapshot, merges);
     }
 
     public VerifyConfig withFixSqlDir(Path dir) {
         return new VerifyConfig(task, source, target, tables, threads, chunkRows, dir, maxReportedRowsPerTable,
-                snapshot);
+                snapshot, merges);
     }
 
     public VerifyConfig withSnapshot(SnapshotOptions s) {
         return new VerifyConfig(task, source, target, tables, threads, chunkRows, fixSqlDir,
-                maxReportedRowsPerTable, s);
+                maxReportedRowsPerTable, s, merges);
+    }
+
+    /** The same comparison of other tables. */
+    public VerifyConfig withTables(List<TablePair> t, List<MergedTable> m) {
+        return new VerifyConfig(task, source, target, t, threads, chunkRows, fixSqlDir, maxReportedRowsPerTable,
+                snapshot, m);
+    }
+
+    /**
+     * The target tables {@code tables} and {@code merges} fill, each with its shards: a target table
+     * that one pair of {@code tables} fills alone is not listed.
+     */
+    List<MergedTable> mergedTargets() {
+        Map<TableName, List<MergedTable.Shard>> byTarget = new LinkedHashMap<>();
+        for (TablePair p : tables) {
+            byTarget.computeIfAbsent(p.target(), t -> new ArrayList<>()).add(new MergedTable.Shard(null, source,
+                    p.source()));
+        }
+        List<MergedTable> out = new ArrayList<>();
+        byTarget.forEach((t, shards) -> {
+            if (shards.size() > 1) {
+                out.add(new MergedTable(t, shards));
+            }
+        });
+        out.addAll(merges);
+        return out;
+    }
+
+    /** The pairs whose target table no other pair fills. */
+    List<TablePair> singleTables() {
+        Map<TableName, Integer> n = new LinkedHashMap<>();
+        tables.forEach(p -> n.merge(p.target(), 1, Integer::sum));
+        return tables.stream().filter(p -> n.get(p.target()) == 1).toList();
     }
 
     /**
@@ -95,15 +137,16 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
         }
     }
 
-    private static void rejectMerges(List<TablePair> tables) {
-        Map<TableName, TableName> seen = new LinkedHashMap<>();
+    private static void rejectTwice(List<TablePair> tables, List<MergedTable> merges) {
+        Map<TableName, String> seen = new LinkedHashMap<>();
         for (TablePair p : tables) {
-            TableName before = seen.putIfAbsent(p.target(), p.source());
+            seen.put(p.target(), p.source().toString());
+        }
+        for (MergedTable m : merges) {
+            String before = seen.putIfAbsent(m.target(), m.shards().get(0).label());
             if (before != null) {
-                throw new IllegalArgumentException("verify: target table " + p.target() + " receives rows from "
-                        + before + " and " + p.source() + "; tables merged by a route cannot be compared "
-                        + "chunk by chunk, verify each source table against its own copy or drop the merge "
-                        + "route from the verify selection");
+                throw new IllegalArgumentException("verify: target table " + m.target() + " is listed twice, from "
+                        + before + " and as a merge of " + m.shards().size() + " shards; list each target table once");
             }
         }
     }

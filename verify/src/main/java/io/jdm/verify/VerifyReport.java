@@ -20,8 +20,12 @@ public record VerifyReport(List<TableResult> tables, Duration elapsed, BinlogPos
     /** Outcome of one table. */
     public enum Result { MATCH, DIFFERENT, ERROR }
 
-    /** How one row differs: only in the source, only in the target, or in both with other values. */
-    public enum DiffKind { MISSING, EXTRA, CHANGED }
+    /**
+     * How one row differs: only in the source, only in the target, or in both with other values; for a
+     * table merged from several shards also a key that two shards both hold (DM needs keys unique
+     * across the shards of a merge, else one shard's row overwrites the other's).
+     */
+    public enum DiffKind { MISSING, EXTRA, CHANGED, COLLISION }
 
     /** One column of a changed row, values as SQL literals (long ones shortened). */
     public record ColumnDiff(String column, String source, String target) {
@@ -32,10 +36,16 @@ public record VerifyReport(List<TableResult> tables, Duration elapsed, BinlogPos
      *
      * @param key the row's key as {@code col=literal} pairs (all columns for a table without a key)
      * @param columns the differing columns of a CHANGED row, empty otherwise
+     * @param detail for a merged table, which shard the row comes from (or, for a COLLISION, which
+     *     shards hold the key); null otherwise
      */
-    public record RowDiff(DiffKind kind, String key, List<ColumnDiff> columns) {
+    public record RowDiff(DiffKind kind, String key, List<ColumnDiff> columns, String detail) {
         public RowDiff {
             columns = List.copyOf(columns);
+        }
+
+        public RowDiff(DiffKind kind, String key, List<ColumnDiff> columns) {
+            this(kind, key, columns, null);
         }
     }
 
@@ -47,16 +57,32 @@ public record VerifyReport(List<TableResult> tables, Duration elapsed, BinlogPos
      *     so this may be above zero for a table that matches)
      * @param rows the first differing rows, at most the configured number; the counts are complete
      * @param error the one-line reason for {@link Result#ERROR}, else null
+     * @param collisions keys held by more than one shard of a merged table
+     * @param shards for a target table merged from several source tables, those tables (with their
+     *     source when the task has several), {@code source} being the first; empty otherwise.
+     *     {@code rowsSource} is then the sum over the shards.
      */
     public record TableResult(TableName source, TableName target, Result result, long rowsSource, long rowsTarget,
                               long chunks, long chunksDifferent, long missing, long extra, long changed,
-                              List<RowDiff> rows, String error) {
+                              List<RowDiff> rows, String error, long collisions, List<String> shards) {
         public TableResult {
             rows = List.copyOf(rows);
+            shards = List.copyOf(shards);
+        }
+
+        public TableResult(TableName source, TableName target, Result result, long rowsSource, long rowsTarget,
+                           long chunks, long chunksDifferent, long missing, long extra, long changed,
+                           List<RowDiff> rows, String error) {
+            this(source, target, result, rowsSource, rowsTarget, chunks, chunksDifferent, missing, extra, changed,
+                    rows, error, 0, List.of());
+        }
+
+        public boolean merged() {
+            return !shards.isEmpty();
         }
 
         public long differingRows() {
-            return missing + extra + changed;
+            return missing + extra + changed + collisions;
         }
     }
 
@@ -73,8 +99,10 @@ public record VerifyReport(List<TableResult> tables, Duration elapsed, BinlogPos
         return matches() ? 0 : 1;
     }
 
+    /** The table compared from {@code source}, or the merged table {@code source} names the target of. */
     public TableResult table(TableName source) {
-        return tables.stream().filter(t -> t.source().equals(source)).findFirst()
+        return tables.stream().filter(t -> t.source().equals(source) || t.merged() && t.target().equals(source))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no table " + source + " in the report"));
     }
 

@@ -190,12 +190,13 @@ class VerifyChunksIT {
     }
 
     @Test
-    void tablesMergedIntoOneTargetAreRejected() {
+    void aTargetListedAsPairAndAsMergeIsRejected() {
         TableName target = new TableName(DB, "merged");
-        List<TablePair> pairs = List.of(new TablePair(new TableName("s1", "t"), target),
-                new TablePair(new TableName("s2", "t"), target));
+        List<TablePair> pairs = List.of(new TablePair(new TableName("s1", "t"), target));
+        List<MergedTable> merges = List.of(new MergedTable(target,
+                List.of(new MergedTable.Shard("other", it.source, new TableName("s2", "t")))));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> VerifyConfig.of(it.source, it.target, pairs));
-        assertTrue(e.getMessage().contains("receives rows from s1.t and s2.t"), e.getMessage());
+                () -> VerifyConfig.of(it.source, it.target, pairs).withTables(pairs, merges));
+        assertTrue(e.getMessage().contains("is listed twice, from s1.t"), e.getMessage());
     }
 }

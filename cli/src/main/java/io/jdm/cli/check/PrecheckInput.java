@@ -2,9 +2,11 @@ package io.jdm.cli.check;
 
 import io.jdm.common.config.Consistency;
 import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.sql.TableName;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.function.UnaryOperator;
 
 /**
  * What a precheck needs from a task.
@@ -23,9 +25,20 @@ public record PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source>
      * @param targetConnections connections this source's units open on the target at once (load pool, writers)
      * @param consistency how the dump reads the source ({@code mydumpers.*.consistency}): which privileges and
      *                    keys it needs
+     * @param router the target table the task's routes give a source table
      */
     public record Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter,
-                         boolean enableGtid, int sourceConnections, int targetConnections, Consistency consistency) {
+                         boolean enableGtid, int sourceConnections, int targetConnections, Consistency consistency,
+                         UnaryOperator<TableName> router) {
+        public Source {
+            router = router == null ? UnaryOperator.identity() : router;
+        }
+
+        public Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter, boolean enableGtid,
+                      int sourceConnections, int targetConnections, Consistency consistency) {
+            this(id, spec, tableFilter, enableGtid, sourceConnections, targetConnections, consistency, null);
+        }
+
         public Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter, boolean enableGtid,
                       int sourceConnections, int targetConnections) {
             this(id, spec, tableFilter, enableGtid, sourceConnections, targetConnections, Consistency.AUTO);

@@ -21,16 +21,31 @@ public final class Prechecker {
 
     public List<CheckResult> run() {
         List<CheckResult> out = new ArrayList<>();
+        List<ShardChecks.Shard> shards = new ArrayList<>();
+        boolean shardsComplete = true;
         for (PrecheckInput.Source s : input.sources()) {
             String inst = "source " + s.id();
             try (Connection c = DataSources.connect(s.spec())) {
                 out.add(CheckResult.pass("connection", inst, "connected to " + s.spec().address()));
                 ServerFacts f = ServerFacts.read(c);
                 out.addAll(SourceChecks.run(f, inst, s, input));
+                if (!ignored(ShardChecks.ITEM)) {
+                    try {
+                        shards.addAll(ShardChecks.collect(f, s));
+                    } catch (SQLException e) {
+                        shardsComplete = false;
+                        out.add(CheckResult.warn(ShardChecks.ITEM, inst, "cannot read the AUTO_INCREMENT keys of the "
+                                + "selected tables: " + ErrorClassifier.oneLine(e)));
+                    }
+                }
             } catch (SQLException e) {
+                shardsComplete = false;
                 out.add(CheckResult.fail("connection", inst, connectionProblem(s.spec(), e)));
             }
         }
+        List<CheckResult> auto = ShardChecks.autoIncrement(shards);
+        // A pass on part of the shards would say more than was checked.
+        out.addAll(shardsComplete ? auto : auto.stream().filter(r -> r.status() != CheckResult.Status.PASS).toList());
         String inst = "target";
         try (Connection c = DataSources.connect(input.target())) {
             out.add(CheckResult.pass("connection", inst, "connected to " + input.target().address()));

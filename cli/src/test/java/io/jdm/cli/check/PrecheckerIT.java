@@ -182,4 +182,49 @@ class PrecheckerIT {
             assertTrue(new CheckReport(rs).anyFailed());
         }
     }
+
+    @Test
+    void autoIncrementKeysOfMergedShardsAreAWarningNamingTargetAndShards() {
+        source.freshDatabase("pre_shard_1");
+        source.freshDatabase("pre_shard_2");
+        source.execute("CREATE TABLE pre_shard_1.t (id BIGINT AUTO_INCREMENT PRIMARY KEY, v INT)",
+                "CREATE TABLE pre_shard_2.t (id BIGINT AUTO_INCREMENT PRIMARY KEY, v INT)",
+                "CREATE TABLE pre_shard_1.u (id INT PRIMARY KEY, n INT AUTO_INCREMENT, KEY (n))",
+                "CREATE TABLE pre_shard_2.u (id INT PRIMARY KEY, n INT AUTO_INCREMENT, KEY (n))",
+                "CREATE TABLE pre_shard_1.solo (id INT AUTO_INCREMENT PRIMARY KEY)");
+        // Both shard schemas read from one server as two sources; t and u of both go to pre_merged.
+        java.util.function.UnaryOperator<io.jdm.common.sql.TableName> route = t -> t.table().equals("solo") ? t
+                : new io.jdm.common.sql.TableName("pre_merged", t.table());
+        List<PrecheckInput.Source> sources = List.of(
+                new PrecheckInput.Source("mysql-01", spec(source), (d, t) -> d.equals("pre_shard_1"), true, 5, 19,
+                        io.jdm.common.config.Consistency.AUTO, route),
+                new PrecheckInput.Source("mysql-02", spec(source), (d, t) -> d.equals("pre_shard_2"), true, 5, 19,
+                        io.jdm.common.config.Consistency.AUTO, route));
+        List<CheckResult> rs = new Prechecker(new PrecheckInput(true, true, sources, spec(target), "jdm_meta",
+                Set.of())).run();
+        List<CheckResult> auto = rs.stream().filter(r -> r.item().equals("auto_increment_ID")).toList();
+        assertEquals(1, auto.size(), auto.toString());
+        CheckResult r = auto.get(0);
+        assertEquals(CheckResult.Status.WARN, r.status(), r.detail());
+        assertEquals("target", r.instance());
+        assertTrue(r.detail().startsWith("target table pre_merged.t merges 2 shards and 2 of them have an "
+                + "AUTO_INCREMENT column in a primary or unique key (mysql-01 pre_shard_1.t key PRIMARY (id), "
+                + "mysql-02 pre_shard_2.t key PRIMARY (id))"), r.detail());
+        assertTrue(r.detail().contains("auto_increment_offset"), r.detail());
+        assertTrue(r.detail().contains("composite key"), r.detail());
+        assertFalse(new CheckReport(rs).anyFailed(), "a warning, not a failure");
+
+        // u's AUTO_INCREMENT column is in no unique key: no collision to fear.
+        source.execute("DROP TABLE pre_shard_2.t");
+        rs = new Prechecker(new PrecheckInput(true, true, sources, spec(target), "jdm_meta", Set.of())).run();
+        CheckResult pass = find(rs, "auto_increment_ID", "target");
+        assertEquals(CheckResult.Status.PASS, pass.status(), pass.detail());
+
+        source.execute("CREATE TABLE pre_shard_2.t (id BIGINT AUTO_INCREMENT PRIMARY KEY, v INT)");
+        assertTrue(new Prechecker(new PrecheckInput(true, true, sources, spec(target), "jdm_meta",
+                Set.of("auto_increment_ID"))).run().stream().noneMatch(x -> x.item().equals("auto_increment_ID")));
+        // Without routes that merge, the item is not reported.
+        assertTrue(new Prechecker(input(spec(source), "pre_shard_1", Set.of())).run().stream()
+                .noneMatch(x -> x.item().equals("auto_increment_ID")));
+    }
 }

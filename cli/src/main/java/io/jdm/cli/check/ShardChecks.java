@@ -1,0 +1,118 @@
+package io.jdm.cli.check;
+
+import io.jdm.common.sql.TableName;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * DM's auto_increment_ID: when routes merge several source tables (shards, on one source or
+ * several) into one target table, a shard whose AUTO_INCREMENT column is part of a primary or
+ * unique key numbers its rows 1, 2, 3... like every other shard, so their keys collide in the
+ * merged table and one shard's row replaces another's. A warning, as DM gives: the keys may have
+ * been made disjoint by the application (auto_increment_offset, ranges), which no schema shows.
+ */
+final class ShardChecks {
+    static final String ITEM = "auto_increment_ID";
+
+    private ShardChecks() {
+    }
+
+    /**
+     * One selected source table, the target table its route gives, and its AUTO_INCREMENT keys as
+     * {@code PRIMARY (id)}; empty when it has none.
+     */
+    record Shard(String source, TableName table, TableName target, List<String> autoIncrementKeys) {
+        String label() {
+            return source + " " + table;
+        }
+    }
+
+    /** The selected tables of one source with their routed target and AUTO_INCREMENT keys. */
+    static List<Shard> collect(ServerFacts f, PrecheckInput.Source s) throws SQLException {
+        Map<TableName, Set<String>> autoColumns = new HashMap<>();
+        try (Statement st = f.connection.createStatement();
+             ResultSet rs = st.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME FROM information_schema.COLUMNS"
+                     + " WHERE EXTRA LIKE '%auto_increment%'")) {
+            while (rs.next()) {
+                autoColumns.computeIfAbsent(new TableName(rs.getString(1), rs.getString(2)), t -> new HashSet<>())
+                        .add(rs.getString(3).toLowerCase(Locale.ROOT));
+            }
+        }
+        // Unique keys (the primary key included) of the tables with an AUTO_INCREMENT column, in key order.
+        Map<TableName, Map<String, List<String>>> uniqueKeys = new HashMap<>();
+        try (Statement st = f.connection.createStatement();
+             ResultSet rs = st.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, COLUMN_NAME"
+                     + " FROM information_schema.STATISTICS WHERE NON_UNIQUE = 0"
+                     + " ORDER BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX")) {
+            while (rs.next()) {
+                TableName t = new TableName(rs.getString(1), rs.getString(2));
+                if (autoColumns.containsKey(t)) {
+                    uniqueKeys.computeIfAbsent(t, k -> new LinkedHashMap<>())
+                            .computeIfAbsent(rs.getString(3), k -> new ArrayList<>()).add(rs.getString(4));
+                }
+            }
+        }
+        List<Shard> out = new ArrayList<>();
+        for (TableName t : SourceChecks.tables(f, s)) {
+            List<String> keys = new ArrayList<>();
+            Set<String> auto = autoColumns.getOrDefault(t, Set.of());
+            uniqueKeys.getOrDefault(t, Map.of()).forEach((index, cols) -> {
+                if (cols.stream().anyMatch(c -> auto.contains(c.toLowerCase(Locale.ROOT)))) {
+                    keys.add(index + " (" + String.join(", ", cols) + ")");
+                }
+            });
+            out.add(new Shard(s.id(), t, s.router().apply(t), keys));
+        }
+        return out;
+    }
+
+    /**
+     * One line per target table that several shards fill and at least one of them has an
+     * AUTO_INCREMENT key; a pass line when merges exist and none has; nothing without merges.
+     */
+    static List<CheckResult> autoIncrement(List<Shard> shards) {
+        Map<TableName, List<Shard>> byTarget = new LinkedHashMap<>();
+        for (Shard s : shards) {
+            byTarget.computeIfAbsent(s.target(), t -> new ArrayList<>()).add(s);
+        }
+        List<CheckResult> out = new ArrayList<>();
+        int merged = 0;
+        for (Map.Entry<TableName, List<Shard>> e : byTarget.entrySet()) {
+            List<Shard> group = e.getValue();
+            if (group.size() < 2) {
+                continue;
+            }
+            merged++;
+            List<String> withAuto = new ArrayList<>();
+            for (Shard s : group) {
+                if (!s.autoIncrementKeys().isEmpty()) {
+                    withAuto.add(s.label() + " key " + String.join(", ", s.autoIncrementKeys()));
+                }
+            }
+            if (withAuto.isEmpty()) {
+                continue;
+            }
+            out.add(CheckResult.warn(ITEM, "target", "target table " + e.getKey() + " merges " + group.size()
+                    + " shards and " + withAuto.size() + " of them have an AUTO_INCREMENT column in a primary or "
+                    + "unique key (" + TableChecks.shown(withAuto) + "): each shard numbers its rows alike, so their "
+                    + "keys collide in " + e.getKey() + " and one shard's row replaces another's. Make the key unique "
+                    + "across the shards (a different auto_increment_offset or id range per shard), or give the "
+                    + "target a composite key with a column that tells the shards apart, or leave the "
+                    + "AUTO_INCREMENT column out of the target's keys"));
+        }
+        if (merged > 0 && out.isEmpty()) {
+            out.add(CheckResult.pass(ITEM, "target", merged + " target tables merge several shards; no shard has "
+                    + "an AUTO_INCREMENT column in a primary or unique key"));
+        }
+        return out;
+    }
+}
