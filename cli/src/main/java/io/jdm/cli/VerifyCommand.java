@@ -33,6 +33,9 @@ final class VerifyCommand implements Callable<Integer> {
     @Mixin
     SourceOptions sources = new SourceOptions();
 
+    @Mixin
+    SourceIdOptions sourceIds = new SourceIdOptions();
+
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
 
@@ -61,9 +64,9 @@ final class VerifyCommand implements Callable<Integer> {
         if (snapshotTimeoutSeconds < 1 || snapshotTimeoutSeconds > 86_400) {
             throw new UsageError("--snapshot-timeout: must be 1..86400 seconds, got " + snapshotTimeoutSeconds);
         }
-        TaskConfig task = TaskFiles.load(taskFile, sources);
+        TaskConfig task = TaskFiles.load(taskFile, sources, sourceIds);
         int worst = ExitCode.OK;
-        for (MySqlInstance i : task.mysqlInstances()) {
+        for (MySqlInstance i : task.runInstances()) {
             VerifyConfig cfg = UnitConfigs.verify(task, i).withThreads(threads).withChunkRows(chunkRows);
             if (fixSql != null) {
                 cfg = cfg.withFixSqlDir(fixSql);
