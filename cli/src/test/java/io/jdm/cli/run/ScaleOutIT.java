@@ -133,6 +133,7 @@ class ScaleOutIT {
             successor = start("successor", portC, "s1");
             awaitSync(successor, portC, "successor");
             String log = read("successor");
+            assertTrue(log.contains("source s1: taking over the lease of"), log);
             assertTrue(log.contains("source s1: dump and load already finished"), log);
             assertTrue(log.contains("a checkpoint exists; resuming from it"), log);
             insertRows(source1, DB1, 400, 450);
