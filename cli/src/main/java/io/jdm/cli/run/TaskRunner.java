@@ -115,8 +115,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     }
 
     /**
-     * Takes the lease of every source this process runs ({@link TaskConfig#runInstances}, once), or throws the one line naming the process
-     * that runs it. {@link #run()} does it first; a command calls it before anything else starts.
+     * Takes the lease of every source this process runs ({@link TaskConfig#runInstances}, once), or
+     * throws the one line naming the process that runs it. {@link #run()} does it first; a command calls it before anything else starts.
      */
     public void takeLeases() {
         synchronized (leases) {
