@@ -29,12 +29,15 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     SourceOptions sources = new SourceOptions();
 
+    @Mixin
+    SourceIdOptions sourceIds = new SourceIdOptions();
+
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
 
     @Override
     public Integer call() {
-        TaskConfig task = TaskFiles.load(taskFile, sources);
+        TaskConfig task = TaskFiles.load(taskFile, sources, sourceIds);
         CheckReport report = new CheckReport(new Prechecker(input(task)).run());
         System.out.print(json ? report.json() + "\n" : report.table());
         System.out.flush();
@@ -45,7 +48,7 @@ final class CheckCommand implements Callable<Integer> {
         List<PrecheckInput.Source> sources = new ArrayList<>();
         boolean dump = task.taskMode().dumps();
         boolean binlog = task.taskMode().syncs();
-        for (MySqlInstance i : task.mysqlInstances()) {
+        for (MySqlInstance i : task.runInstances()) {
             TableFilter filter = TableFilter.forInstance(task, i);
             // dump: its threads plus the connection holding the snapshot's metadata; sync: the binlog
             // stream and the schema tracker's reads. Load: its pool plus checkpoint and schema work;

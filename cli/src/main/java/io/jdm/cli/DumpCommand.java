@@ -27,10 +27,13 @@ final class DumpCommand implements Callable<Integer> {
     @Mixin
     SourceOptions sources = new SourceOptions();
 
+    @Mixin
+    SourceIdOptions sourceIds = new SourceIdOptions();
+
     @Override
     public Integer call() {
-        TaskConfig task = TaskFiles.load(taskFile, sources);
-        for (MySqlInstance i : task.mysqlInstances()) {
+        TaskConfig task = TaskFiles.load(taskFile, sources, sourceIds);
+        for (MySqlInstance i : task.runInstances()) {
             DumpUnit unit = new DumpUnit(UnitConfigs.dump(task, i));
             AtomicBoolean signalled = new AtomicBoolean();
             Signals.onStop(task.name(), () -> {

@@ -25,10 +25,13 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     SourceOptions sources = new SourceOptions();
 
+    @Mixin
+    SourceIdOptions sourceIds = new SourceIdOptions();
+
     @Override
     public Integer call() {
-        TaskConfig task = TaskFiles.load(taskFile, sources);
-        for (MySqlInstance i : task.mysqlInstances()) {
+        TaskConfig task = TaskFiles.load(taskFile, sources, sourceIds);
+        for (MySqlInstance i : task.runInstances()) {
             if (!load(task, i).completed()) {
                 System.err.println("jdm: load of " + i.sourceId() + " stopped before it finished;"
                         + " run it again to resume where the last committed statement ended");

@@ -18,8 +18,11 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     SourceOptions sources = new SourceOptions();
 
+    @Mixin
+    SourceIdOptions sourceIds = new SourceIdOptions();
+
     @Override
     public Integer call() throws Exception {
-        return TaskRunner.runStages(TaskFiles.load(taskFile, sources), TaskRunner.Stages.FROM_TASK_MODE, Signals::onStop);
+        return TaskRunner.runStages(TaskFiles.load(taskFile, sources, sourceIds), TaskRunner.Stages.FROM_TASK_MODE, Signals::onStop);
     }
 }

@@ -17,8 +17,11 @@ final class SyncCommand implements Callable<Integer> {
     @Mixin
     SourceOptions sources = new SourceOptions();
 
+    @Mixin
+    SourceIdOptions sourceIds = new SourceIdOptions();
+
     @Override
     public Integer call() throws Exception {
-        return TaskRunner.runStages(TaskFiles.load(taskFile, sources), TaskRunner.Stages.SYNC_ONLY, Signals::onStop);
+        return TaskRunner.runStages(TaskFiles.load(taskFile, sources, sourceIds), TaskRunner.Stages.SYNC_ONLY, Signals::onStop);
     }
 }

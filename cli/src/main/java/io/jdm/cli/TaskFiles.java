@@ -1,5 +1,6 @@
 package io.jdm.cli;
 
+import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
 import java.nio.file.Files;
@@ -16,6 +17,23 @@ final class TaskFiles {
 
     static TaskConfig load(Path file, SourceOptions sources) {
         return load(file, sources.files);
+    }
+
+    /** The task, run for only the sources {@code --source-id} names (all of them when it names none). */
+    static TaskConfig load(Path file, SourceOptions sources, SourceIdOptions ids) {
+        return runOnly(load(file, sources.files), ids.ids);
+    }
+
+    /** The task for these sources; a source-id the task does not have is a usage error naming those it has. */
+    static TaskConfig runOnly(TaskConfig task, List<String> ids) {
+        List<String> known = task.mysqlInstances().stream().map(MySqlInstance::sourceId).toList();
+        for (String id : ids) {
+            if (!known.contains(id)) {
+                throw new UsageError("--source-id " + id + ": task " + task.name() + " has no such source; its "
+                        + "source ids are " + String.join(", ", known));
+            }
+        }
+        return task.withRunSourceIds(ids.stream().distinct().toList());
     }
 
     static TaskConfig load(Path file, List<Path> sources) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** {@code jdm} as a child JVM on the test's class path, its output (stdout and stderr) in one file. */
 public final class JdmChild {
@@ -17,11 +18,19 @@ public final class JdmChild {
 
     /** Starts {@code jdm ARGS...} in a JVM given {@code jvmOptions} (system properties, heap). */
     public static Process start(Path out, List<String> jvmOptions, String... args) throws IOException {
+        return start(out, jvmOptions, Map.of(), args);
+    }
+
+    /** As {@link #start(Path, List, String...)}, with {@code env} added to the child's environment. */
+    public static Process start(Path out, List<String> jvmOptions, Map<String, String> env, String... args)
+            throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Jdm.class.getName()));
         cmd.addAll(List.of(args));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+        pb.environment().putAll(env);
+        return pb.start();
     }
 }

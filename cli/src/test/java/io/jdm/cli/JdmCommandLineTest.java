@@ -41,6 +41,21 @@ class JdmCommandLineTest {
         assertEquals(1, r.err().split(java.util.regex.Pattern.quote(warning), -1).length - 1, r.err());
     }
 
+    /** Before anything connects: an id the task lacks is one line naming those it has, exit 2. */
+    @Test
+    void anUnknownSourceIdIsOneLineNamingTheTasksSourceIds() {
+        String dir = "../common/src/test/resources/dm-files/full_mode/";
+        for (String command : new String[] {"run", "sync", "dump", "load", "check", "verify"}) {
+            Run r = run(command, "--source", dir + "source1.yaml", "--source", dir + "source2.yaml",
+                    "--source-id", "mysql-replica-01", "--source-id", "mysql-replica-09", dir + "dm-task.yaml");
+            assertEquals(2, r.code(), command + ": " + r.err());
+            String line = "jdm: --source-id mysql-replica-09: task test has no such source; its source ids are "
+                    + "mysql-replica-01, mysql-replica-02";
+            assertTrue(r.err().contains(line + "\n") || r.err().contains(line + "\r\n"), command + ": " + r.err());
+            assertEquals(1, r.err().lines().filter(l -> !l.startsWith("jdm: warning:")).count(), command + ": " + r.err());
+        }
+    }
+
     @Test
     void unknownSubcommandIsAUsageError() {
         Run r = run("frobnicate");

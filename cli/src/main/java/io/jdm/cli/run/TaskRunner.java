@@ -37,8 +37,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the stages of a task: each source's dump and load ({@link SourceStages}), then the sync
- * units; records each stage in the target, and serves the daemon endpoints (status, metrics,
- * pause, resume, stop) while it runs. See the package documentation for the stage machine.
+ * units, for the sources this process runs ({@link TaskConfig#runInstances}: all of them, or those
+ * of {@code --source-id} when the task is run by one process per source); records each stage in
+ * the target, and serves the daemon endpoints (status, metrics, pause, resume, stop) while it runs. See the package documentation for the stage machine.
  */
 public final class TaskRunner implements StatusProvider, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger("jdm");
@@ -74,7 +75,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         this.task = task;
         this.stages = stages;
         this.store = new StageStore(task.targetDatabase().toConnectionSpec(), task.metaSchema(), task.name());
-        for (MySqlInstance i : task.mysqlInstances()) {
+        for (MySqlInstance i : task.runInstances()) {
             sources.put(i.sourceId(), new SourceState(i.sourceId()));
         }
     }
@@ -114,8 +115,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     }
 
     /**
-     * Takes the lease of every source of the task (once), or throws the one line naming the process
-     * that runs it. {@link #run()} does it first; a command calls it before anything else starts.
+     * Takes the lease of every source this process runs ({@link TaskConfig#runInstances}, once), or
+     * throws the one line naming the process that runs it. {@link #run()} does it first; a command calls it before anything else starts.
      */
     public void takeLeases() {
         synchronized (leases) {
@@ -123,7 +124,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                 return;
             }
             try {
-                for (MySqlInstance i : task.mysqlInstances()) {
+                for (MySqlInstance i : task.runInstances()) {
                     leases.add(acquireLease(task, i));
                 }
             } catch (RuntimeException e) {
@@ -170,7 +171,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             boolean syncing = stages == Stages.SYNC_ONLY || task.taskMode().syncs();
             SourceStages full = new SourceStages(task, store, gate, () -> stopping, o -> onOverlap.accept(o));
             Map<String, BinlogPosition> syncStarts = new LinkedHashMap<>();
-            for (MySqlInstance i : task.mysqlInstances()) {
+            for (MySqlInstance i : task.runInstances()) {
                 BinlogPosition start = stages == Stages.SYNC_ONLY || !task.taskMode().dumpsOrLoads()
                         ? null : full.run(i, sources.get(i.sourceId()));
                 if (stopping) {
@@ -227,7 +228,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     /** False when the task began to stop meanwhile. */
     private boolean startSyncs(Map<String, BinlogPosition> starts) {
-        for (MySqlInstance i : task.mysqlInstances()) {
+        for (MySqlInstance i : task.runInstances()) {
             SyncUnit sync = new SyncUnit(UnitConfigs.sync(task, i, starts.get(i.sourceId())));
             SourceState s = sources.get(i.sourceId());
             s.unit = sync.metrics();
@@ -314,7 +315,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     @Override
     public Map<String, Object> status() {
         List<Map<String, Object>> list = new ArrayList<>();
-        for (MySqlInstance i : task.mysqlInstances()) {
+        for (MySqlInstance i : task.runInstances()) {
             SourceState s = sources.get(i.sourceId());
             BinlogPosition master = "sync".equals(s.unitName) ? s.master(i) : null;
             list.add(DmResponses.source(ProcessMetrics.worker(), task.name(), dmStage(s), s, master));
@@ -334,7 +335,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             }
         }
         return DmResponses.operated(op, ProcessMetrics.worker(),
-                task.mysqlInstances().stream().map(MySqlInstance::sourceId).toList());
+                task.runInstances().stream().map(MySqlInstance::sourceId).toList());
     }
 
     /**
@@ -403,7 +404,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     /** The task's series: every source's stage, its current unit's series, exits with error, master position. */
     private void collect(MetricFamilies f) {
-        for (MySqlInstance i : task.mysqlInstances()) {
+        for (MySqlInstance i : task.runInstances()) {
             SourceState s = sources.get(i.sourceId());
             Labels l = ProcessMetrics.unitLabels(task.name(), i.sourceId());
             f.gauge("dm_worker_task_state", "state of task, 0 - invalidStage, 1 - New, 2 - Running, 3 - Paused, "

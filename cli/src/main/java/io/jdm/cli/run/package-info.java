@@ -24,7 +24,8 @@
  * not loaded yet; either unit's failure stops the other, and {@code /status} shows the unit as Load
  * with the dump's numbers under {@code jdm.dump}.
  *
- * Before any of it, the process takes the lease of every source of the task
+ * Before any of it, the process takes the lease of every source it runs (every source of the task,
+ * or those {@code --source-id} names: a task can be run by one process per source)
  * ({@code {meta-schema}.{task}_owner}, see {@link io.jdm.common.lease.TaskLease}): a second process on
  * the same task and source refuses with the owner's name, and an owner that loses its lease aborts
  * its units before applying more. {@code jdm load} takes the same lease; verify does not (it writes

@@ -57,8 +57,11 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
         warnings = List.copyOf(warnings);
         Objects.requireNonNull(shardMode, "shardMode");
         runSourceIds = List.copyOf(runSourceIds);
+        List<MySqlInstance> all = mysqlInstances; // the fields are not assigned yet: instance() cannot be used here
         for (String id : runSourceIds) {
-            instance(id); // names a source of the task
+            if (all.stream().noneMatch(i -> i.sourceId().equals(id))) {
+                throw new IllegalArgumentException("task " + name + " has no source " + id);
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 package io.jdm.common.lease;
 
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_LOCK_DEADLOCK;
+
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.ConnectionSpec;
@@ -16,6 +18,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +39,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TaskLease implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TaskLease.class);
+    /** Tries to take the lease past deadlocks with processes taking other sources' leases at once. */
+    private static final int TAKE_ATTEMPTS = 10;
 
     /**
      * How often the lease is renewed and how long it lasts. A dead owner blocks a successor for at
@@ -110,7 +115,37 @@ public final class TaskLease implements AutoCloseable {
         renewer.scheduleWithFixedDelay(this::renew, ms, ms, TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Takes the row in one transaction, again when the target chose it as a deadlock victim: the
+     * processes of a task's other sources starting at the same moment lock the same gap of a new
+     * table (InnoDB's gap locks), and one of them must simply try again.
+     */
     private void take() throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                takeOnce();
+                return;
+            } catch (SQLException e) {
+                if (attempt >= TAKE_ATTEMPTS || !isDeadlock(e)) {
+                    throw e;
+                }
+                LOG.debug("task {}: source {}: taking the lease met a deadlock; again (attempt {})", task,
+                        sourceId, attempt + 1);
+                try {
+                    Thread.sleep(ThreadLocalRandom.current().nextLong(10, 50L * attempt));
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static boolean isDeadlock(SQLException e) {
+        return e.getErrorCode() == ER_LOCK_DEADLOCK || "40001".equals(e.getSQLState());
+    }
+
+    private void takeOnce() throws SQLException {
         try (Connection c = DataSources.connect(target)) {
             try (Statement st = c.createStatement()) {
                 st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));

@@ -49,6 +49,20 @@ class EffectiveConfigTest {
     private final MySqlInstance s1 = task.instance("s1");
     private final MySqlInstance s2 = task.instance("s2");
 
+    /** A process run for some sources: those run, the whole task stays (per-source dump dirs depend on it). */
+    @Test
+    void runSourceIdsPickTheInstancesRunAndKeepTheWholeTask() {
+        assertEquals(List.of(s1, s2), task.runInstances(), "none named: all of them");
+        TaskConfig only2 = task.withRunSourceIds(List.of("s2"));
+        assertEquals(List.of(s2), only2.runInstances());
+        assertEquals(List.of(s1, s2), only2.mysqlInstances());
+        assertEquals(task.mydumper(s2).dir(), only2.mydumper(s2).dir());
+        assertEquals(Path.of("/data/dump/s1"), only2.mydumper(s1).dir());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> task.withRunSourceIds(List.of("s1", "s9")));
+        assertEquals("task shop has no source s9", e.getMessage());
+    }
+
     @Test
     void globalIsUsedWhenTheInstanceNamesNoConfig() {
         MydumperConfig d = task.mydumper(s1);
