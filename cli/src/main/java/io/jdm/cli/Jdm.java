@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
                 + "dump, load, binlog sync.",
         subcommands = {CheckCommand.class, DumpCommand.class, LoadCommand.class, SyncCommand.class,
                 RunCommand.class, StatusCommand.class, OperateTaskCommand.Pause.class,
-                OperateTaskCommand.Resume.class, OperateTaskCommand.Stop.class, VerifyCommand.class,
+                OperateTaskCommand.Resume.class, OperateTaskCommand.Stop.class, ShardLockCommand.class, VerifyCommand.class,
                 BenchCommand.class, DemoCommand.class})
 public final class Jdm implements Runnable {
 

@@ -167,6 +167,52 @@ class PessimisticShardIT {
         assertFalse(create.contains("`x`") || create.contains("`y`"), create);
     }
 
+    @Test
+    void shardDdlLockListsAWaitingLockAndUnlockRunsItByHand() throws Exception {
+        List<Shard> shards = fourShards().subList(0, 2);
+        setUp(shards);
+        Path file = taskFile(shards, 0);
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(file),
+                TaskRunner.Stages.FROM_TASK_MODE), "shard-it");
+        String lockId = "shard-it-`shard_merged`.`t`";
+        try {
+            assertTrue(run.awaitSync(Duration.ofMinutes(1)) != null, "sync never started: " + run.failure());
+            List<Writer> writers = shards.stream().map(Writer::new).toList();
+            writeAll(writers, 80, i -> i == 0 ? 10 : -1, i -> -1); // only the first shard alters: the lock waits
+            awaitRows("SELECT seq FROM " + META + ".`shard-it_shard_arrival`", 1, null);
+            String listed = jdm(0, "shard-ddl-lock", file.toString());
+            assertTrue(listed.contains("\"ID\" : \"" + lockId + "\"") && listed.contains("\"synced\" : [ \"s1-`shard_db_1`.`t`\" ]")
+                    && listed.contains("\"unsynced\" : [ \"s1-`shard_db_2`.`t`\" ]")
+                    && listed.contains("ALTER TABLE `shard_merged`.`t` ADD COLUMN c2 INT NOT NULL DEFAULT 7"), listed);
+            assertTrue(jdm(0, "shard-ddl-lock", "unlock", file.toString(), lockId).contains("ran on the target"));
+            assertTrue(jdm(2, "shard-ddl-lock", "unlock", file.toString(), lockId).isEmpty(), "a second unlock");
+            // the second shard reaches the statement later: it passes it, its rows reach the target
+            writeAll(writers, 40, i -> i == 1 ? 5 : -1, i -> -1);
+            awaitEqual(shards, run::failure);
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+        assertRanOnce(1);
+        assertTrue(jdm(0, "shard-ddl-lock", file.toString()).contains("\"locks\" : [ ]"));
+    }
+
+    /** Runs jdm in this JVM; returns what it printed on stdout, after checking its exit code. */
+    private static String jdm(int exit, String... args) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream old = System.out;
+        int code;
+        try {
+            System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+            code = io.jdm.cli.Jdm.execute(args);
+        } finally {
+            System.setOut(old);
+        }
+        String printed = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(exit, code, printed);
+        return printed;
+    }
+
     private static List<Shard> fourShards() {
         return List.of(
                 new Shard(source1, "s1", "shard_db_1", 1_000_000),

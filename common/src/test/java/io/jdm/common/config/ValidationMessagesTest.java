@@ -45,13 +45,13 @@ class ValidationMessagesTest {
                 appended("ignore-checking-items: all\n", "ignore-checking-items: must be a list, got \"all\""),
                 appended("frobnicate: 3\n", "frobnicate: unknown key"),
                 appended("task-mod: all\n", "task-mod: unknown key (did you mean task-mode?)"),
-                appended("shard-mode: pessimistic\n",
-                        "shard-mode: jdm does not coordinate DDL across merged shards; remove it and apply shard DDL on "
-                                + "the target yourself"),
+                appended("shard-mode: optimistic\n",
+                        "shard-mode: jdm coordinates merged shards' DDL in pessimistic mode only; use shard-mode: "
+                                + "pessimistic, or leave it out and apply shard DDL on the target yourself"),
+                appended("shard-mode: strict\n",
+                        "shard-mode: must be pessimistic or optimistic (or left out), got strict"),
                 appended("online-ddl: sometimes\n", "online-ddl: must be true or false, got \"sometimes\""),
                 appended("online-ddl-scheme: osc\n", "online-ddl-scheme: must be gh-ost or pt, got \"osc\""),
-                appended("is-sharding: true\n", "is-sharding: true is DM's shard-mode: pessimistic; jdm does not "
-                        + "coordinate DDL across merged shards; remove it and apply shard DDL on the target yourself"),
                 appended("expression-filter:\n  e1: {}\n", "expression-filter: not supported by jdm; remove it and "
                         + "choose rows with mydumpers' where and the target's own filtering"));
     }
