@@ -25,9 +25,14 @@ class DmTaskFilesTest {
     private static final String NO_VALIDATOR = "not supported by jdm; remove it and compare source and target "
             + "with jdm verify";
 
+    private static final List<String> SHARDING_SOURCES = List.of("../sharding/source1.yaml", "../sharding/source2.yaml");
+
     /** Source files of a task file that are not source1.yaml and source2.yaml. */
     private static final Map<String, List<String>> SOURCES = Map.of(
-            "tls/dm-task-no-tls.yaml", List.of("source-no-tls.yaml"));
+            "tls/dm-task-no-tls.yaml", List.of("source-no-tls.yaml"),
+            "shardddl1/double-source-pessimistic.yaml", SHARDING_SOURCES,
+            "sequence_sharding", SHARDING_SOURCES,
+            "shardddl_optimistic/double-source-optimistic.yaml", SHARDING_SOURCES);
 
     private static final Map<String, Consumer<TaskConfig>> LOADS = Map.ofEntries(
             Map.entry("case_sensitive", t -> {
@@ -69,7 +74,13 @@ class DmTaskFilesTest {
             // is-sharding: true without shard-mode is DM's pessimistic mode
             Map.entry("online_ddl", t -> assertEquals(ShardMode.PESSIMISTIC, t.shardMode())),
             Map.entry("safe_mode", t -> assertEquals(ShardMode.PESSIMISTIC, t.shardMode())),
-            Map.entry("sharding", t -> assertEquals(ShardMode.PESSIMISTIC, t.shardMode())));
+            Map.entry("sharding", t -> assertEquals(ShardMode.PESSIMISTIC, t.shardMode())),
+            Map.entry("sequence_sharding", t -> {
+                assertEquals(ShardMode.PESSIMISTIC, t.shardMode());
+                assertEquals(2, t.mysqlInstances().size());
+            }),
+            Map.entry("shardddl1/double-source-pessimistic.yaml", t -> assertEquals(ShardMode.PESSIMISTIC,
+                    t.shardMode())));
 
     private static final Map<String, List<String>> REFUSED = Map.ofEntries(
             Map.entry("all_mode", List.of("filters.user-filter-1.events[2]: unknown event \"truncate\"")),
@@ -112,7 +123,8 @@ class DmTaskFilesTest {
                     "routes.extend-column-table-source-schema-rules.extract-source: " + extract(),
                     "loaders.global.import-mode: must be logical, sql or loader, got \"import-mode-placeholder\" "
                             + "(jdm loads through SQL statements only)")),
-            Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)));
+            Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)),
+            Map.entry("shardddl_optimistic/double-source-optimistic.yaml", List.of("shard-mode: " + DmKeys.NO_OPTIMISTIC)));
 
     /** all_mode's regexpr-task.yaml gives each instance its own loader: {import-mode: loader}. */
     private static void instancesOwnLoader(TaskConfig t) {
