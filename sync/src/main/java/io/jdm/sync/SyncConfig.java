@@ -35,6 +35,7 @@ import java.util.function.UnaryOperator;
  * @param onlineDdl follow gh-ost / pt-online-schema-change shadow tables as DM's {@code online-ddl} does
  * @param shardSources shard-mode pessimistic: every source id of the task (a group DDL waits for the
  *        shards of all of them); empty without it
+ * @param shardOptimistic shard-mode optimistic rather than pessimistic (see {@code io.jdm.sync.shard})
  */
 public record SyncConfig(String task, String sourceId, ConnectionSpec source, ConnectionSpec target,
                          long serverId, BinlogPosition start, int workerCount, int batch, int queueSize,
@@ -43,7 +44,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                          Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
                          EventDecider eventFilter, boolean onlineDdl, BinlogPosition safeModeUntil,
-                         boolean startExact, List<String> shardSources) {
+                         boolean startExact, List<String> shardSources, boolean shardOptimistic) {
 
     public SyncConfig {
         Objects.requireNonNull(task, "task");
@@ -136,6 +137,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private BinlogPosition safeModeUntil;
         private boolean startExact;
         private List<String> shardSources;
+        private boolean shardOptimistic;
 
         private Builder(String task, ConnectionSpec source, ConnectionSpec target) {
             this.task = task;
@@ -182,12 +184,13 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder safeModeUntil(BinlogPosition v) { safeModeUntil = v; return this; }
         public Builder startExact(boolean v) { startExact = v; return this; }
         public Builder shardSources(List<String> v) { shardSources = v; return this; }
+        public Builder shardOptimistic(boolean v) { shardOptimistic = v; return this; }
 
         public SyncConfig build() {
             return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
                     safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
                     enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
-                    onlineDdl, safeModeUntil, startExact, shardSources);
+                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic);
         }
     }
 }

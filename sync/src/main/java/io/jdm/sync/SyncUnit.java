@@ -82,7 +82,7 @@ public final class SyncUnit {
             prepare();
             if (!cfg.shardSources().isEmpty()) {
                 shards = new ShardCoordinator(cfg.target(), cfg.metaSchema(), cfg.task(), cfg.sourceId(),
-                        cfg.shardSources());
+                        cfg.shardSources(), cfg.shardOptimistic());
                 shards.start(cfg.source(), cfg.tableFilter(), cfg.router());
             }
             reader = new BinlogReader(new BinlogReader.Settings(cfg.task(), cfg.source(), cfg.serverId(),

@@ -76,8 +76,9 @@ public final class UnitConfigs {
                 .onlineDdl(task.onlineDdl())
                 .safeModeUntil(task.taskMode().dumps() ? lockFreeHigh(task, instance) : null)
                 .startExact(start != null && consistentDumpAt(task, instance, start))
-                .shardSources(task.shardMode() == ShardMode.PESSIMISTIC
+                .shardSources(task.shardMode() != ShardMode.NONE
                         ? task.mysqlInstances().stream().map(MySqlInstance::sourceId).toList() : List.of())
+                .shardOptimistic(task.shardMode() == ShardMode.OPTIMISTIC)
                 .build();
     }
 

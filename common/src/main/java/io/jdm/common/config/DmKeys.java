@@ -12,8 +12,6 @@ final class DmKeys {
             + "mydumpers' where and the target's own filtering";
     static final String NO_VALIDATOR = "not supported by jdm; remove it and compare source and target "
             + "with jdm verify";
-    static final String NO_OPTIMISTIC = "jdm coordinates merged shards' DDL in pessimistic mode only; use "
-            + "shard-mode: pessimistic, or leave it out and apply shard DDL on the target yourself";
     static final String NO_PHYSICAL = "physical import is not supported by jdm; use import-mode: logical";
     static final String DEPRECATED_IN_DM = "deprecated and ignored by DM; ignored";
     /** DM's ansi-quotes and enable-ansi-quotes: both no longer take effect there. */

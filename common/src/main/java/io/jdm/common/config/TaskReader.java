@@ -180,17 +180,17 @@ final class TaskReader {
         if (mode.equals("pessimistic")) {
             out = ShardMode.PESSIMISTIC;
         } else if (mode.equals("optimistic")) {
-            root.problem("shard-mode", DmKeys.NO_OPTIMISTIC);
+            out = ShardMode.OPTIMISTIC;
         } else if (!mode.isEmpty()) {
             root.problem("shard-mode", "must be pessimistic or optimistic (or left out), got " + mode);
         }
         Optional<Boolean> isSharding = root.optionalBool("is-sharding");
-        if (isSharding.orElse(false)) {
+        if (isSharding.orElse(false) && out == ShardMode.NONE) {
             out = ShardMode.PESSIMISTIC; // DM: is-sharding true and no shard-mode means pessimistic
         } else if (isSharding.isPresent()) {
             root.warning("is-sharding", "DM's switch before shard-mode; false is the default; ignored");
         }
-        root.ignored("strict-optimistic-shard-mode", "used only with shard-mode: optimistic; ignored");
+        root.ignored("strict-optimistic-shard-mode", "jdm's optimistic mode always stops on a conflict; ignored");
         return out;
     }
 

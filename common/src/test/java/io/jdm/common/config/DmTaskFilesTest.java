@@ -80,6 +80,8 @@ class DmTaskFilesTest {
                 assertEquals(2, t.mysqlInstances().size());
             }),
             Map.entry("shardddl1/double-source-pessimistic.yaml", t -> assertEquals(ShardMode.PESSIMISTIC,
+                    t.shardMode())),
+            Map.entry("shardddl_optimistic/double-source-optimistic.yaml", t -> assertEquals(ShardMode.OPTIMISTIC,
                     t.shardMode())));
 
     private static final Map<String, List<String>> REFUSED = Map.ofEntries(
@@ -123,8 +125,7 @@ class DmTaskFilesTest {
                     "routes.extend-column-table-source-schema-rules.extract-source: " + extract(),
                     "loaders.global.import-mode: must be logical, sql or loader, got \"import-mode-placeholder\" "
                             + "(jdm loads through SQL statements only)")),
-            Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)),
-            Map.entry("shardddl_optimistic/double-source-optimistic.yaml", List.of("shard-mode: " + DmKeys.NO_OPTIMISTIC)));
+            Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)));
 
     /** all_mode's regexpr-task.yaml gives each instance its own loader: {import-mode: loader}. */
     private static void instancesOwnLoader(TaskConfig t) {

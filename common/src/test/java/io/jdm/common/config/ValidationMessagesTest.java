@@ -45,9 +45,6 @@ class ValidationMessagesTest {
                 appended("ignore-checking-items: all\n", "ignore-checking-items: must be a list, got \"all\""),
                 appended("frobnicate: 3\n", "frobnicate: unknown key"),
                 appended("task-mod: all\n", "task-mod: unknown key (did you mean task-mode?)"),
-                appended("shard-mode: optimistic\n",
-                        "shard-mode: jdm coordinates merged shards' DDL in pessimistic mode only; use shard-mode: "
-                                + "pessimistic, or leave it out and apply shard DDL on the target yourself"),
                 appended("shard-mode: strict\n",
                         "shard-mode: must be pessimistic or optimistic (or left out), got strict"),
                 appended("online-ddl: sometimes\n", "online-ddl: must be true or false, got \"sometimes\""),

@@ -69,7 +69,7 @@ public final class BinlogReader {
         SchemaTracker tracker = new SchemaTracker(settings.target(), settings.source(), settings.scratchSchema(),
                 settings.selected(), settings.router(), settings.retryBudget());
         if (settings.shards() != null) {
-            tracker.spools(settings.shards()::spoolOf);
+            tracker.spools(settings.shards()::definitionOf);
         }
         DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
                 settings.selected(), settings.router(), settings.shards());

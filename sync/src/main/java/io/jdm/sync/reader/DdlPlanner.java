@@ -105,7 +105,7 @@ final class DdlPlanner {
                             eventMillis, session.get(), d.kind() == EventType.CREATE_TABLE);
                     if (shards != null && !d.isDatabase() && ShardCoordinator.groupDdl(d.kind(), d.renamedTo() != null)) {
                         change = change.withStep(shards.arrive(p, router.apply(p), target, d.sql(), at,
-                                session.get(), tracker.copyOf(p)));
+                                session.get(), tracker.copyOf(p), t -> d.rewrite(n -> n.equals(p) ? t : router.apply(n))));
                     }
                     out.add(change);
                 }

@@ -85,7 +85,7 @@ final class SchemaTracker implements AutoCloseable {
     private Map<TableName, Set<TableName>> groups;
     private Connection tconn;
     private Connection sconn;
-    /** A shard's spool while it waits for a group DDL (shard-mode pessimistic), else null. */
+    /** Where a shard's definition is when the target's is not it (shard modes, see ShardCoordinator), else null. */
     private UnaryOperator<TableName> spools = t -> null;
 
     SchemaTracker(ConnectionSpec target, ConnectionSpec source, String scratch, BiPredicate<String, String> selected,
@@ -435,7 +435,8 @@ final class SchemaTracker implements AutoCloseable {
         ensureDatabase(src.schema());
         try (Statement st = tconn().createStatement()) {
             st.execute("CREATE TABLE " + copy(src).quoted() + " LIKE " + t.quoted());
-            if (spool != null) {
+            if (spool != null && SchemaReader.read(tconn(), copy(src)).columns().stream()
+                    .anyMatch(c -> c.name().equalsIgnoreCase(ShardCoordinator.DELETED))) {
                 // a shard waiting for a group DDL: the target table has not got it yet, its spool has
                 st.execute("ALTER TABLE " + copy(src).quoted() + " DROP COLUMN "
                         + Identifiers.quote(ShardCoordinator.DELETED));

@@ -39,6 +39,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,10 +74,14 @@ public final class ShardCoordinator implements AutoCloseable {
     private final ShardStore store;
     private final String sourceId;
     private final List<String> allSources;
+    /** shard-mode optimistic rather than pessimistic (see {@link #arriveOptimistic}). */
+    private final boolean optimistic;
     /** Reader thread: this source's shards, by source table. */
     private final Map<TableName, Shard> shards = new HashMap<>();
     /** Shards (source table) whose first spool may be drained now: written by the poller. */
     private final Set<TableName> drainable = ConcurrentHashMap.newKeySet();
+    /** Optimistic: this source's shards that have a shape table (written at barriers, read by the reader). */
+    private final Set<TableName> shapes = ConcurrentHashMap.newKeySet();
     /** The poller's view: shard → its first spooled seq; replaced by the reader thread. */
     private volatile Map<TableName, Head> heads = Map.of();
     private ScheduledExecutorService poller;
@@ -101,7 +106,8 @@ public final class ShardCoordinator implements AutoCloseable {
     }
 
     public ShardCoordinator(ConnectionSpec target, String metaSchema, String task, String sourceId,
-                            List<String> allSources) {
+                            List<String> allSources, boolean optimistic) {
+        this.optimistic = optimistic;
         this.target = target;
         this.store = new ShardStore(metaSchema, task);
         this.sourceId = sourceId;
@@ -145,6 +151,9 @@ public final class ShardCoordinator implements AutoCloseable {
                 }
             }
             dropLeftSpools(c);
+            if (optimistic) {
+                startShapes(c);
+            }
             publishHeads();
         } catch (SQLException e) {
             throw ErrorClassifier.wrap("sync: cannot read the shard DDL locks in " + store.metaSchema()
@@ -168,8 +177,11 @@ public final class ShardCoordinator implements AutoCloseable {
      * @param copy the schema tracker's copy of the shard, the DDL already replayed on it: a spool is made like it
      */
     public BarrierStep arrive(TableName shard, TableName targetTable, String targetSql, String sourceSql, ChangePos at,
-                           SourceSession session, TableName copy) {
+                           SourceSession session, TableName copy, Function<TableName, String> sqlOn) {
         Shard s = shards.computeIfAbsent(shard, k -> joinLate(shard, targetTable));
+        if (optimistic) {
+            return arriveOptimistic(s, targetSql, sourceSql, session, copy, sqlOn);
+        }
         int seq = s.arrived + 1;
         String ddl = normalize(targetSql);
         String who = sourceId + ":" + shard;
@@ -225,14 +237,31 @@ public final class ShardCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * Where a shard's definition at the reader's start is when the target table does not have it: its
+     * newest spool (pessimistic), or its own shape table (optimistic); null: the target table's.
+     */
+    public TableName definitionOf(TableName shard) {
+        if (optimistic) {
+            return shapes.contains(shard) ? shapeName(shard, "") : null;
+        }
+        return spoolOf(shard);
+    }
+
     /** The table a shard's rows go to now: its newest spool, or null for the target table. */
     public TableName spoolOf(TableName shard) {
+        if (optimistic) {
+            return null;
+        }
         Shard s = shards.get(shard);
         return s == null || s.spooling.isEmpty() ? null : spoolName(shard, s.spooling.peekLast());
     }
 
     /** How rows of a shard with {@code info} are written to its newest spool, or null when it has none. */
     public TableInfo spoolInfo(TableInfo info) {
+        if (optimistic) {
+            return null;
+        }
         Shard s = shards.get(info.source());
         if (s == null || s.spooling.isEmpty()) {
             return null;
@@ -452,6 +481,179 @@ public final class ShardCoordinator implements AutoCloseable {
                     + "cannot wait for a group DDL in shard-mode pessimistic; add a key to the shards, or leave "
                     + "shard-mode out and apply shard DDL on the target yourself");
         }
+    }
+
+    // ---- optimistic ----------------------------------------------------------------------------------------------
+
+    /**
+     * shard-mode optimistic, DM's way: nothing waits. A shard's DDL is checked, behind its barrier and
+     * under the group's advisory lock (GET_LOCK, which every process of the task takes), against the
+     * shards' joined table ({@link TableShape#join}): when the join does not change (a column another
+     * shard added already, a column other shards still have dropped by one), the statement is skipped;
+     * when it does, the statement runs on the target, provided it makes the target exactly the new
+     * join (else the task stops with one line saying what differs); shards that cannot be joined (one
+     * column of two unrelated types, say) stop the task naming both. Each shard's definition as of its
+     * checkpoint is kept in a shape table of the meta schema, from which its tracker copy starts.
+     */
+    private BarrierStep arriveOptimistic(Shard s, String targetSql, String sourceSql, SourceSession session,
+                                         TableName copy, Function<TableName, String> sqlOn) {
+        int n = ++s.arrived;
+        TableName next = shapeName(s.source, "n" + n);
+        String who = sourceId + ":" + s.source;
+        try (Statement st = conn().createStatement()) {
+            st.execute("DROP TABLE IF EXISTS " + next.quoted());
+            st.execute("CREATE TABLE " + next.quoted() + " LIKE " + copy.quoted());
+        } catch (SQLException e) {
+            throw ErrorClassifier.wrap("sync: shard-mode optimistic: cannot keep the definition of " + who, e);
+        }
+        String ddl = normalize(targetSql);
+        return new Step(false, "shard " + who + ": " + ddl, c -> settle(s, next, ddl, normalize(sourceSql), session,
+                sqlOn), () -> { });
+    }
+
+    /** At the shard's barrier: the DDL runs on the target or is skipped, as the joined table says. */
+    private void settle(Shard s, TableName next, String ddl, String sourceSql, SourceSession session,
+                        Function<TableName, String> sqlOn) throws SQLException {
+        String who = sourceId + ":" + s.source;
+        String lock = "jdm-shard-" + hash(store.metaSchema() + "\0" + store.task() + "\0" + s.target).substring(0, 24);
+        try (Connection w = DataSources.connect(target); Statement st = w.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT GET_LOCK(" + Identifiers.literal(lock) + ", 600)")) {
+                if (!rs.next() || rs.getInt(1) != 1) {
+                    throw new FatalException("sync: shard-mode optimistic: another process held the DDL lock of "
+                            + s.target + " for 10 minutes; check the task's other processes and restart");
+                }
+            }
+            try {
+                TableShape mine = TableShape.read(w, next);
+                if (mine == null) {
+                    throw new FatalException("sync: shard-mode optimistic: the definition of " + who + " after \""
+                            + sourceSql + "\" is gone from " + store.metaSchema() + "; restart the task");
+                }
+                List<TableShape> others = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (ShardStore.Member m : store.members(w, null)) {
+                    if (!m.target().equals(s.target) || (m.sourceId().equals(sourceId) && m.shard().equals(s.source))) {
+                        continue;
+                    }
+                    TableShape o = TableShape.read(w, shapeName(m.sourceId(), m.shard(), ""));
+                    if (o != null) {
+                        others.add(o);
+                        names.add(m.sourceId() + ":" + m.shard());
+                    }
+                }
+                TableShape now = TableShape.read(w, s.target);
+                String notStarted = store.notReady(w, s.target, Integer.MAX_VALUE, allSources, null);
+                if (notStarted != null && notStarted.startsWith("source") && now != null) {
+                    others.add(now); // a source that has not started may have every column the target has
+                    names.add("the target (" + notStarted + ")");
+                }
+                TableShape before = TableShape.read(w, shapeName(s.source, ""));
+                TableShape joined = join(others, names, mine, who, ddl, sourceSql);
+                TableShape joinedBefore = null;
+                if (before != null) {
+                    try {
+                        joinedBefore = TableShape.join(concat(others, before), concat(names, who));
+                    } catch (TableShape.Conflict e) {
+                        joinedBefore = null;
+                    }
+                }
+                boolean run;
+                if (now != null && now.sameAs(joined)) {
+                    run = false;
+                } else if (joinedBefore != null && joinedBefore.sameAs(joined)) {
+                    run = false;
+                } else {
+                    TableShape predicted = predict(w, s, ddl, session, sqlOn);
+                    if (predicted == null || !predicted.sameAs(joined)) {
+                        throw new FatalException("sync: shard-mode optimistic: \"" + sourceSql + "\" of " + who
+                                + " would not make " + s.target + " the shards' joined table ("
+                                + (predicted == null ? "the target table is missing" : predicted.diff(joined))
+                                + "); bring " + s.target + " to it by hand, skip the statement with a filter rule "
+                                + "(action: Ignore, an sql-pattern matching it) and restart the task");
+                    }
+                    run = true;
+                }
+                if (run) {
+                    ShardCoordinator.run(w, new ShardStore.Lock(s.target, 0, ddl, json(session), who, sourceSql,
+                            ShardStore.EXECUTING, sourceId, null), false);
+                    LOG.info("sync: shard {} changed the shards' joined table: ran on the target: {}", who, ddl);
+                } else {
+                    LOG.info("sync: shard {}: the shards' joined table stays as it is: not run on the target: {}", who,
+                            ddl);
+                }
+                TableName shape = shapeName(s.source, "");
+                st.execute("DROP TABLE IF EXISTS " + shape.quoted());
+                st.execute("RENAME TABLE " + next.quoted() + " TO " + shape.quoted());
+                shapes.add(s.source);
+            } finally {
+                try (ResultSet rs = st.executeQuery("SELECT RELEASE_LOCK(" + Identifiers.literal(lock) + ")")) {
+                    rs.next();
+                }
+            }
+        }
+    }
+
+    private TableShape join(List<TableShape> others, List<String> names, TableShape mine, String who, String ddl,
+                            String sourceSql) {
+        try {
+            return TableShape.join(concat(others, mine), concat(names, who));
+        } catch (TableShape.Conflict e) {
+            throw new FatalException("sync: shard-mode optimistic: after \"" + sourceSql + "\" of " + who
+                    + " the shards of the merged table conflict: " + e.getMessage() + "; make the shards' tables "
+                    + "compatible (apply the right statement to the target and skip this one with a filter rule) and "
+                    + "restart the task");
+        }
+    }
+
+    /** The target table as the statement would leave it: run on an empty copy of it. */
+    private TableShape predict(Connection w, Shard s, String ddl, SourceSession session,
+                               Function<TableName, String> sqlOn) throws SQLException {
+        TableName scratch = shapeName(s.source, "p");
+        try (Statement st = w.createStatement()) {
+            st.execute("DROP TABLE IF EXISTS " + scratch.quoted());
+            try {
+                st.execute("CREATE TABLE " + scratch.quoted() + " LIKE " + s.target.quoted());
+            } catch (SQLException e) {
+                return null;
+            }
+            try {
+                ShardCoordinator.run(w, new ShardStore.Lock(s.target, 0, sqlOn.apply(scratch), json(session), "", ddl,
+                        ShardStore.EXECUTING, sourceId, null), false);
+                return TableShape.read(w, scratch);
+            } finally {
+                st.execute("DROP TABLE IF EXISTS " + scratch.quoted());
+            }
+        }
+    }
+
+    /** Optimistic: every shard of this source starts from the target table's definition the first time. */
+    private void startShapes(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            for (Shard s : shards.values()) {
+                TableName shape = shapeName(s.source, "");
+                if (TableShape.read(c, shape) == null && TableShape.read(c, s.target) != null) {
+                    st.execute("CREATE TABLE IF NOT EXISTS " + shape.quoted() + " LIKE " + s.target.quoted());
+                }
+                if (TableShape.read(c, shape) != null) {
+                    shapes.add(s.source);
+                }
+            }
+        }
+    }
+
+    private static <T> List<T> concat(List<T> a, T b) {
+        List<T> out = new ArrayList<>(a);
+        out.add(b);
+        return out;
+    }
+
+    private TableName shapeName(TableName shard, String suffix) {
+        return shapeName(sourceId, shard, suffix);
+    }
+
+    private TableName shapeName(String source, TableName shard, String suffix) {
+        return new TableName(store.metaSchema(), "jdm_shape_" + hash(store.task() + "\0" + source + "\0"
+                + shard.schema() + "\0" + shard.table()).substring(0, 16) + (suffix.isEmpty() ? "" : "_" + suffix));
     }
 
     /** Spools of this source's shards that no undrained arrival needs (a stop between steps left them). */

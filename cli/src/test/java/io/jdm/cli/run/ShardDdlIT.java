@@ -34,14 +34,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * DM's pessimistic shard mode: two source servers × two schemas, four shards merged by routes into
+ * DM's shard modes. Pessimistic: two source servers × two schemas, four shards merged by routes into
  * one target table, sysbench-shaped writes to every shard while each shard gets ADD COLUMN and then
  * ADD INDEX, the shards reaching them in different orders and at different times (a shard may reach
  * the second before the first has run on the target). Afterwards the target table equals the
  * union of the shards row by row (values as hex), holds the column and index once, and every lock
- * ran once with no spool left.
+ * ran once with no spool left; also a kill -9 in the middle of a lock, a conflict, and shard-ddl-lock.
+ * Optimistic: the same writes, the column and index run when the first shard adds them, a column one
+ * shard drops stays until every shard dropped it, and two shards adding one column as two unrelated
+ * types stop the task naming both.
  */
-class PessimisticShardIT {
+class ShardDdlIT {
     private static final String META = "jdm_meta_shard";
     private static final String MERGED = "shard_merged";
     /** Short leases, so a killed process's successor takes over within seconds. */
@@ -92,7 +95,7 @@ class PessimisticShardIT {
     void groupDdlRunsOnceWhenEveryShardReachedItAndNoRowIsLost() throws Exception {
         List<Shard> shards = fourShards();
         setUp(shards);
-        TaskConfig task = new TaskConfigLoader().load(taskFile(shards, 0));
+        TaskConfig task = new TaskConfigLoader().load(taskFile(shards, 0, "pessimistic"));
         TaskRunner runner = new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE);
         BackgroundTask run = BackgroundTask.start(runner, "shard-it");
         try {
@@ -114,7 +117,7 @@ class PessimisticShardIT {
     void aProcessKilledInTheMiddleOfALockResumesWithNothingLost() throws Exception {
         List<Shard> shards = fourShards();
         setUp(shards);
-        Path task = taskFile(shards, freePort());
+        Path task = taskFile(shards, freePort(), "pessimistic");
         List<Writer> writers = shards.stream().map(Writer::new).toList();
         Process p = JdmChild.start(dir.resolve("first.log"), LEASE, "run", task.toString());
         try {
@@ -146,7 +149,7 @@ class PessimisticShardIT {
     void differentStatementsAtTheSamePointStopTheTaskNamingBoth() throws Exception {
         List<Shard> shards = fourShards().subList(0, 2);
         setUp(shards);
-        TaskConfig task = new TaskConfigLoader().load(taskFile(shards, 0));
+        TaskConfig task = new TaskConfigLoader().load(taskFile(shards, 0, "pessimistic"));
         BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE), "shard-it");
         try {
             assertTrue(run.awaitSync(Duration.ofMinutes(1)) != null, "sync never started: " + run.failure());
@@ -171,7 +174,7 @@ class PessimisticShardIT {
     void shardDdlLockListsAWaitingLockAndUnlockRunsItByHand() throws Exception {
         List<Shard> shards = fourShards().subList(0, 2);
         setUp(shards);
-        Path file = taskFile(shards, 0);
+        Path file = taskFile(shards, 0, "pessimistic");
         BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(file),
                 TaskRunner.Stages.FROM_TASK_MODE), "shard-it");
         String lockId = "shard-it-`shard_merged`.`t`";
@@ -211,6 +214,73 @@ class PessimisticShardIT {
         String printed = out.toString(java.nio.charset.StandardCharsets.UTF_8);
         assertEquals(exit, code, printed);
         return printed;
+    }
+
+    @Test
+    void optimisticRunsWhatChangesTheJoinedTableAndDropsAColumnOnlyWhenEveryShardDroppedIt() throws Exception {
+        List<Shard> shards = fourShards();
+        setUp(shards);
+        for (Shard s : shards) {
+            s.server().execute("ALTER TABLE " + s.table() + " ADD COLUMN old INT NULL");
+        }
+        target.execute("ALTER TABLE " + MERGED + ".t ADD COLUMN old INT NULL");
+        TaskConfig task = new TaskConfigLoader().load(taskFile(shards, 0, "optimistic"));
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE), "shard-it");
+        try {
+            assertTrue(run.awaitSync(Duration.ofMinutes(1)) != null, "sync never started: " + run.failure());
+            int[][] at = {{20, 220}, {120, 160}, {200, 240}, {60, 260}};
+            List<Writer> writers = shards.stream().map(Writer::new).toList();
+            writeAll(writers, 300, i -> at[i][0], i -> at[i][1]);
+            awaitEqual(shards, run::failure);
+            String create = target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0);
+            assertEquals(1, count(create, "`c2`"), create);
+            assertEquals(1, count(create, "KEY `idx_k`"), create);
+            shards.get(0).server().execute("ALTER TABLE " + shards.get(0).table() + " DROP COLUMN old");
+            writeAll(writers, 40, i -> -1, i -> -1);
+            awaitEqual(shards, run::failure);
+            assertTrue(target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0).contains("`old`"),
+                    "dropped by one shard only: the merged table keeps it");
+            for (Shard s : shards.subList(1, 4)) {
+                s.server().execute("ALTER TABLE " + s.table() + " DROP COLUMN old");
+            }
+            writeAll(writers, 40, i -> -1, i -> -1);
+            awaitEqual(shards, run::failure);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0).contains("`old`")
+                    && System.nanoTime() < deadline && run.failure() == null) {
+                Thread.sleep(100);
+            }
+            assertFalse(target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0).contains("`old`"),
+                    "dropped by every shard: gone from the merged table");
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+    }
+
+    @Test
+    void optimisticStopsOnShardsThatCannotBeJoinedNamingBoth() throws Exception {
+        List<Shard> shards = fourShards().subList(0, 2);
+        setUp(shards);
+        TaskConfig task = new TaskConfigLoader().load(taskFile(shards, 0, "optimistic"));
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE), "shard-it");
+        try {
+            assertTrue(run.awaitSync(Duration.ofMinutes(1)) != null, "sync never started: " + run.failure());
+            source1.execute("ALTER TABLE shard_db_1.t ADD COLUMN z INT NULL",
+                    "ALTER TABLE shard_db_2.t ADD COLUMN z VARCHAR(10) NULL");
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (run.failure() == null && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        String msg = String.valueOf(run.failure() == null ? null : run.failure().getMessage());
+        assertTrue(msg.contains("conflict") && msg.contains("column z") && msg.contains("s1:shard_db_1.t")
+                && msg.contains("s1:shard_db_2.t"), msg);
+        assertEquals(1, msg.lines().count(), msg);
+        String create = target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0);
+        assertTrue(create.contains("`z` int"), "the first shard's column ran: " + create);
     }
 
     private static List<Shard> fourShards() {
@@ -372,11 +442,11 @@ class PessimisticShardIT {
     }
 
     /** The task over {@code shards}' sources, each from its current binlog position; status on {@code port} (0: none). */
-    private Path taskFile(List<Shard> shards, int port) throws Exception {
+    private Path taskFile(List<Shard> shards, int port, String mode) throws Exception {
         List<String> lines = new ArrayList<>(List.of(
                 "name: shard-it",
                 "task-mode: incremental",
-                "shard-mode: pessimistic",
+                "shard-mode: " + mode,
                 "meta-schema: " + META,
                 "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
                 "block-allow-list: {shards: {do-dbs: [shard_db_1, shard_db_2]}}",
