@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -143,6 +144,47 @@ class ShardDdlIT {
             second.waitFor();
         }
         assertRanOnce(1);
+    }
+
+    @Test
+    void locksResolveAcrossTwoProcessesOnePerSourceAndASuccessorTakesOver() throws Exception {
+        List<Shard> shards = fourShards();
+        setUp(shards);
+        Path task = taskFile(shards, -1, "pessimistic");
+        List<Writer> writers = shards.stream().map(Writer::new).toList();
+        Process b = child("b", task, "s2");
+        Process a = child("a", task, "s1");
+        try {
+            awaitRows("SELECT source_id FROM " + META + ".`shard-it_shard_source`", 2, a);
+            // s1's shards reach ADD COLUMN first, then the process running s1 dies
+            writeAll(writers, 100, i -> i < 2 ? 20 : -1, i -> -1);
+            awaitRows("SELECT source_id FROM " + META + ".`shard-it_shard_arrival`", 2, a);
+            Thread.sleep(1500);
+            a.destroyForcibly().waitFor();
+            // s2's shards reach it while s1 has no process: the process of s2 runs it on the target
+            writeAll(writers, 100, i -> i < 2 ? -1 : 40, i -> -1);
+            awaitRows("SELECT seq FROM " + META + ".`shard-it_shard_lock` WHERE state = 'done'", 1, b);
+            Process dup = child("dup", task, "s2");
+            assertEquals(1, dup.waitFor(), "a second process for s2 is refused");
+            assertTrue(Files.readString(dir.resolve("dup.log")).contains("is already run by"));
+            awaitRows("SELECT source_id FROM " + META + ".`shard-it_owner` WHERE source_id = 's1' AND expires_at <= "
+                    + "UTC_TIMESTAMP(3)", 1, null);
+            a = child("a2", task, "s1"); // takes over s1, drains its spools
+            writeAll(writers, 40, i -> -1, i -> -1);
+            Process alive = a;
+            awaitEqual(shards, () -> alive.isAlive() && b.isAlive() ? null : new IllegalStateException("jdm exited"));
+        } finally {
+            a.destroy();
+            b.destroy();
+            a.waitFor();
+            b.waitFor();
+        }
+        assertRanOnce(1);
+    }
+
+    private Process child(String log, Path task, String sourceId) throws IOException {
+        return JdmChild.start(dir.resolve(log + ".log"), LEASE, Map.of("JDM_STATUS_ADDR", "127.0.0.1:" + freePort()),
+                "run", task.toString(), "--source-id", sourceId);
     }
 
     @Test
@@ -441,7 +483,10 @@ class ShardDdlIT {
         }
     }
 
-    /** The task over {@code shards}' sources, each from its current binlog position; status on {@code port} (0: none). */
+    /**
+     * The task over {@code shards}' sources, each from its current binlog position; status on {@code port}
+     * (0: the default, for tasks run in this JVM without a status server; -1: {@code ${JDM_STATUS_ADDR}}).
+     */
     private Path taskFile(List<Shard> shards, int port, String mode) throws Exception {
         List<String> lines = new ArrayList<>(List.of(
                 "name: shard-it",
@@ -457,6 +502,8 @@ class ShardDdlIT {
                 "syncers: {global: {worker-count: 4, batch: 50, checkpoint-flush-interval: 1}}"));
         if (port > 0) {
             lines.add("status-addr: \"127.0.0.1:" + port + "\"");
+        } else if (port < 0) {
+            lines.add("status-addr: \"${JDM_STATUS_ADDR}\""); // each process its own
         }
         lines.add("mysql-instances:");
         for (String id : shards.stream().map(Shard::sourceId).distinct().toList()) {
