@@ -4,15 +4,12 @@ import io.jdm.common.schema.Column;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.jdm.common.util.Hashes;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -67,12 +64,7 @@ final class SchemaFingerprint {
         if (sig == null) {
             return null;
         }
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(sig.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d, 0, 12);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        return Hashes.sha256Hex(sig, 24);
     }
 
     /** True when the table's columns are still those seen under the lock (or none were recorded). */

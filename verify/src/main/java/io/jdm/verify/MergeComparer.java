@@ -161,9 +161,9 @@ final class MergeComparer {
 
             Object[][] head = new Object[n][];
             for (int i = 0; i < n; i++) {
-                head[i] = next(results[i], plans[i].sourceColumns);
+                head[i] = RowMerger.next(results[i], plans[i].sourceColumns);
             }
-            Object[] t = next(tr, p.targetColumns);
+            Object[] t = RowMerger.next(tr, p.targetColumns);
             while (true) {
                 int min = -1;
                 for (int i = 0; i < n; i++) {
@@ -178,7 +178,7 @@ final class MergeComparer {
                 if (c > 0) {
                     extra(p, t, tally, f);
                     diffs++;
-                    t = next(tr, p.targetColumns);
+                    t = RowMerger.next(tr, p.targetColumns);
                     continue;
                 }
                 List<Integer> holders = new ArrayList<>();
@@ -194,10 +194,10 @@ final class MergeComparer {
                     collision(m, p, head[min], holders, tally, f);
                     diffs++;
                     while (t != null && compareOrder(p, head[min], t) == 0) {
-                        t = next(tr, p.targetColumns);
+                        t = RowMerger.next(tr, p.targetColumns);
                     }
                     for (int i : holders) {
-                        head[i] = next(results[i], plans[i].sourceColumns);
+                        head[i] = RowMerger.next(results[i], plans[i].sourceColumns);
                     }
                     continue;
                 }
@@ -225,9 +225,9 @@ final class MergeComparer {
                         }
                         diffs++;
                     }
-                    t = next(tr, p.targetColumns);
+                    t = RowMerger.next(tr, p.targetColumns);
                 }
-                head[min] = next(results[min], plans[min].sourceColumns);
+                head[min] = RowMerger.next(results[min], plans[min].sourceColumns);
             }
         } finally {
             for (int i = 0; i <= n; i++) {
@@ -379,17 +379,6 @@ final class MergeComparer {
         ps.setFetchSize(Integer.MIN_VALUE);
         ChecksumSql.bind(ps, params);
         return ps;
-    }
-
-    private static Object[] next(ResultSet rs, List<Column> columns) throws SQLException {
-        if (!rs.next()) {
-            return null;
-        }
-        Object[] row = new Object[columns.size()];
-        for (int i = 0; i < row.length; i++) {
-            row[i] = ResultSetValues.read(rs, i + 1, columns.get(i));
-        }
-        return row;
     }
 
     private static List<String> labels(MergedTable m) {

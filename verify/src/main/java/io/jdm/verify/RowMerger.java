@@ -79,7 +79,8 @@ final class RowMerger {
         return out;
     }
 
-    private static Object[] next(ResultSet rs, List<Column> columns) throws SQLException {
+    /** The next row of {@code rs} read as {@code columns}, or null after the last. */
+    static Object[] next(ResultSet rs, List<Column> columns) throws SQLException {
         if (!rs.next()) {
             return null;
         }

@@ -13,12 +13,10 @@ import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
+import io.jdm.common.util.Hashes;
 import io.jdm.sync.ring.SessionSwitch;
 import io.jdm.sync.ring.SourceSession;
 import io.jdm.sync.shard.ShardCoordinator;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,7 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -546,12 +543,7 @@ final class SchemaTracker implements AutoCloseable {
     }
 
     private static String hash(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Hashes.sha256Hex(s, 64);
     }
 
     private static void closeQuietly(Connection c) {

@@ -35,12 +35,14 @@ public final class ByteBudget {
     }
 
     /**
-     * The default: an eighth of the heap, at most 512 MiB and at least 16 MiB. A writer holds about
-     * twice a change's bytes more while it encodes and sends it, so the rest of the heap stays free.
+     * The default: a sixteenth of the heap, at most 512 MiB and at least 16 MiB. A writer holds about
+     * twice a change's bytes more while it encodes and sends it, and the reader holds an event being
+     * decoded (up to max_allowed_packet, in several copies) apart from the budget; rows of several MiB
+     * are humongous objects for G1, so the rest of the heap must stay roomy, not merely large enough.
      */
     public static long defaultLimit() {
-        long eighth = Runtime.getRuntime().maxMemory() / 8;
-        return Math.max(16L << 20, Math.min(512L << 20, eighth));
+        long sixteenth = Runtime.getRuntime().maxMemory() / 16;
+        return Math.max(16L << 20, Math.min(512L << 20, sixteenth));
     }
 
     /** Waits until {@code bytes} fit (or nothing else is in flight), then takes them. */

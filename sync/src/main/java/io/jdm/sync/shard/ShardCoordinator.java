@@ -12,6 +12,7 @@ import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
+import io.jdm.common.util.Hashes;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.checkpoint.DdlMarkers;
 import io.jdm.sync.ring.BarrierStep;
@@ -20,9 +21,6 @@ import io.jdm.sync.ring.SessionSwitch;
 import io.jdm.sync.ring.SourceSession;
 import io.jdm.sync.ring.TableInfo;
 import io.jdm.sync.writer.DdlApplier;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -30,7 +28,6 @@ import java.sql.Statement;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -727,12 +724,7 @@ public final class ShardCoordinator implements AutoCloseable {
     }
 
     private static String hash(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Hashes.sha256Hex(s, 64);
     }
 
     @Override
