@@ -17,6 +17,7 @@ import io.jdm.sync.ring.WriterProgress;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -55,7 +56,7 @@ public final class SyncUnit {
     private volatile boolean started;
     private volatile BinlogReader reader;
     /** shard-mode pessimistic: this source's part in the group DDL locks; null without it. */
-    private ShardCoordinator shards;
+    private volatile ShardCoordinator shards;
     private ScheduledExecutorService holdTimer;
     private HoldWatcher holdWatcher;
     private ProgressLogger progressLogger;
@@ -308,6 +309,12 @@ public final class SyncUnit {
      * True when the reader has read up to {@code sourcePos} and every change it handed on is
      * committed: caught up at this moment (DM's {@code synced}).
      */
+    /** Shard modes: the group DDLs this source's shards wait on (DM's unresolvedGroups); empty otherwise. */
+    public List<ShardCoordinator.Group> unresolvedShardGroups() {
+        ShardCoordinator s = shards;
+        return s == null ? List.of() : s.unresolved();
+    }
+
     public boolean caughtUp(BinlogPosition sourcePos) {
         return catchUp.caughtUp(sourcePos);
     }

@@ -9,6 +9,7 @@ import io.jdm.dump.DumpMetrics;
 import io.jdm.load.LoadMetrics;
 import io.jdm.sync.SyncMetrics;
 import io.jdm.sync.SyncUnit;
+import io.jdm.sync.shard.ShardCoordinator;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -163,8 +164,20 @@ final class DmResponses {
         m.put("masterBinlogGtid", gtid(master));
         m.put("syncerBinlog", position(checkpoint));
         m.put("syncerBinlogGtid", gtid(checkpoint));
-        m.put("blockingDDLs", new ArrayList<>());
-        m.put("unresolvedGroups", new ArrayList<>());
+        List<Object> blocking = new ArrayList<>();
+        List<Object> groups = new ArrayList<>();
+        for (ShardCoordinator.Group g : unit.unresolvedShardGroups()) {
+            blocking.add(g.ddl());
+            Map<String, Object> group = new LinkedHashMap<>();
+            group.put("target", g.target().quoted());
+            group.put("DDLs", List.of(g.ddl()));
+            group.put("firstLocation", g.firstLocation());
+            group.put("synced", g.synced());
+            group.put("unsynced", g.unsynced());
+            groups.add(group);
+        }
+        m.put("blockingDDLs", blocking);
+        m.put("unresolvedGroups", groups);
         m.put("synced", master != null && unit.caughtUp(master));
         m.put("binlogType", "remote");
         m.put("secondsBehindMaster", int64(Math.round(s.lagSeconds())));

@@ -221,10 +221,20 @@ class ShardDdlIT {
                 TaskRunner.Stages.FROM_TASK_MODE), "shard-it");
         String lockId = "shard-it-`shard_merged`.`t`";
         try {
-            assertTrue(run.awaitSync(Duration.ofMinutes(1)) != null, "sync never started: " + run.failure());
+            io.jdm.sync.SyncUnit sync = run.awaitSync(Duration.ofMinutes(1));
+            assertTrue(sync != null, "sync never started: " + run.failure());
             List<Writer> writers = shards.stream().map(Writer::new).toList();
             writeAll(writers, 80, i -> i == 0 ? 10 : -1, i -> -1); // only the first shard alters: the lock waits
             awaitRows("SELECT seq FROM " + META + ".`shard-it_shard_arrival`", 1, null);
+            // query-status shows it as DM does: blockingDDLs and unresolvedGroups of the sync unit
+            String status = "";
+            for (int i = 0; i < 100 && !status.contains("unsynced=[s1-`shard_db_2`.`t`]"); i++) {
+                Thread.sleep(100);
+                status = String.valueOf(DmResponses.sync(sync, null));
+            }
+            assertTrue(status.contains("unresolvedGroups=[{target=`shard_merged`.`t`, DDLs=[ALTER TABLE "
+                    + "`shard_merged`.`t` ADD COLUMN c2 INT NOT NULL DEFAULT 7]") && status.contains(
+                    "synced=[s1-`shard_db_1`.`t`], unsynced=[s1-`shard_db_2`.`t`]"), status);
             String listed = jdm(0, "shard-ddl-lock", file.toString());
             assertTrue(listed.contains("\"ID\" : \"" + lockId + "\"") && listed.contains("\"synced\" : [ \"s1-`shard_db_1`.`t`\" ]")
                     && listed.contains("\"unsynced\" : [ \"s1-`shard_db_2`.`t`\" ]")

@@ -83,6 +83,21 @@ public final class ShardCoordinator implements AutoCloseable {
     private volatile Map<TableName, Head> heads = Map.of();
     private ScheduledExecutorService poller;
     private Connection conn;
+    /** What /status shows: the locks this source's shards wait on, refreshed by the poller. */
+    private volatile List<Group> groups = List.of();
+
+    /**
+     * A group DDL this source's shards wait on, as DM's query-status shows it (ShardingGroup):
+     * shards named {@code source-`db`.`table`}.
+     */
+    public record Group(TableName target, int seq, String ddl, String firstLocation, List<String> synced,
+                        List<String> unsynced) {
+    }
+
+    /** The group DDLs this source's shards have reached and that have not run on the target yet. */
+    public List<Group> unresolved() {
+        return groups;
+    }
 
     private record Head(TableName target, int seq) {
     }
@@ -418,9 +433,11 @@ public final class ShardCoordinator implements AutoCloseable {
         try {
             Map<TableName, Head> h = heads;
             if (h.isEmpty()) {
+                groups = List.of();
                 return;
             }
             try (Connection c = DataSources.connect(target)) {
+                groups = groups(c, h);
                 for (Map.Entry<TableName, Head> e : h.entrySet()) {
                     Head head = e.getValue();
                     ShardStore.Lock l = store.lock(c, head.target(), head.seq(), false);
@@ -434,6 +451,35 @@ public final class ShardCoordinator implements AutoCloseable {
         } catch (SQLException | RuntimeException e) {
             LOG.warn("sync: cannot read the shard DDL locks on the target (retrying): {}", ErrorClassifier.oneLine(e));
         }
+    }
+
+    private List<Group> groups(Connection c, Map<TableName, Head> h) throws SQLException {
+        List<ShardStore.Member> members = store.members(c, null);
+        List<ShardStore.Arrival> arrivals = store.arrivals(c, null);
+        List<Group> out = new ArrayList<>();
+        for (Head head : new java.util.LinkedHashSet<>(h.values())) {
+            ShardStore.Lock l = store.lock(c, head.target(), head.seq(), false);
+            if (l == null || ShardStore.DONE.equals(l.state())) {
+                continue;
+            }
+            List<String> synced = new ArrayList<>();
+            List<String> unsynced = new ArrayList<>();
+            String first = "";
+            for (ShardStore.Member m : members) {
+                if (!m.target().equals(head.target())) {
+                    continue;
+                }
+                ShardStore.Arrival a = arrivals.stream().filter(x -> x.target().equals(head.target())
+                        && x.seq() == head.seq() && x.sourceId().equals(m.sourceId()) && x.shard().equals(m.shard()))
+                        .findFirst().orElse(null);
+                (a != null ? synced : unsynced).add(m.sourceId() + "-" + m.shard().quoted());
+                if (a != null && a.sourceId().equals(sourceId) && first.isEmpty()) {
+                    first = a.position();
+                }
+            }
+            out.add(new Group(head.target(), head.seq(), l.ddl(), first, synced, unsynced));
+        }
+        return List.copyOf(out);
     }
 
     private void publishHeads() {
