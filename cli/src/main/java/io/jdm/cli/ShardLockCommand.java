@@ -8,7 +8,7 @@ import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.sql.TableName;
-import io.jdm.sync.shard.ShardCoordinator;
+import io.jdm.sync.shard.GroupDdl;
 import io.jdm.sync.shard.ShardStore;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -144,7 +144,7 @@ final class ShardLockCommand implements Callable<Integer> {
                 c.setAutoCommit(true);
                 if (action.equals("exec")) {
                     try {
-                        ShardCoordinator.run(c, held, false);
+                        GroupDdl.run(c, held, false);
                     } catch (SQLException | RuntimeException e) {
                         store.setState(c, held.target(), held.seq(), ShardStore.WAITING, null, null); // as it was
                         throw e;

@@ -1,6 +1,5 @@
 package io.jdm.sync.shard;
 
-import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,7 +27,8 @@ public record TableShape(Map<String, Col> columns, Map<String, Index> indexes) {
     private static final List<String> INTEGERS = List.of("tinyint", "smallint", "mediumint", "int", "bigint");
     private static final Pattern SIZED = Pattern.compile("(var)?(char|binary)\\((\\d+)\\)");
     private static final Pattern DECIMAL = Pattern.compile("decimal\\((\\d+),(\\d+)\\)( unsigned)?");
-    private static final Pattern INTEGER = Pattern.compile("(tinyint|smallint|mediumint|int|bigint)(\\(\\d+\\))?( unsigned)?( zerofill)?");
+    private static final Pattern INTEGER =
+            Pattern.compile("(tinyint|smallint|mediumint|int|bigint)(\\(\\d+\\))?( unsigned)?( zerofill)?");
 
     /** One column; {@code type} is COLUMN_TYPE, {@code defaultValue} COLUMN_DEFAULT as the server shows it. */
     public record Col(String name, String type, boolean nullable, String defaultValue, String collation) {
@@ -101,7 +101,8 @@ public record TableShape(Map<String, Col> columns, Map<String, Index> indexes) {
                 String type = joinType(prev.type(), mine.type());
                 if (type == null || !Objects.equals(prev.collation(), mine.collation())
                         || !Objects.equals(prev.defaultValue(), mine.defaultValue())) {
-                    throw new Conflict("column " + mine.name() + " is " + describe(prev) + " in " + colFrom.get(e.getKey())
+                    throw new Conflict("column " + mine.name() + " is " + describe(prev) + " in "
+                            + colFrom.get(e.getKey())
                             + " but " + describe(mine) + " in " + who);
                 }
                 cols.put(e.getKey(), new Col(prev.name(), type, prev.nullable() || mine.nullable(), prev.defaultValue(),
@@ -172,7 +173,7 @@ public record TableShape(Map<String, Col> columns, Map<String, Index> indexes) {
         return null;
     }
 
-    /** Whether two shapes describe the same table, as the target would get it (column types as the server spells them). */
+    /** Whether two shapes describe the same table (integer display widths aside). */
     public boolean sameAs(TableShape o) {
         if (!indexesEqual(indexes.values(), o.indexes) || !columns.keySet().equals(o.columns.keySet())) {
             return false;
@@ -248,10 +249,5 @@ public record TableShape(Map<String, Col> columns, Map<String, Index> indexes) {
 
     private static String describe(Index i) {
         return (i.unique() ? "UNIQUE " : "") + "(" + String.join(", ", i.columns()) + ")";
-    }
-
-    /** For messages: a table's name. */
-    static String quoted(TableName t) {
-        return Identifiers.quote(t.schema()) + "." + Identifiers.quote(t.table());
     }
 }
