@@ -64,14 +64,19 @@ final class SyncSweeps {
         BenchConfig cfg = env.cfg();
         env.rec().note("sync: live mode: the workload and the replicator run together; rows/s is capped by the "
                 + "workload's rate");
-        env.rec().note("sync: live mode samples lag from inside the unit, so jdm runs in the bench's JVM here "
-                + "whatever the runner (backlog mode runs it as a whole process)");
+        env.rec().note("sync: live mode: lag is the age of a heartbeat row the source writes every "
+                + LAG_SAMPLE_MS + " ms, read on the target as often; the load starts once the replicator streams");
+        boolean process = cfg.runner() == BenchConfig.Runner.PROCESS;
+        String metaSchema = cfg.database() + "_jdm_meta";
         for (Mix mix : cfg.sync().mixes()) {
             for (Setting st : settings(cfg, natives)) {
                 for (int rep = 1; rep <= cfg.repetitions(); rep++) {
                     String task = "jdmbench_sync_" + (++taskSeq);
-                    sample("jdm", mix, st.params(), rep, driver, () -> new JdmReplicator(env.source(), env.target(),
-                            cfg.database(), task, st.workers(), st.batch()));
+                    sample("jdm", mix, st.params(), rep, driver, () -> process
+                            ? new JdmProcessReplicator(env.source(), env.target(), cfg.database(), task, st.workers(),
+                                    st.batch(), metaSchema, env.work())
+                            : new JdmReplicator(env.source(), env.target(), cfg.database(), task, st.workers(),
+                                    st.batch(), metaSchema));
                     if (st.peer()) {
                         sample("mariadb-parallel-replication", mix, st.peerParams(), rep, driver,
                                 () -> new NativeReplication(env.source(), env.target(), st.workers()));
@@ -160,9 +165,16 @@ final class SyncSweeps {
         List<Double> measured = new ArrayList<>();
         // taken before the first beat, so every replicator sees the heartbeat row inserted
         BinlogPosition from = position();
-        try (Replicator r = make.get(); Heartbeat hb = Heartbeat.start(env.source(), env.target(), cfg.database());
+        Replicator made = make.get();
+        Map<String, Double> m = new LinkedHashMap<>();
+        List<double[]> keep = trace;
+        try (Replicator r = made; Heartbeat hb = Heartbeat.start(env.source(), env.target(), cfg.database());
              Connection tc = hb.targetConnection()) {
             r.start(from);
+            // a whole process starts its JVM first: the load begins once the replicator streams
+            if (!r.caughtUp(from, CATCH_UP_LIMIT.toMillis())) {
+                throw new IllegalStateException("sync: " + tool + " did not start streaming from " + from);
+            }
             long t0 = System.nanoTime();
             driver.start(mix, Duration.ofMillis((long) (length * 1000)));
             while (Timed.since(t0) < length) {
@@ -198,7 +210,6 @@ final class SyncSweeps {
                     throw new IllegalStateException("sync: " + tool + " did not apply the last heartbeat " + last);
                 }
             }
-            Map<String, Double> m = new LinkedHashMap<>();
             m.put(Sample.SECONDS, total);
             m.put(Sample.ROWS, (double) counts.rowChanges());
             m.put(Sample.ROWS_PER_S, counts.rowChanges() / total);
@@ -207,13 +218,13 @@ final class SyncSweeps {
             m.put(Sample.LAG_P95_S, Stats.percentile(measured, 95));
             m.put(Sample.LAG_P99_S, Stats.percentile(measured, 99));
             m.putAll(r.extra(total));
-            r.close();
-            Checksums.assertSame(env.source(), cfg.database(), env.target(), cfg.database(), cfg.tables(),
-                    "sync: " + tool);
-            Sample s = new Sample("sync", tool, mix.name().toLowerCase(), params, rep, m);
-            env.rec().sample(s);
-            env.rec().lag(new LagTrace(tool, s.mix(), s.setting(), rep, trace));
         }
+        m.putAll(made.afterClose());
+        Checksums.assertSame(env.source(), cfg.database(), env.target(), cfg.database(), cfg.tables(),
+                "sync: " + tool);
+        Sample s = new Sample("sync", tool, mix.name().toLowerCase(), params, rep, m);
+        env.rec().sample(s);
+        env.rec().lag(new LagTrace(tool, s.mix(), s.setting(), rep, keep));
     }
 
     private BinlogPosition position() throws Exception {
