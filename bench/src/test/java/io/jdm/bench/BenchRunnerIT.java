@@ -105,6 +105,7 @@ class BenchRunnerIT {
         Path out = Files.createTempDirectory("benchrunnerit-live");
         BenchConfig cfg = BenchConfig.parse(String.join("\n",
                 "name: it-live",
+                "runner: in-jvm", // the sampling is what this test checks; a process sample needs ./jdm
                 "dataset: {tables: 2, rows-per-table: 1000, database: benchrunnerit_live}",
                 "warm-up: 1s",
                 "duration: 2s",
