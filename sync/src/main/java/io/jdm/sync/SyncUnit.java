@@ -87,7 +87,7 @@ public final class SyncUnit {
                 shards.start(cfg.source(), cfg.tableFilter(), cfg.router());
             }
             reader = new BinlogReader(new BinlogReader.Settings(cfg.task(), cfg.source(), cfg.serverId(),
-                    cfg.enableGtid(), cfg.heartbeatInterval(), cfg.retryBudget(), cfg.retryMaxBackoff(),
+                    cfg.enableGtid(), heartbeat(), cfg.retryBudget(), cfg.retryMaxBackoff(),
                     cfg.tableFilter(), cfg.router(), cfg.target(),
                     BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
                     cfg.onlineDdl(), checkpoint.startOver(), shards), checkpoint.startPosition(), pipeline.sink(),
@@ -129,6 +129,15 @@ public final class SyncUnit {
         }
         LOG.info("sync: task {} started from {} with {} writers (generation {}, server id {})", cfg.task(),
                 checkpoint.startPosition(), cfg.workerCount(), checkpoint.generation(), cfg.serverId());
+    }
+
+    /**
+     * The binlog heartbeat: the task's, but at most a second in a shard mode, where a quiet stream's
+     * heartbeats are the transaction boundaries at which waiting shards' spools are drained.
+     */
+    private Duration heartbeat() {
+        Duration h = cfg.heartbeatInterval();
+        return shards != null && h.compareTo(Duration.ofSeconds(1)) > 0 ? Duration.ofSeconds(1) : h;
     }
 
     /**
