@@ -61,6 +61,6 @@ final class CheckCommand implements Callable<Integer> {
                     dump ? task.mydumper(i).consistency() : Consistency.AUTO, UnitConfigs.router(task, i)));
         }
         return new PrecheckInput(dump, binlog, sources, task.targetDatabase().toConnectionSpec(), task.metaSchema(),
-                new HashSet<>(task.ignoreCheckingItems()));
+                new HashSet<>(task.ignoreCheckingItems()), task.shardMode());
     }
 }

@@ -1,6 +1,7 @@
 package io.jdm.cli.check;
 
 import io.jdm.common.config.Consistency;
+import io.jdm.common.config.ShardMode;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.sql.TableName;
 import java.util.List;
@@ -14,9 +15,15 @@ import java.util.function.UnaryOperator;
  * @param needsDump the task dumps (task-mode full or all)
  * @param needsBinlog the task replicates (task-mode incremental or all)
  * @param ignore check items to skip ({@code ignore-checking-items}; {@code all} skips everything)
+ * @param shardMode the task's shard-mode: whether merged shards' tables must be alike or joinable
  */
 public record PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source> sources, ConnectionSpec target,
-                            String metaSchema, Set<String> ignore) {
+                            String metaSchema, Set<String> ignore, ShardMode shardMode) {
+
+    public PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source> sources, ConnectionSpec target,
+                         String metaSchema, Set<String> ignore) {
+        this(needsDump, needsBinlog, sources, target, metaSchema, ignore, ShardMode.NONE);
+    }
 
     /**
      * One source instance with the tables its block-allow-list selects.

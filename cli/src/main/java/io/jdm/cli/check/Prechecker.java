@@ -2,6 +2,7 @@ package io.jdm.cli.check;
 
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_ACCESS_DENIED_ERROR;
 
+import io.jdm.common.config.ShardMode;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
@@ -29,9 +30,10 @@ public final class Prechecker {
                 out.add(CheckResult.pass("connection", inst, "connected to " + s.spec().address()));
                 ServerFacts f = ServerFacts.read(c);
                 out.addAll(SourceChecks.run(f, inst, s, input));
-                if (!ignored(ShardChecks.ITEM)) {
+                boolean shapes = input.shardMode() != ShardMode.NONE && !ignored(ShardChecks.SCHEMA_ITEM);
+                if (!ignored(ShardChecks.ITEM) || shapes) {
                     try {
-                        shards.addAll(ShardChecks.collect(f, s));
+                        shards.addAll(ShardChecks.collect(f, s, shapes));
                     } catch (SQLException e) {
                         shardsComplete = false;
                         out.add(CheckResult.warn(ShardChecks.ITEM, inst, "cannot read the AUTO_INCREMENT keys of the "
@@ -43,7 +45,8 @@ public final class Prechecker {
                 out.add(CheckResult.fail("connection", inst, connectionProblem(s.spec(), e)));
             }
         }
-        List<CheckResult> auto = ShardChecks.autoIncrement(shards);
+        List<CheckResult> auto = new ArrayList<>(ShardChecks.autoIncrement(shards));
+        auto.addAll(ShardChecks.schemas(shards, input.shardMode()));
         // A pass on part of the shards would say more than was checked.
         out.addAll(shardsComplete ? auto : auto.stream().filter(r -> r.status() != CheckResult.Status.PASS).toList());
         String inst = "target";

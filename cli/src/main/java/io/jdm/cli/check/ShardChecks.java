@@ -1,6 +1,8 @@
 package io.jdm.cli.check;
 
+import io.jdm.common.config.ShardMode;
 import io.jdm.common.sql.TableName;
+import io.jdm.sync.shard.TableShape;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -22,6 +24,8 @@ import java.util.Set;
  */
 final class ShardChecks {
     static final String ITEM = "auto_increment_ID";
+    /** DM's check that a merged table's shards are alike (pessimistic) or joinable (optimistic). */
+    static final String SCHEMA_ITEM = "schema_of_shard_tables";
 
     private ShardChecks() {
     }
@@ -30,14 +34,15 @@ final class ShardChecks {
      * One selected source table, the target table its route gives, and its AUTO_INCREMENT keys as
      * {@code PRIMARY (id)}; empty when it has none.
      */
-    record Shard(String source, TableName table, TableName target, List<String> autoIncrementKeys) {
+    record Shard(String source, TableName table, TableName target, List<String> autoIncrementKeys,
+                 TableShape shape) {
         String label() {
             return source + " " + table;
         }
     }
 
     /** The selected tables of one source with their routed target and AUTO_INCREMENT keys. */
-    static List<Shard> collect(ServerFacts f, PrecheckInput.Source s) throws SQLException {
+    static List<Shard> collect(ServerFacts f, PrecheckInput.Source s, boolean shapes) throws SQLException {
         Map<TableName, Set<String>> autoColumns = new HashMap<>();
         try (Statement st = f.connection.createStatement();
              ResultSet rs = st.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME FROM information_schema.COLUMNS"
@@ -70,7 +75,61 @@ final class ShardChecks {
                     keys.add(index + " (" + String.join(", ", cols) + ")");
                 }
             });
-            out.add(new Shard(s.id(), t, s.router().apply(t), keys));
+            out.add(new Shard(s.id(), t, s.router().apply(t), keys, shapes ? TableShape.read(f.connection, t) : null));
+        }
+        return out;
+    }
+
+    /**
+     * In a shard mode, one failure per target table whose shards cannot be merged as the mode needs:
+     * pessimistic, every shard has the same columns (type, nullability, default) and keys, since each
+     * group DDL runs once for all of them; optimistic, their tables join (see {@link TableShape#join}).
+     * A pass line when every merged table is fine; nothing without merges or without a shard mode.
+     */
+    static List<CheckResult> schemas(List<Shard> shards, ShardMode mode) {
+        if (mode == ShardMode.NONE) {
+            return List.of();
+        }
+        Map<TableName, List<Shard>> byTarget = new LinkedHashMap<>();
+        for (Shard s : shards) {
+            if (s.shape() != null) {
+                byTarget.computeIfAbsent(s.target(), t -> new ArrayList<>()).add(s);
+            }
+        }
+        List<CheckResult> out = new ArrayList<>();
+        int merged = 0;
+        for (Map.Entry<TableName, List<Shard>> e : byTarget.entrySet()) {
+            List<Shard> group = e.getValue();
+            if (group.size() < 2) {
+                continue;
+            }
+            merged++;
+            String problem = null;
+            if (mode == ShardMode.PESSIMISTIC) {
+                Shard first = group.get(0);
+                for (Shard s : group.subList(1, group.size())) {
+                    if (!s.shape().sameAs(first.shape())) {
+                        problem = first.label() + " and " + s.label() + " differ (" + first.shape().diff(s.shape())
+                                + "); in shard-mode pessimistic every shard of a merged table needs the same columns "
+                                + "and keys: align the shards, or use shard-mode optimistic";
+                        break;
+                    }
+                }
+            } else {
+                try {
+                    TableShape.join(group.stream().map(Shard::shape).toList(), group.stream().map(Shard::label)
+                            .toList());
+                } catch (TableShape.Conflict c) {
+                    problem = "the shards cannot be merged: " + c.getMessage() + "; make them compatible";
+                }
+            }
+            if (problem != null) {
+                out.add(CheckResult.fail(SCHEMA_ITEM, "target", "target table " + e.getKey() + ": " + problem));
+            }
+        }
+        if (merged > 0 && out.isEmpty()) {
+            out.add(CheckResult.pass(SCHEMA_ITEM, "target", merged + " target tables merge several shards; their "
+                    + "tables " + (mode == ShardMode.PESSIMISTIC ? "are alike" : "join")));
         }
         return out;
     }

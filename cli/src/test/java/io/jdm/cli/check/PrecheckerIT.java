@@ -227,4 +227,41 @@ class PrecheckerIT {
         assertTrue(new Prechecker(input(spec(source), "pre_shard_1", Set.of())).run().stream()
                 .noneMatch(x -> x.item().equals("auto_increment_ID")));
     }
+
+    @Test
+    void schemaOfShardTablesWantsAlikeShardsInPessimisticModeAndJoinableOnesInOptimistic() throws Exception {
+        source.freshDatabase("pre_sch_1");
+        source.freshDatabase("pre_sch_2");
+        source.execute("CREATE TABLE pre_sch_1.t (id INT PRIMARY KEY, v INT)",
+                "CREATE TABLE pre_sch_2.t (id INT PRIMARY KEY, v INT)");
+        java.util.function.UnaryOperator<io.jdm.common.sql.TableName> route =
+                t -> new io.jdm.common.sql.TableName("pre_sch_merged", t.table());
+        List<PrecheckInput.Source> sources = List.of(
+                new PrecheckInput.Source("mysql-01", spec(source), (d, t) -> d.equals("pre_sch_1"), true, 5, 19,
+                        io.jdm.common.config.Consistency.AUTO, route),
+                new PrecheckInput.Source("mysql-02", spec(source), (d, t) -> d.equals("pre_sch_2"), true, 5, 19,
+                        io.jdm.common.config.Consistency.AUTO, route));
+        java.util.function.Function<io.jdm.common.config.ShardMode, CheckResult> check = mode -> find(
+                new Prechecker(new PrecheckInput(true, true, sources, spec(target), "jdm_meta", Set.of(), mode)).run(),
+                "schema_of_shard_tables", "target");
+        assertEquals(CheckResult.Status.PASS, check.apply(io.jdm.common.config.ShardMode.PESSIMISTIC).status());
+
+        source.execute("ALTER TABLE pre_sch_2.t ADD COLUMN extra INT NULL");
+        CheckResult r = check.apply(io.jdm.common.config.ShardMode.PESSIMISTIC);
+        assertEquals(CheckResult.Status.FAIL, r.status(), r.detail());
+        assertTrue(r.detail().contains("mysql-01 pre_sch_1.t and mysql-02 pre_sch_2.t differ")
+                && r.detail().contains("column extra"), r.detail());
+        assertEquals(CheckResult.Status.PASS, check.apply(io.jdm.common.config.ShardMode.OPTIMISTIC).status(),
+                "an extra nullable column joins");
+
+        source.execute("ALTER TABLE pre_sch_1.t ADD COLUMN z INT NULL", "ALTER TABLE pre_sch_2.t ADD COLUMN z "
+                + "VARCHAR(5) NULL");
+        r = check.apply(io.jdm.common.config.ShardMode.OPTIMISTIC);
+        assertEquals(CheckResult.Status.FAIL, r.status(), r.detail());
+        assertTrue(r.detail().contains("column z") && r.detail().contains("mysql-01 pre_sch_1.t")
+                && r.detail().contains("mysql-02 pre_sch_2.t"), r.detail());
+        // without a shard mode the item is not reported
+        assertTrue(new Prechecker(new PrecheckInput(true, true, sources, spec(target), "jdm_meta", Set.of())).run()
+                .stream().noneMatch(x -> x.item().equals("schema_of_shard_tables")));
+    }
 }
