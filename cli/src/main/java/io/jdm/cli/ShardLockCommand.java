@@ -53,7 +53,6 @@ final class ShardLockCommand implements Callable<Integer> {
         ShardStore store = new ShardStore(task.metaSchema(), task.name());
         List<Map<String, Object>> locks = new ArrayList<>();
         try (Connection c = DataSources.connect(task.targetDatabase().toConnectionSpec())) {
-            store.ensureTables(c);
             List<ShardStore.Member> members = store.members(c, null);
             List<ShardStore.Arrival> arrivals = store.arrivals(c, null);
             for (ShardStore.Lock l : store.locks(c)) {
@@ -83,8 +82,10 @@ final class ShardLockCommand implements Callable<Integer> {
                 locks.add(lock);
             }
         } catch (SQLException e) {
-            throw ErrorClassifier.wrap("shard-ddl-lock: cannot read the locks of task " + task.name() + " in "
-                    + task.metaSchema() + " on the target", e);
+            if (!ErrorClassifier.isNoSuchTableOrDatabase(e)) { // no lock tables yet: no shard DDL has been seen
+                throw ErrorClassifier.wrap("shard-ddl-lock: cannot read the locks of task " + task.name() + " in "
+                        + task.metaSchema() + " on the target", e);
+            }
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("result", true);

@@ -217,6 +217,8 @@ class ShardDdlIT {
         List<Shard> shards = fourShards().subList(0, 2);
         setUp(shards);
         Path file = taskFile(shards, 0, "pessimistic");
+        assertTrue(jdm(0, "shard-ddl-lock", file.toString()).contains("\"locks\" : [ ]"), "nothing yet");
+        assertEquals(List.of(), target.rows("SHOW DATABASES LIKE '" + META + "'"), "listing creates nothing");
         BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(file),
                 TaskRunner.Stages.FROM_TASK_MODE), "shard-it");
         String lockId = "shard-it-`shard_merged`.`t`";
