@@ -313,6 +313,39 @@ class ShardDdlIT {
     }
 
     @Test
+    void optimisticProcessKilledMidwayResumesWithNothingLostAndTheColumnAddedOnce() throws Exception {
+        List<Shard> shards = fourShards();
+        setUp(shards);
+        Path task = taskFile(shards, freePort(), "optimistic");
+        List<Writer> writers = shards.stream().map(Writer::new).toList();
+        Process p = JdmChild.start(dir.resolve("o1.log"), LEASE, "run", task.toString());
+        try {
+            awaitRows("SELECT source_id FROM " + META + ".`shard-it_shard_source`", 2, p);
+            writeAll(writers, 120, i -> i < 2 ? 30 + 40 * i : -1, i -> -1); // s1's shards add c2; the first runs it
+            awaitRows("SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '" + MERGED
+                    + "' AND TABLE_NAME = 't' AND COLUMN_NAME = 'c2'", 1, p);
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+        writeAll(writers, 120, i -> i < 2 ? -1 : 50, i -> -1); // s2's shards add it while no process runs
+        awaitRows("SELECT source_id FROM " + META + ".`shard-it_owner` WHERE expires_at <= UTC_TIMESTAMP(3)", 2, null);
+        Process second = JdmChild.start(dir.resolve("o2.log"), LEASE, "run", task.toString());
+        try {
+            awaitEqual(shards, () -> second.isAlive() ? null : new IllegalStateException("jdm exited: "
+                    + Files.readString(dir.resolve("o2.log"))));
+            writeAll(writers, 40, i -> -1, i -> -1);
+            awaitEqual(shards, () -> second.isAlive() ? null : new IllegalStateException("jdm exited"));
+        } finally {
+            second.destroy();
+            second.waitFor();
+        }
+        String create = target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0);
+        assertEquals(1, count(create, "`c2`"), create);
+        assertEquals(List.of(), target.rows("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
+                + META + "' AND TABLE_NAME LIKE 'jdm\\_shape\\_%\\_%'"), "definitions read ahead left behind");
+    }
+
+    @Test
     void optimisticStopsOnShardsThatCannotBeJoinedNamingBoth() throws Exception {
         List<Shard> shards = fourShards().subList(0, 2);
         setUp(shards);
