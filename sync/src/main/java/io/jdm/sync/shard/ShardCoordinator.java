@@ -195,7 +195,20 @@ public final class ShardCoordinator implements AutoCloseable {
                 String.valueOf(at.restartPoint()), GroupDdl.normalize(sourceSql));
         try {
             Connection c = conn();
-            ShardStore.Lock lock = store.lock(c, targetTable, seq, false);
+            // the lock and the arrivals read in one snapshot: another shard's arrival commits its lock
+            // row with it, so a statement that conflicts is seen here, never after it ran
+            ShardStore.Lock lock;
+            boolean ready;
+            c.setAutoCommit(false);
+            try (Statement st = c.createStatement()) {
+                st.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+                lock = store.lock(c, targetTable, seq, false);
+                ready = s.spooling.isEmpty() && store.notReady(c, targetTable, seq, allSources,
+                        new ShardStore.Member(targetTable, sourceId, shard, seq - 1)) == null;
+            } finally {
+                c.commit();
+                c.setAutoCommit(true);
+            }
             if (lock != null && !lock.ddl().equals(ddl)) {
                 throw conflict(lock, who, sourceSql, seq);
             }
@@ -209,8 +222,7 @@ public final class ShardCoordinator implements AutoCloseable {
                             store.applied(c2, targetTable, sourceId, shard, seq);
                         }, () -> { });
             }
-            if (s.spooling.isEmpty() && store.notReady(c, targetTable, seq, allSources,
-                    new ShardStore.Member(targetTable, sourceId, shard, seq - 1)) == null) {
+            if (ready) {
                 LOG.info("sync: shard {} is the last to reach group DDL {} of {}: it runs on the target now: {}", who,
                         seq, targetTable, ddl);
                 return new ShardStep(true, "group DDL " + seq + " of " + targetTable + " ran", c2 -> {
