@@ -116,34 +116,47 @@ class ShardDdlIT {
 
     @Test
     void aProcessKilledInTheMiddleOfALockResumesWithNothingLost() throws Exception {
+        // the shards of s1 reach ADD COLUMN, those of s2 do not: the lock waits, s1's rows are spooled;
+        // while no process runs, s2's shards reach it too
+        killedMidwayThenResumed("pessimistic", i -> i < 2 ? 30 : -1, "SELECT source_id FROM " + META
+                + ".`shard-it_shard_arrival`", 2, i -> i < 2 ? -1 : 50);
+        assertRanOnce(1);
+    }
+
+    /**
+     * A {@code jdm run} child for the whole task: after it registered, every shard writes 120 rows and
+     * alters at {@code firstAt(i)}; once {@code reached} holds {@code n} rows it is killed -9 (a second
+     * and a half later, so spooled rows are committed); 120 rows more and alters at {@code thenAt(i)}
+     * while no process runs; a second child takes over once the leases expired: the merged table must
+     * equal the shards' union, and again after 60 rows more in the new shape.
+     */
+    private void killedMidwayThenResumed(String mode, IntUnaryOperator firstAt, String reached, int n,
+                                         IntUnaryOperator thenAt) throws Exception {
         List<Shard> shards = fourShards();
         setUp(shards);
-        Path task = taskFile(shards, freePort(), "pessimistic");
+        Path task = taskFile(shards, freePort(), mode);
         List<Writer> writers = shards.stream().map(Writer::new).toList();
         Process p = JdmChild.start(dir.resolve("first.log"), LEASE, "run", task.toString());
         try {
             awaitRows("SELECT source_id FROM " + META + ".`shard-it_shard_source`", 2, p);
-            // the shards of s1 reach ADD COLUMN, those of s2 do not: the lock waits, s1's rows are spooled
-            writeAll(writers, 120, i -> i < 2 ? 30 : -1, i -> -1);
-            awaitRows("SELECT source_id FROM " + META + ".`shard-it_shard_arrival`", 2, p);
-            Thread.sleep(1500); // spooled rows committed with the writers' checkpoints
+            writeAll(writers, 120, firstAt, i -> -1);
+            awaitRows(reached, n, p);
+            Thread.sleep(1500);
         } finally {
             p.destroyForcibly().waitFor();
         }
-        // while no process runs: more rows everywhere, and s2's shards reach the DDL too
-        writeAll(writers, 120, i -> i < 2 ? -1 : 50, i -> -1);
+        writeAll(writers, 120, thenAt, i -> -1);
         awaitRows("SELECT source_id FROM " + META + ".`shard-it_owner` WHERE expires_at <= UTC_TIMESTAMP(3)", 2, null);
         Process second = JdmChild.start(dir.resolve("second.log"), LEASE, "run", task.toString());
         try {
             awaitEqual(shards, () -> second.isAlive() ? null : new IllegalStateException("jdm exited: "
                     + Files.readString(dir.resolve("second.log"))));
-            writeAll(writers, 60, i -> -1, i -> -1); // and on, in the new shape
+            writeAll(writers, 60, i -> -1, i -> -1);
             awaitEqual(shards, () -> second.isAlive() ? null : new IllegalStateException("jdm exited"));
         } finally {
             second.destroy();
             second.waitFor();
         }
-        assertRanOnce(1);
     }
 
     @Test
@@ -254,6 +267,60 @@ class ShardDdlIT {
         assertTrue(jdm(0, "shard-ddl-lock", file.toString()).contains("\"locks\" : [ ]"));
     }
 
+    @Test
+    void aGroupDdlRunsOnTheTargetInTheSessionItRanInOnTheSource() throws Exception {
+        List<Shard> shards = fourShards().subList(0, 2);
+        setUp(shards);
+        Path file = taskFile(shards, 0, "pessimistic");
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(file),
+                TaskRunner.Stages.FROM_TASK_MODE), "shard-it");
+        // latin1 client bytes and a +05:00 time zone change what the literals mean; the first shard's
+        // session is the one kept with the lock, and unlock runs the statement from there
+        String alter = " ADD COLUMN note VARCHAR(10) NOT NULL DEFAULT 'é', ADD COLUMN ts TIMESTAMP NOT NULL "
+                + "DEFAULT '2020-01-01 00:00:00'";
+        String columns = "SELECT COLUMN_NAME, COLUMN_TYPE, HEX(COLUMN_DEFAULT) FROM information_schema.COLUMNS WHERE "
+                + "COLUMN_NAME IN ('note', 'ts') AND TABLE_NAME = 't' AND TABLE_SCHEMA = ";
+        try {
+            assertTrue(run.awaitSync(Duration.ofMinutes(1)) != null, "sync never started: " + run.failure());
+            try (Connection c = source1.connect(); Statement st = c.createStatement()) {
+                st.execute("SET NAMES latin1");
+                st.execute("SET time_zone = '+05:00'");
+                st.execute("ALTER TABLE shard_db_1.t" + alter);
+                st.execute("INSERT INTO shard_db_1.t (id, k, c, pad) VALUES (1000500, 1, 'c', 'p')");
+            }
+            awaitRows("SELECT seq FROM " + META + ".`shard-it_shard_arrival`", 1, null);
+            assertTrue(jdm(0, "shard-ddl-lock", "unlock", file.toString(), "shard-it-`shard_merged`.`t`")
+                    .contains("ran on the target"));
+            try (Connection c = source1.connect(); Statement st = c.createStatement()) {
+                st.execute("SET NAMES latin1");
+                st.execute("SET time_zone = '+05:00'");
+                st.execute("ALTER TABLE shard_db_2.t" + alter);
+                st.execute("INSERT INTO shard_db_2.t (id, k, c, pad) VALUES (2000500, 1, 'c', 'p')");
+            }
+            String rows = "SELECT id, HEX(note), UNIX_TIMESTAMP(ts) FROM ";
+            List<String> expected = new ArrayList<>(source1.rows(rows + "shard_db_1.t"));
+            expected.addAll(source1.rows(rows + "shard_db_2.t"));
+            Collections.sort(expected);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            List<String> actual = List.of();
+            while (System.nanoTime() < deadline && run.failure() == null && !actual.equals(expected)) {
+                Thread.sleep(200);
+                try {
+                    actual = new ArrayList<>(target.rows(rows + MERGED + ".t"));
+                    Collections.sort(actual);
+                } catch (java.sql.SQLException e) {
+                    // the columns are not there yet
+                }
+            }
+            assertEquals(expected, actual, "rows of both shards, defaults as the source made them");
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+        assertEquals(source1.rows(columns + "'shard_db_1' ORDER BY 1"), target.rows(columns + "'" + MERGED
+                + "' ORDER BY 1"), "column definitions as text: the literal's bytes and the time zone kept");
+    }
+
     /** Runs jdm in this JVM; returns what it printed on stdout, after checking its exit code. */
     private static String jdm(int exit, String... args) {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
@@ -314,31 +381,10 @@ class ShardDdlIT {
 
     @Test
     void optimisticProcessKilledMidwayResumesWithNothingLostAndTheColumnAddedOnce() throws Exception {
-        List<Shard> shards = fourShards();
-        setUp(shards);
-        Path task = taskFile(shards, freePort(), "optimistic");
-        List<Writer> writers = shards.stream().map(Writer::new).toList();
-        Process p = JdmChild.start(dir.resolve("o1.log"), LEASE, "run", task.toString());
-        try {
-            awaitRows("SELECT source_id FROM " + META + ".`shard-it_shard_source`", 2, p);
-            writeAll(writers, 120, i -> i < 2 ? 30 + 40 * i : -1, i -> -1); // s1's shards add c2; the first runs it
-            awaitRows("SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = '" + MERGED
-                    + "' AND TABLE_NAME = 't' AND COLUMN_NAME = 'c2'", 1, p);
-        } finally {
-            p.destroyForcibly().waitFor();
-        }
-        writeAll(writers, 120, i -> i < 2 ? -1 : 50, i -> -1); // s2's shards add it while no process runs
-        awaitRows("SELECT source_id FROM " + META + ".`shard-it_owner` WHERE expires_at <= UTC_TIMESTAMP(3)", 2, null);
-        Process second = JdmChild.start(dir.resolve("o2.log"), LEASE, "run", task.toString());
-        try {
-            awaitEqual(shards, () -> second.isAlive() ? null : new IllegalStateException("jdm exited: "
-                    + Files.readString(dir.resolve("o2.log"))));
-            writeAll(writers, 40, i -> -1, i -> -1);
-            awaitEqual(shards, () -> second.isAlive() ? null : new IllegalStateException("jdm exited"));
-        } finally {
-            second.destroy();
-            second.waitFor();
-        }
+        // s1's shards add c2 (the first runs it on the target); s2's add it while no process runs
+        killedMidwayThenResumed("optimistic", i -> i < 2 ? 30 + 40 * i : -1, "SELECT COLUMN_NAME FROM "
+                + "information_schema.COLUMNS WHERE TABLE_SCHEMA = '" + MERGED + "' AND TABLE_NAME = 't' AND "
+                + "COLUMN_NAME = 'c2'", 1, i -> i < 2 ? -1 : 50);
         String create = target.rows("SHOW CREATE TABLE " + MERGED + ".t").get(0);
         assertEquals(1, count(create, "`c2`"), create);
         assertEquals(List.of(), target.rows("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
