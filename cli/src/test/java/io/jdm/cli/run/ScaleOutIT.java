@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -76,8 +75,8 @@ class ScaleOutIT {
         // keyless: a row applied twice shows as a duplicate
         source1.execute("CREATE TABLE " + DB1 + ".t (a INT, b VARCHAR(20))");
         second.execute("CREATE TABLE " + DB2 + ".t (a INT, b VARCHAR(20))");
-        insertRows(source1, DB1, 0, 100);
-        insertRows(second, DB2, 0, 100);
+        KeylessRows.insert(source1, DB1, 0, 100);
+        KeylessRows.insert(second, DB2, 0, 100);
         Path task = taskFile();
 
         int portA = freePort();
@@ -98,14 +97,14 @@ class ScaleOutIT {
                     && !metricsA.contains("source_id=\"s2\""), metricsA);
 
             // both stream at once, each its own source
-            insertRows(source1, DB1, 100, 300);
-            insertRows(second, DB2, 100, 300);
+            KeylessRows.insert(source1, DB1, 100, 300);
+            KeylessRows.insert(second, DB2, 100, 300);
             source1.execute("UPDATE " + DB1 + ".t SET b = CONCAT(b, 'u') WHERE a % 7 = 0",
                     "DELETE FROM " + DB1 + ".t WHERE a % 11 = 0");
             second.execute("UPDATE " + DB2 + ".t SET b = CONCAT(b, 'v') WHERE a % 5 = 0",
                     "DELETE FROM " + DB2 + ".t WHERE a % 13 = 0");
-            awaitSameRows(source1, DB1);
-            awaitSameRows(second, DB2);
+            KeylessRows.awaitSame(source1, target, DB1);
+            KeylessRows.awaitSame(second, target, DB2);
 
             // a third process on s1 while a runs it
             refused = start("refused", freePort(), "s1");
@@ -120,11 +119,11 @@ class ScaleOutIT {
 
             // s1's process dies; s1 is written meanwhile, and s2 goes on
             a.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-            insertRows(source1, DB1, 300, 400);
+            KeylessRows.insert(source1, DB1, 300, 400);
             source1.execute("UPDATE " + DB1 + ".t SET b = CONCAT(b, 'k') WHERE a % 3 = 0",
                     "DELETE FROM " + DB1 + ".t WHERE a % 17 = 0");
-            insertRows(second, DB2, 300, 350);
-            awaitSameRows(second, DB2);
+            KeylessRows.insert(second, DB2, 300, 350);
+            KeylessRows.awaitSame(second, target, DB2);
             awaitLeaseExpired("s1");
             assertEquals(1, count(META + ".`" + TASK + "_owner` WHERE source_id = 's2' AND expires_at > "
                     + "UTC_TIMESTAMP(3)"), "s2's lease lapsed while its process runs");
@@ -136,9 +135,9 @@ class ScaleOutIT {
             assertTrue(log.contains("source s1: taking over the lease of"), log);
             assertTrue(log.contains("source s1: dump and load already finished"), log);
             assertTrue(log.contains("a checkpoint exists; resuming from it"), log);
-            insertRows(source1, DB1, 400, 450);
-            awaitSameRows(source1, DB1);
-            awaitSameRows(second, DB2);
+            KeylessRows.insert(source1, DB1, 400, 450);
+            KeylessRows.awaitSame(source1, target, DB1);
+            KeylessRows.awaitSame(second, target, DB2);
 
             for (Process p : List.of(successor, b)) {
                 p.destroy();
@@ -222,45 +221,8 @@ class ScaleOutIT {
                 + path)).build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
-    private static void insertRows(SqlServer s, String db, int from, int to) {
-        StringBuilder sb = new StringBuilder("INSERT INTO " + db + ".t (a, b) VALUES ");
-        for (int i = from; i < to; i++) {
-            sb.append(i > from ? "," : "").append('(').append(i).append(", 'r").append(i).append("')");
-        }
-        s.execute(sb.toString());
-    }
 
-    /** Every row of {@code db.t} on one server, as hex, in one order. */
-    private static List<String> rows(SqlServer s, String db) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Connection c = s.connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT CONCAT_WS('|', HEX(a), HEX(b)) FROM " + db + ".t ORDER BY a, b")) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
-    }
 
-    /** Polls until the target's table equals the source's row by row, then asserts it. */
-    private void awaitSameRows(SqlServer source, String db) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        List<String> want = rows(source, db);
-        List<String> got = List.of();
-        while (System.nanoTime() < deadline) {
-            try {
-                got = rows(target, db);
-            } catch (java.sql.SQLException e) {
-                // not loaded yet
-            }
-            if (got.equals(want)) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        assertEquals(want.size(), got.size(), db + " row count");
-        assertEquals(want, got, db);
-    }
 
     private void awaitLeaseExpired(String sourceId) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

@@ -24,7 +24,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -54,7 +53,7 @@ class TaskOwnerIT {
         source.freshDatabase(db);
         target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS " + meta);
         source.execute("CREATE TABLE " + db + ".t (a INT, b VARCHAR(20))"); // keyless: a double apply shows
-        insertRows(db, 0, 100);
+        KeylessRows.insert(source, db, 0, 100);
         Path first = taskFile("one-a", "owner-one", meta, db, 2);
         Path second = taskFile("one-b", "owner-one", meta, db, 2);
 
@@ -72,22 +71,22 @@ class TaskOwnerIT {
             assertFalse(said.contains("\tat "), "a stack trace: " + said);
             assertTrue(owner.isAlive(), "the owner stopped");
 
-            insertRows(db, 100, 300);
+            KeylessRows.insert(source, db, 100, 300);
             source.execute("UPDATE " + db + ".t SET b = CONCAT(b, 'u') WHERE a % 7 = 0",
                     "DELETE FROM " + db + ".t WHERE a % 11 = 0");
-            awaitSameRows(db);
+            KeylessRows.awaitSame(source, target, db);
             assertTrue(owner.isAlive(), "the owner stopped");
             String ownerStatus = status(ownerPort);
             assertTrue(ownerStatus.contains("\"readerReconnects\": 0"), ownerStatus);
 
             owner.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // SIGKILL: the lease row stays, then expires
-            insertRows(db, 300, 400);
+            KeylessRows.insert(source, db, 300, 400);
             source.execute("UPDATE " + db + ".t SET b = CONCAT(b, 'k') WHERE a % 5 = 0");
             awaitLeaseExpired(meta, "owner-one");
             successor = start("successor", second);
             awaitSync(successor, second, "successor");
             assertNotEquals(serverId("owner"), serverId("successor"), "one task's processes share a server id");
-            awaitSameRows(db);
+            KeylessRows.awaitSame(source, target, db);
             successor.destroy();
             assertTrue(successor.waitFor(90, TimeUnit.SECONDS), "no exit after SIGTERM");
             assertEquals(0, successor.exitValue(), Files.readString(dir.resolve("successor.log")));
@@ -110,13 +109,13 @@ class TaskOwnerIT {
         source.freshDatabase(db);
         target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS " + meta);
         source.execute("CREATE TABLE " + db + ".t (a INT, b VARCHAR(20))");
-        insertRows(db, 0, 10);
+        KeylessRows.insert(source, db, 0, 10);
         TaskConfig task = new TaskConfigLoader().load(taskFile("lost", "owner-lost", meta, db, 2));
         BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE), "lost");
         try {
             SyncUnit sync = run.awaitSync(Duration.ofMinutes(2));
             assertTrue(sync != null, "sync never started: " + run.failure());
-            awaitSameRows(db);
+            KeylessRows.awaitSame(source, target, db);
             // another process takes the row over (as after an expiry this one did not notice)
             target.execute("UPDATE " + meta + ".`owner-lost_owner` SET token = 'other', owner_host = 'elsewhere'");
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -126,7 +125,7 @@ class TaskOwnerIT {
             String said = sync.failure().map(Throwable::getMessage).orElse("still running");
             assertTrue(said.contains("another process took over the lease") && !said.contains("\n"), said);
             int before = count(db + ".t");
-            insertRows(db, 10, 20);
+            KeylessRows.insert(source, db, 10, 20);
             assertTrue(run.stop(Duration.ofSeconds(60)), "the runner did not end");
             assertTrue(run.failure() != null && run.failure().getMessage().contains("took over the lease"),
                     "runner ended with " + run.failure());
@@ -152,7 +151,7 @@ class TaskOwnerIT {
             source.freshDatabase(db);
             target.execute("DROP DATABASE IF EXISTS " + db);
             source.execute("CREATE TABLE " + db + ".t (a INT PRIMARY KEY, b VARCHAR(20))");
-            insertRows(db, 0, 10);
+            KeylessRows.insert(source, db, 0, 10);
         }
         target.execute("DROP DATABASE IF EXISTS jdm_meta_owner_two1", "DROP DATABASE IF EXISTS jdm_meta_owner_two2");
         Path one = taskFile("two-1", "owner-two1", "jdm_meta_owner_two1", db1, 2);
@@ -168,8 +167,8 @@ class TaskOwnerIT {
             long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
             int n = 10;
             while (System.nanoTime() < until) {
-                insertRows(db1, n, n + 5);
-                insertRows(db2, n, n + 5);
+                KeylessRows.insert(source, db1, n, n + 5);
+                KeylessRows.insert(source, db2, n, n + 5);
                 n += 5;
                 Thread.sleep(200);
             }
@@ -255,45 +254,8 @@ class TaskOwnerIT {
         throw new AssertionError("no server id logged: " + read(log));
     }
 
-    private void insertRows(String db, int from, int to) {
-        StringBuilder sb = new StringBuilder("INSERT INTO " + db + ".t (a, b) VALUES ");
-        for (int i = from; i < to; i++) {
-            sb.append(i > from ? "," : "").append('(').append(i).append(", 'r").append(i).append("')");
-        }
-        source.execute(sb.toString());
-    }
 
-    /** Every row of {@code db.t} on one server, as hex, in one order. */
-    private static List<String> rows(SqlServer s, String db) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Connection c = s.connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT CONCAT_WS('|', HEX(a), HEX(b)) FROM " + db + ".t ORDER BY a, b")) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
-    }
 
-    /** Polls until the target's table equals the source's row by row, then asserts it. */
-    private void awaitSameRows(String db) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        List<String> want = rows(source, db);
-        List<String> got = List.of();
-        while (System.nanoTime() < deadline) {
-            try {
-                got = rows(target, db);
-            } catch (java.sql.SQLException e) {
-                // not loaded yet
-            }
-            if (got.equals(want)) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        assertEquals(want.size(), got.size(), "row count");
-        assertEquals(want, got);
-    }
 
     private void awaitLeaseExpired(String meta, String task) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
