@@ -20,8 +20,11 @@ public record SyncerConfig(int workerCount, int batch, int queueSize, boolean sa
     public static final int MAX_WORKER_COUNT = UnitReaders.MAX_THREADS;
     public static final int DEFAULT_BATCH = 100;
     public static final int MAX_BATCH = 10_000;
-    /** DM's: a larger default risks running out of memory. */
-    public static final int DEFAULT_QUEUE_SIZE = 1024;
+    /**
+     * Eight times DM's 1024: a full ring hands each writer larger batches. DM's smaller default is
+     * there to bound memory; here the sync's byte budget bounds it whatever the slot count.
+     */
+    public static final int DEFAULT_QUEUE_SIZE = 8192;
     public static final int MIN_QUEUE_SIZE = 64;
     public static final int MAX_QUEUE_SIZE = 1 << 20;
 
@@ -33,7 +36,7 @@ public record SyncerConfig(int workerCount, int batch, int queueSize, boolean sa
 
     public static SyncerConfig defaults() {
         return new SyncerConfig(DEFAULT_WORKER_COUNT, DEFAULT_BATCH, DEFAULT_QUEUE_SIZE, false, Duration.ofSeconds(60),
-                Duration.ofSeconds(30), false, false, true, Duration.ofSeconds(10));
+                Duration.ofSeconds(30), true, true, true, Duration.ofSeconds(10));
     }
 
     public SyncerConfig withWorkerCount(int newWorkerCount) {

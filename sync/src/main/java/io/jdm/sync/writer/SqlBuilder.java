@@ -51,6 +51,9 @@ final class SqlBuilder {
         parameters.clear();
         prepared.clear();
         statementParameters = 0;
+        if (multipleRows) {
+            batch = Grouper.group(batch, safe);
+        }
         int i = 0;
         while (i < batch.size()) {
             Pending first = batch.get(i);

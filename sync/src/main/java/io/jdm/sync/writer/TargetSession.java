@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.Properties;
 
 /**
- * A writer's own connection to the target: multi-statement batches (one round trip per batch),
+ * A writer's own connection to the target: multi-statement batches (one round trip per batch,
+ * its COMMIT included),
  * autocommit off, and the session that makes replayed values land exactly: strict, zero and
  * partial dates allowed, explicit 0 kept in AUTO_INCREMENT columns, no foreign-key checks (rows of
  * related tables are applied by different writers). On TiDB also DM's session (see {@link TidbSession}).

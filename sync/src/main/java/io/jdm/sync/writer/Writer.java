@@ -249,9 +249,11 @@ public final class Writer implements EventHandler<RingSlot> {
                 }
                 at = p.end() + 1; // past its ';'
             }
-            TargetSession.executeAll(st, at == 0 ? stmt : stmt.substring(at));
+            // COMMIT in the same round trip: a statement that fails ends the text there, uncommitted,
+            // and the caller rolls back
+            String rest = (at == 0 ? stmt : stmt.substring(at)).stripTrailing();
+            TargetSession.executeAll(st, rest + (rest.endsWith(";") ? "\nCOMMIT" : ";\nCOMMIT"));
         }
-        c.commit();
     }
 
     private interface SqlWork {
