@@ -29,7 +29,8 @@ final class Daemon {
     @Mixin
     SourceOptions sources = new SourceOptions();
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+    /** Built on first use: every command carries this mixin, and a client sets up TLS (a fifth of a second). */
+    private HttpClient client;
 
     String address() {
         return taskFile == null ? address : TaskFiles.load(taskFile, sources).statusAddr();
@@ -48,7 +49,7 @@ final class Daemon {
     /** True once nothing answers at the address any more (the process has ended). */
     boolean gone() {
         try {
-            client.send(HttpRequest.newBuilder(uri("/status")).timeout(Duration.ofSeconds(3)).GET().build(),
+            client().send(HttpRequest.newBuilder(uri("/status")).timeout(Duration.ofSeconds(3)).GET().build(),
                     HttpResponse.BodyHandlers.discarding());
             return false;
         } catch (IOException e) {
@@ -65,7 +66,7 @@ final class Daemon {
 
     private HttpResponse<String> send(HttpRequest req) {
         try {
-            return client.send(req, HttpResponse.BodyHandlers.ofString());
+            return client().send(req, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new FatalException("no jdm answers at " + address() + ": start the task with 'jdm run TASK.yaml', "
                     + "or pass the task file or --address of the running one");
@@ -73,5 +74,12 @@ final class Daemon {
             Thread.currentThread().interrupt();
             throw new FatalException("interrupted while asking the jdm at " + address());
         }
+    }
+
+    private HttpClient client() {
+        if (client == null) {
+            client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+        }
+        return client;
     }
 }

@@ -22,6 +22,8 @@ final class LogFormat {
             enc.setContext(ctx);
             enc.setWithMDC(false);
             enc.setWithArguments(false);
+            enc.setWithMessage(false);
+            enc.setWithFormattedMessage(true); // the line as the console prints it, arguments filled in
             enc.start();
             console.stop();
             console.setEncoder(enc);
