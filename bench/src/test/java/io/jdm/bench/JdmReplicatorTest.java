@@ -51,13 +51,16 @@ class JdmReplicatorTest {
     }
 
     @Test
-    void theTaskFilesDefaultsAreDms() {
-        // DM's dm/config/task.go: queue-size 1024, checkpoint-flush-interval 30 s, safe-mode-duration
-        // twice that; jdm follows by GTID unless enable-gtid is false
+    void theTaskFilesDefaultsReachTheBenchsSync() {
+        // DM's dm/config/task.go: checkpoint-flush-interval 30 s, safe-mode-duration twice that; jdm's own
+        // defaults where they differ from DM's (queue-size 8192, compact and multiple-rows on); jdm
+        // follows by GTID unless enable-gtid is false
         SyncConfig c = new JdmReplicator(ConnectionSpec.of("127.0.0.1", 3306, "root", ""),
                 ConnectionSpec.of("127.0.0.1", 3307, "root", ""), "db", "benchtask", 16, 100)
                 .config(BinlogPosition.of("mysql-bin.000001", 4));
-        assertEquals(1024, c.queueSize());
+        assertEquals(8192, c.queueSize());
+        assertEquals(true, c.compact());
+        assertEquals(true, c.multipleRows());
         assertEquals(Duration.ofSeconds(30), c.checkpointFlushInterval());
         assertEquals(Duration.ofSeconds(60), c.safeModeDuration());
         assertEquals(true, c.enableGtid());
