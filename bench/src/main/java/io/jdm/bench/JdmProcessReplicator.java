@@ -3,6 +3,7 @@ package io.jdm.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.bench.result.Sample;
+import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.BinlogPosition;
@@ -27,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * {@code jdm sync} as a user runs it: a whole process started by the launcher on a task file with
- * only the sweep's keys and the start position in {@code meta}, its meta schema dropped before and
+ * only the sweep's keys (batch only when it is not the default) and the start position in {@code meta}, its meta schema dropped before and
  * after. Caught up when its {@code /status} says synced (the source is quiet in backlog mode, so
  * that is the backlog's end); CPU and peak RSS of the whole process are read from GNU time once it
  * has stopped (SIGTERM, as a user stops it).
@@ -76,7 +77,8 @@ final class JdmProcessReplicator implements Replicator {
                 "status-addr: \"" + address + "\"",
                 "target-database: " + JdmProcess.server(target, "JDM_BENCH_TARGET_PASSWORD"),
                 "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
-                "syncers: {global: {worker-count: " + workers + ", batch: " + batch + "}}",
+                "syncers: {global: {worker-count: " + workers
+                        + (batch == SyncerConfig.DEFAULT_BATCH ? "" : ", batch: " + batch) + "}}",
                 "mysql-instances:",
                 "  - source-id: bench",
                 "    block-allow-list: only",

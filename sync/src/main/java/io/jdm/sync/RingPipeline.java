@@ -50,6 +50,7 @@ final class RingPipeline {
     private final PipelineCounters counters;
     private final WriterProgress progress;
     private final BooleanSupplier failed;
+    private final BooleanSupplier disowned;
     private final Consumer<JdmException> fail;
     private final ByteBudget budget;
     private final CountDownLatch writersStopped;
@@ -58,14 +59,16 @@ final class RingPipeline {
 
     /**
      * @param failed true once the unit failed: a full ring, a retry or a drain stop waiting
+     * @param disowned true once another process may own the task: halting writers commit nothing more
      * @param fail records a stage's failure as the unit's (the first wins)
      */
     RingPipeline(SyncConfig cfg, PipelineCounters counters, WriterProgress progress, BooleanSupplier failed,
-                 Consumer<JdmException> fail) {
+                 BooleanSupplier disowned, Consumer<JdmException> fail) {
         this.cfg = cfg;
         this.counters = counters;
         this.progress = progress;
         this.failed = failed;
+        this.disowned = disowned;
         this.fail = fail;
         this.budget = new ByteBudget(Long.getLong("jdm.sync.ring-bytes", ByteBudget.defaultLimit()), failed);
         this.writersStopped = new CountDownLatch(cfg.workerCount());
@@ -86,7 +89,7 @@ final class RingPipeline {
         ring = disruptor.getRingBuffer();
         WriterSettings ws = new WriterSettings(cfg.task(), cfg.target(), cfg.workerCount(), cfg.batch(),
                 cfg.compact(), cfg.multipleRows(), checkpoint.generation(), safeMode, cfg.retryBudget(),
-                cfg.retryMaxBackoff(), cfg.checkpointFlushInterval(), failed, budget, batchBytes);
+                cfg.retryMaxBackoff(), cfg.checkpointFlushInterval(), failed, disowned, budget, batchBytes);
         DrainBarrier barrier = new DrainBarrier(cfg.workerCount(), failed);
         DdlApplier ddl = new DdlApplier(checkpoint.store(), checkpoint.markers(), checkpoint.pendingDdl(),
                 checkpoint.generation(), cfg.workerCount(), counters.ddl::increment);

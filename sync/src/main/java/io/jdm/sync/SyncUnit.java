@@ -54,6 +54,8 @@ public final class SyncUnit {
     private final ReadGate gate = new ReadGate();
     private volatile boolean stopping;
     private volatile boolean started;
+    /** Set by {@link #abort}: another process may own the task, so nothing more is written. */
+    private volatile boolean disowned;
     private volatile BinlogReader reader;
     /** shard-mode pessimistic: this source's part in the group DDL locks; null without it. */
     private volatile ShardCoordinator shards;
@@ -65,7 +67,7 @@ public final class SyncUnit {
         this.cfg = cfg;
         this.progress = new WriterProgress(cfg.workerCount());
         this.checkpoint = new GlobalCheckpoint(cfg, progress);
-        this.pipeline = new RingPipeline(cfg, counters, progress, end::hasFailed, this::fail);
+        this.pipeline = new RingPipeline(cfg, counters, progress, end::hasFailed, () -> disowned, this::fail);
         this.catchUp = new CatchUp(this::readPosition, pipeline::cursor, progress, end::hasFailed);
         this.safeMode = new SafeMode(cfg);
         this.metrics = new SyncMetrics(cfg.task(), cfg.sourceId(), counters, progress, pipeline::cursor,
@@ -163,8 +165,10 @@ public final class SyncUnit {
     /**
      * Stops the unit at once as failed with {@code reason}: the writers halt without committing what
      * they hold (it replays on the next start), for when this process may no longer write the task.
+     * After any other failure a halting writer still commits the batch it holds, with its position.
      */
     public void abort(JdmException reason) {
+        disowned = true;
         fail(reason);
     }
 

@@ -27,6 +27,9 @@ public final class ParkingWaitStrategy implements WaitStrategy {
     private static final int YIELDS = 100;
     private static final long MAX_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
+    /** Per handler thread: when its wait must end with a timeout at the latest (nanoTime), or 0. */
+    private static final ThreadLocal<long[]> LINGER = ThreadLocal.withInitial(() -> new long[1]);
+
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition published = lock.newCondition();
     private final long idleTimeoutNanos;
@@ -38,11 +41,23 @@ public final class ParkingWaitStrategy implements WaitStrategy {
         this.idleTimeoutNanos = idleTimeout.toNanos();
     }
 
+    /**
+     * Makes the calling handler thread's next waits end by {@code deadlineNanos} ({@link
+     * System#nanoTime()}) with {@code onTimeout}, if nothing arrives before; 0 lifts it.
+     */
+    public static void timeoutBy(long deadlineNanos) {
+        LINGER.get()[0] = deadlineNanos;
+    }
+
     @Override
     public long waitFor(long sequence, Sequence cursor, Sequence dependentSequence, SequenceBarrier barrier)
             throws AlertException, InterruptedException, TimeoutException {
+        long linger = LINGER.get()[0];
         if (cursor.get() < sequence) {
             long deadline = System.nanoTime() + idleTimeoutNanos;
+            if (linger != 0 && linger - deadline < 0) {
+                deadline = linger;
+            }
             lock.lock();
             try {
                 while (cursor.get() < sequence) {
@@ -63,6 +78,9 @@ public final class ParkingWaitStrategy implements WaitStrategy {
         long park = 1_000;
         while ((available = dependentSequence.get()) < sequence) {
             barrier.checkAlert();
+            if (linger != 0 && System.nanoTime() - linger >= 0) {
+                throw TimeoutException.INSTANCE;
+            }
             if (tries < SPINS) {
                 Thread.onSpinWait();
             } else if (tries < SPINS + YIELDS) {

@@ -14,11 +14,14 @@ import java.util.function.Predicate;
  * @param safeMode asked per batch with the position of its first change: true while safe mode is on
  *        for it
  * @param aborted true once the unit failed or halts: retries and drains give up
+ * @param disowned true once another process may own the task: a halting writer then commits
+ *        nothing more (otherwise it commits the batch it holds, a prefix of its changes)
  * @param budget the bytes of row images in flight; a writer gives back those of the changes it committed
  * @param batchBytes a batch is committed once its row images hold this many bytes
  */
 public record WriterSettings(String task, ConnectionSpec target, int writers, int batch, boolean compact,
                              boolean multipleRows, int generation, Predicate<ChangePos> safeMode,
                              Duration retryBudget, Duration maxBackoff, Duration checkpointInterval,
-                             BooleanSupplier aborted, ByteBudget budget, long batchBytes) {
+                             BooleanSupplier aborted, BooleanSupplier disowned, ByteBudget budget,
+                             long batchBytes) {
 }
