@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.cli.JdmCommandLineTest.Run;
+import io.jdm.cli.run.KeylessRows;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.io.IOException;
@@ -225,35 +226,9 @@ class TaskOperationsIT {
         }
     }
 
-    /** Every row of {@code db.t} on one server, as hex, in one order. */
-    private static List<String> rows(SqlServer s, String db) throws Exception {
-        List<String> out = new ArrayList<>();
-        try (Connection c = s.connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT CONCAT_WS('|', HEX(a), HEX(b)) FROM " + db + ".t ORDER BY a, b")) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
-    }
-
     /** Polls until the target's table equals the source's row by row, then asserts it. */
     private void awaitSameRows(String db) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        List<String> want = rows(source, db);
-        List<String> got = List.of();
-        while (System.nanoTime() < deadline) {
-            try {
-                got = rows(target, db);
-                if (got.equals(want)) {
-                    break;
-                }
-            } catch (java.sql.SQLException e) {
-                // not created yet
-            }
-            Thread.sleep(100);
-        }
-        assertEquals(want, got);
-        assertFalse(want.isEmpty());
+        KeylessRows.awaitSame(source, target, db);
+        assertFalse(KeylessRows.rows(source, db).isEmpty());
     }
 }

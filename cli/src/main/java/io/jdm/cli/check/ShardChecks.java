@@ -90,20 +90,10 @@ final class ShardChecks {
         if (mode == ShardMode.NONE) {
             return List.of();
         }
-        Map<TableName, List<Shard>> byTarget = new LinkedHashMap<>();
-        for (Shard s : shards) {
-            if (s.shape() != null) {
-                byTarget.computeIfAbsent(s.target(), t -> new ArrayList<>()).add(s);
-            }
-        }
+        Map<TableName, List<Shard>> merges = merges(shards.stream().filter(s -> s.shape() != null).toList());
         List<CheckResult> out = new ArrayList<>();
-        int merged = 0;
-        for (Map.Entry<TableName, List<Shard>> e : byTarget.entrySet()) {
+        for (Map.Entry<TableName, List<Shard>> e : merges.entrySet()) {
             List<Shard> group = e.getValue();
-            if (group.size() < 2) {
-                continue;
-            }
-            merged++;
             String problem = null;
             if (mode == ShardMode.PESSIMISTIC) {
                 Shard first = group.get(0);
@@ -127,8 +117,8 @@ final class ShardChecks {
                 out.add(CheckResult.fail(SCHEMA_ITEM, "target", "target table " + e.getKey() + ": " + problem));
             }
         }
-        if (merged > 0 && out.isEmpty()) {
-            out.add(CheckResult.pass(SCHEMA_ITEM, "target", merged + " target tables merge several shards; their "
+        if (!merges.isEmpty() && out.isEmpty()) {
+            out.add(CheckResult.pass(SCHEMA_ITEM, "target", merges.size() + " target tables merge several shards; their "
                     + "tables " + (mode == ShardMode.PESSIMISTIC ? "are alike" : "join")));
         }
         return out;
@@ -139,18 +129,10 @@ final class ShardChecks {
      * AUTO_INCREMENT key; a pass line when merges exist and none has; nothing without merges.
      */
     static List<CheckResult> autoIncrement(List<Shard> shards) {
-        Map<TableName, List<Shard>> byTarget = new LinkedHashMap<>();
-        for (Shard s : shards) {
-            byTarget.computeIfAbsent(s.target(), t -> new ArrayList<>()).add(s);
-        }
+        Map<TableName, List<Shard>> merges = merges(shards);
         List<CheckResult> out = new ArrayList<>();
-        int merged = 0;
-        for (Map.Entry<TableName, List<Shard>> e : byTarget.entrySet()) {
+        for (Map.Entry<TableName, List<Shard>> e : merges.entrySet()) {
             List<Shard> group = e.getValue();
-            if (group.size() < 2) {
-                continue;
-            }
-            merged++;
             List<String> withAuto = new ArrayList<>();
             for (Shard s : group) {
                 if (!s.autoIncrementKeys().isEmpty()) {
@@ -168,10 +150,20 @@ final class ShardChecks {
                     + "target a composite key with a column that tells the shards apart, or leave the "
                     + "AUTO_INCREMENT column out of the target's keys"));
         }
-        if (merged > 0 && out.isEmpty()) {
-            out.add(CheckResult.pass(ITEM, "target", merged + " target tables merge several shards; no shard has "
+        if (!merges.isEmpty() && out.isEmpty()) {
+            out.add(CheckResult.pass(ITEM, "target", merges.size() + " target tables merge several shards; no shard has "
                     + "an AUTO_INCREMENT column in a primary or unique key"));
         }
         return out;
+    }
+
+    /** The target tables that two or more of {@code shards} fill, each with its shards, in order. */
+    private static Map<TableName, List<Shard>> merges(List<Shard> shards) {
+        Map<TableName, List<Shard>> byTarget = new LinkedHashMap<>();
+        for (Shard s : shards) {
+            byTarget.computeIfAbsent(s.target(), t -> new ArrayList<>()).add(s);
+        }
+        byTarget.values().removeIf(group -> group.size() < 2);
+        return byTarget;
     }
 }

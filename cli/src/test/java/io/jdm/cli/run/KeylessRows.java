@@ -14,12 +14,12 @@ import java.util.concurrent.TimeUnit;
  * The process tests' table {@code db.t (a INT, b VARCHAR)}, keyless so that a change applied twice
  * shows: rows written on a source, read as hex, and awaited on the target row by row.
  */
-final class KeylessRows {
+public final class KeylessRows {
     private KeylessRows() {
     }
 
     /** Rows {@code (i, 'r' + i)} for i in [from, to). */
-    static void insert(SqlServer s, String db, int from, int to) {
+    public static void insert(SqlServer s, String db, int from, int to) {
         StringBuilder sb = new StringBuilder("INSERT INTO " + db + ".t (a, b) VALUES ");
         for (int i = from; i < to; i++) {
             sb.append(i > from ? "," : "").append('(').append(i).append(", 'r").append(i).append("')");
@@ -28,7 +28,7 @@ final class KeylessRows {
     }
 
     /** Every row of {@code db.t} on one server, as hex, in one order. */
-    static List<String> rows(SqlServer s, String db) throws Exception {
+    public static List<String> rows(SqlServer s, String db) throws Exception {
         List<String> out = new ArrayList<>();
         try (Connection c = s.connect(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT CONCAT_WS('|', HEX(a), HEX(b)) FROM " + db + ".t ORDER BY a, b")) {
@@ -40,7 +40,7 @@ final class KeylessRows {
     }
 
     /** Polls until the target's table equals the source's row by row, then asserts it. */
-    static void awaitSame(SqlServer source, SqlServer target, String db) throws Exception {
+    public static void awaitSame(SqlServer source, SqlServer target, String db) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         List<String> want = rows(source, db);
         List<String> got = List.of();

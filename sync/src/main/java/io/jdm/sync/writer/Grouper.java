@@ -30,20 +30,19 @@ final class Grouper {
         List<Group> groups = new ArrayList<>();
         Map<Kind, Map<TableInfo, Integer>> lastOfSignature = new EnumMap<>(Kind.class);
         Map<String, Integer> lastOfKey = new HashMap<>();
-        int rows = 0;
         for (Pending p : batch) {
             if (safe && splits(p)) {
-                rows += place(new Pending(Kind.DELETE, p.table(), p.before(), null, p.keys()), groups,
-                        lastOfSignature, lastOfKey);
-                rows += place(new Pending(Kind.INSERT, p.table(), null, p.after(), p.keys()), groups,
-                        lastOfSignature, lastOfKey);
+                place(new Pending(Kind.DELETE, p.table(), p.before(), null, p.keys()), groups, lastOfSignature,
+                        lastOfKey);
+                place(new Pending(Kind.INSERT, p.table(), null, p.after(), p.keys()), groups, lastOfSignature,
+                        lastOfKey);
             } else {
-                rows += place(p, groups, lastOfSignature, lastOfKey);
+                place(p, groups, lastOfSignature, lastOfKey);
             }
         }
-        List<Pending> out = new ArrayList<>(rows);
+        List<Pending> out = new ArrayList<>(batch.size());
         for (Group g : groups) {
-            out.addAll(g.rows);
+            out.addAll(g.rows());
         }
         return out;
     }
@@ -54,7 +53,7 @@ final class Grouper {
         return p.kind() == Kind.UPDATE && !t.keyless() && !t.targetHasMoreColumns() && !t.spool();
     }
 
-    private static int place(Pending p, List<Group> groups, Map<Kind, Map<TableInfo, Integer>> lastOfSignature,
+    private static void place(Pending p, List<Group> groups, Map<Kind, Map<TableInfo, Integer>> lastOfSignature,
                              Map<String, Integer> lastOfKey) {
         int conflict = -1;
         for (String k : p.keys()) {
@@ -76,11 +75,10 @@ final class Grouper {
                 last.put(p.table(), at);
             }
         }
-        groups.get(at).rows.add(p);
+        groups.get(at).rows().add(p);
         for (String k : p.keys()) {
             lastOfKey.put(k, at);
         }
-        return 1;
     }
 
     /**
@@ -92,7 +90,9 @@ final class Grouper {
         return p.table().keyless() ? p.kind() == Kind.INSERT : p.kind() != Kind.UPDATE || p.keepsIdentity();
     }
 
-    private static final class Group {
-        final List<Pending> rows = new ArrayList<>();
+    private record Group(List<Pending> rows) {
+        Group() {
+            this(new ArrayList<>());
+        }
     }
 }

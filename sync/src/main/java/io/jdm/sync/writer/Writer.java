@@ -168,7 +168,7 @@ public final class Writer implements EventHandler<RingSlot> {
         if (seenPos != null && seenPos.isAfter(savedPos)) {
             sb.setLength(0);
             store.appendUpsert(sb, s.generation(), id, s.writers(), seenPos);
-            String stmt = sb.toString();
+            String stmt = withCommit(sb);
             ChangePos pos = seenPos;
             try {
                 attempt("checkpoint", pos, () -> execute(stmt));
@@ -224,7 +224,7 @@ public final class Writer implements EventHandler<RingSlot> {
         sb.setLength(0);
         sql.append(sb, work, s.safeMode().test(positions.get(from)));
         store.appendUpsert(sb, s.generation(), id, s.writers(), pos);
-        String stmt = sb.toString();
+        String stmt = withCommit(sb);
         List<SqlBuilder.Prepared> prepared = List.copyOf(sql.prepared());
         List<byte[]> params = List.copyOf(sql.parameters());
         if (LOG.isTraceEnabled()) {
@@ -251,6 +251,14 @@ public final class Writer implements EventHandler<RingSlot> {
         savedNanos = System.nanoTime();
     }
 
+    /**
+     * The text with its COMMIT, so the transaction ends in the same round trip: a statement that
+     * fails ends the text there, uncommitted, and the caller rolls back.
+     */
+    private static String withCommit(StringBuilder sb) {
+        return sb.append(";\nCOMMIT").toString();
+    }
+
     private void execute(String stmt) throws SQLException {
         execute(stmt, List.of(), List.of());
     }
@@ -258,7 +266,8 @@ public final class Writer implements EventHandler<RingSlot> {
     /**
      * Runs the batch and commits. The statements in {@code prepared} carry large binary values as
      * parameters: they run as server-side prepared statements (values sent as raw bytes, not as
-     * text), the text between them as multi-statement strings, all in the one transaction.
+     * text), the text between them as multi-statement strings, all in the one transaction, which the
+     * text's last statement commits (see {@link #withCommit}).
      */
     private void execute(String stmt, List<SqlBuilder.Prepared> prepared, List<byte[]> params) throws SQLException {
         Connection c = connection();
@@ -277,10 +286,7 @@ public final class Writer implements EventHandler<RingSlot> {
                 }
                 at = p.end() + 1; // past its ';'
             }
-            // COMMIT in the same round trip: a statement that fails ends the text there, uncommitted,
-            // and the caller rolls back
-            String rest = (at == 0 ? stmt : stmt.substring(at)).stripTrailing();
-            TargetSession.executeAll(st, rest + (rest.endsWith(";") ? "\nCOMMIT" : ";\nCOMMIT"));
+            TargetSession.executeAll(st, at == 0 ? stmt : stmt.substring(at));
         }
     }
 
@@ -424,7 +430,7 @@ public final class Writer implements EventHandler<RingSlot> {
             if (!s.aborted().getAsBoolean() && batch.isEmpty() && seenPos != null && seenPos.isAfter(savedPos)) {
                 sb.setLength(0);
                 store.appendUpsert(sb, s.generation(), id, s.writers(), seenPos);
-                execute(sb.toString());
+                execute(withCommit(sb));
                 savedPos = seenPos;
             }
         } catch (SQLException | RuntimeException e) {
