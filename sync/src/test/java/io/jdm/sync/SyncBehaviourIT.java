@@ -129,6 +129,61 @@ class SyncBehaviourIT {
         assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
     }
 
+    /**
+     * compact merges a DELETE and a later INSERT of one key into one row written over the old: rows
+     * deleted and inserted again in one transaction (and one inserted, deleted and inserted again,
+     * which the target never held) end equal, in safe mode and not, with and without multi-row
+     * statements.
+     */
+    @Test
+    void rowsDeletedAndInsertedAgainInOneBatchConverge() throws Exception {
+        ServerPair pair = TestServers.shared();
+        SqlServer src = pair.source();
+        SqlServer tgt = pair.target();
+        int n = 0;
+        for (boolean safe : new boolean[] {false, true}) {
+            for (boolean multipleRows : new boolean[] {false, true}) {
+                n++;
+                String db = "syncbehaviourit_reinsert" + n;
+                src.freshDatabase(db);
+                tgt.freshDatabase(db);
+                tgt.execute("DROP DATABASE IF EXISTS jdm_meta_reinsert");
+                String ddl = "CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, uk INT NOT NULL, k INT, v VARCHAR(10),"
+                        + " UNIQUE KEY (uk), KEY (k))";
+                src.execute(ddl, "INSERT INTO `" + db + "`.t VALUES (1,1,1,'a'),(2,2,2,'b'),(3,3,3,'c'),(4,4,4,'d')");
+                tgt.execute(ddl, "INSERT INTO `" + db + "`.t VALUES (1,1,1,'a'),(2,2,2,'b'),(3,3,3,'c'),(4,4,4,'d')");
+                SyncUnit unit = new SyncUnit(SyncConfig.builder("reinsert" + n, spec(src), spec(tgt)).workerCount(2)
+                        .batch(1000).compact(true).multipleRows(multipleRows).metaSchema("jdm_meta_reinsert")
+                        .serverId(7110 + n).start(sourcePosition(src)).safeMode(safe).safeModeDuration(Duration.ZERO)
+                        .tableFilter((d, t) -> d.equals(db)).build());
+                unit.start();
+                try {
+                    String t = "`" + db + "`.t";
+                    src.execute("BEGIN",
+                            // sysbench write_only's shape: two updates, a delete and an insert of the same id
+                            "UPDATE " + t + " SET k = k + 1 WHERE id = 1", "UPDATE " + t + " SET v = 'a2' WHERE id = 1",
+                            "DELETE FROM " + t + " WHERE id = 1", "INSERT INTO " + t + " VALUES (1, 1, 7, 'a3')",
+                            // inserted, deleted and inserted again: the target never held the first image
+                            "INSERT INTO " + t + " VALUES (5, 5, 5, 'e')", "DELETE FROM " + t + " WHERE id = 5",
+                            "INSERT INTO " + t + " VALUES (5, 50, 5, 'e2')",
+                            // row 6 takes the unique value row 2 gave up; row 2 comes back with another
+                            "DELETE FROM " + t + " WHERE id = 2", "INSERT INTO " + t + " VALUES (6, 2, 6, 'f')",
+                            "INSERT INTO " + t + " VALUES (2, 20, 2, 'b2')",
+                            // deleted and inserted again, then deleted for good
+                            "DELETE FROM " + t + " WHERE id = 3", "INSERT INTO " + t + " VALUES (3, 3, 3, 'c2')",
+                            "DELETE FROM " + t + " WHERE id = 3",
+                            "COMMIT");
+                    assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)),
+                            () -> "not caught up: " + unit.failure().map(Throwable::getMessage).orElse(""));
+                    assertSameRows(src, tgt, new TableName(db, "t"));
+                } finally {
+                    unit.stop();
+                }
+                assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+            }
+        }
+    }
+
     @Test
     void purgedStartPositionFailsWithOneClearLine() throws Exception {
         ServerPair pair = TestServers.shared();

@@ -10,9 +10,13 @@ import java.util.Objects;
 
 /**
  * Merges changes to the same row inside one batch: INSERT+UPDATE → INSERT, UPDATE+UPDATE →
- * UPDATE, INSERT/UPDATE+DELETE → DELETE. A change merges into an earlier one only when every key
- * it touches was last touched by that very change, so no change in between could see a different
- * order; DELETE followed by anything, and keyless tables, are never merged.
+ * UPDATE, INSERT/UPDATE+DELETE → DELETE, DELETE+INSERT of the same identity → an UPDATE marked
+ * {@link Pending#replaces()} (written as REPLACE or an upsert: one row written instead of a row
+ * removed and another added). A change merges into an earlier one only when every key it touches
+ * was last touched by that very change, so no change in between could see a different order.
+ * Keyless tables are never merged; nor is a DELETE followed by an INSERT where the target table has
+ * columns of its own (the INSERT resets them to their defaults, an upsert would keep them) or is a
+ * shard's spool, nor a DELETE followed by an UPDATE (the source cannot write one).
  */
 final class Compactor {
     private Compactor() {
@@ -41,7 +45,7 @@ final class Compactor {
     }
 
     private static Integer mergeTarget(Pending c, List<Pending> out, Map<String, Integer> lastTouch) {
-        if (c.kind() == Kind.INSERT) {
+        if (c.kind() == Kind.INSERT && (c.table().targetHasMoreColumns() || c.table().spool())) {
             return null;
         }
         Integer target = null;
@@ -59,8 +63,13 @@ final class Compactor {
             return null;
         }
         Pending p = out.get(target);
-        if (p == null || p.kind() == Kind.DELETE || p.table() != c.table()
-                || !sameIdentity(c, c.before(), p.after())) {
+        if (p == null || p.table() != c.table()) {
+            return null;
+        }
+        if (c.kind() == Kind.INSERT) {
+            return p.kind() == Kind.DELETE && sameIdentity(c, c.after(), p.before()) ? target : null;
+        }
+        if (p.kind() == Kind.DELETE || !sameIdentity(c, c.before(), p.after())) {
             return null;
         }
         return target;
@@ -77,6 +86,10 @@ final class Compactor {
 
     private static Pending merge(Pending p, Pending c) {
         String[] keys = union(p.keys(), c.keys());
+        if (c.kind() == Kind.INSERT) {
+            // p is a DELETE of the same identity
+            return new Pending(Kind.UPDATE, p.table(), p.before(), c.after(), keys, true);
+        }
         if (c.kind() == Kind.DELETE) {
             if (p.kind() == Kind.INSERT) {
                 // The row never reached the target; deleting by its key is a no-op there and keeps order simple.
@@ -88,7 +101,7 @@ final class Compactor {
         if (p.kind() == Kind.INSERT) {
             return new Pending(Kind.INSERT, p.table(), null, c.after(), keys);
         }
-        return new Pending(Kind.UPDATE, p.table(), p.before(), c.after(), keys);
+        return new Pending(Kind.UPDATE, p.table(), p.before(), c.after(), keys, p.replaces());
     }
 
     private static String[] union(String[] a, String[] b) {

@@ -18,9 +18,10 @@ import java.util.Map;
  * and kind only when no later group holds a change it shares a key with, else it starts a new group.
  * Within a group, rows are written in batch order, as one statement writes them.
  *
- * <p>In safe mode an UPDATE becomes what it is written as (DELETE of the old key, then REPLACE of
- * the new image) before grouping, so both halves group with the other DELETEs and REPLACEs; an
- * UPDATE that must keep the target's own columns stays one upsert.
+ * <p>In safe mode an UPDATE becomes what it is written as before grouping: a REPLACE of the new
+ * image, preceded by a DELETE of the old key when the key changes (REPLACE removes a row of its own
+ * identity itself), so it groups with the other DELETEs and REPLACEs; an UPDATE that must keep the
+ * target's own columns stays one upsert.
  */
 final class Grouper {
     private Grouper() {
@@ -32,8 +33,10 @@ final class Grouper {
         Map<String, Integer> lastOfKey = new HashMap<>();
         for (Pending p : batch) {
             if (safe && splits(p)) {
-                place(new Pending(Kind.DELETE, p.table(), p.before(), null, p.keys()), groups, lastOfSignature,
-                        lastOfKey);
+                if (!p.keepsIdentity()) {
+                    place(new Pending(Kind.DELETE, p.table(), p.before(), null, p.keys()), groups, lastOfSignature,
+                            lastOfKey);
+                }
                 place(new Pending(Kind.INSERT, p.table(), null, p.after(), p.keys()), groups, lastOfSignature,
                         lastOfKey);
             } else {
@@ -47,7 +50,7 @@ final class Grouper {
         return out;
     }
 
-    /** A safe-mode UPDATE that is written as DELETE + REPLACE anyway. */
+    /** A safe-mode UPDATE that is written as REPLACE (after a DELETE when its key changes) anyway. */
     private static boolean splits(Pending p) {
         TableInfo t = p.table();
         return p.kind() == Kind.UPDATE && !t.keyless() && !t.targetHasMoreColumns() && !t.spool();

@@ -4,10 +4,17 @@ import io.jdm.sync.ring.RowChange;
 
 /**
  * A change waiting in a writer's batch, possibly merged from several (compact): {@code before} is
- * the row as the target has it now, {@code after} the row as it must become.
+ * the row as the target has it now, {@code after} the row as it must become. {@code replaces}
+ * marks an UPDATE merged from a DELETE and a later INSERT of the same identity: the target may not
+ * hold {@code before} (the deleted row may itself have been inserted earlier in the batch), so it
+ * is written as an upsert or REPLACE, never as a plain UPDATE.
  */
 record Pending(RowChange.Kind kind, io.jdm.sync.ring.TableInfo table, Object[] before, Object[] after,
-               String[] keys) {
+               String[] keys, boolean replaces) {
+
+    Pending(RowChange.Kind kind, io.jdm.sync.ring.TableInfo table, Object[] before, Object[] after, String[] keys) {
+        this(kind, table, before, after, keys, false);
+    }
 
     static Pending of(RowChange c, String[] keys) {
         return new Pending(c.kind(), c.table(), c.before(), c.after(), keys);

@@ -13,8 +13,9 @@ import java.util.List;
  * Turns a writer's batch into SQL, in order. With {@code multipleRows}, consecutive changes of
  * one table and kind become one statement: multi-row INSERT/REPLACE, {@code INSERT … ON DUPLICATE
  * KEY UPDATE} for updates that keep their key, {@code DELETE … WHERE (key) IN (…)}. Safe mode
- * writes INSERT as REPLACE and UPDATE as DELETE + REPLACE, or as upserts where the target table has
- * columns of its own (REPLACE would reset them). Keyless tables: one row per statement,
+ * writes INSERT as REPLACE and UPDATE as REPLACE (DELETE of the old key first when the key
+ * changes), or as upserts where the target table has columns of its own (REPLACE would reset
+ * them). Keyless tables: one row per statement,
  * every column in the WHERE clause, {@code LIMIT 1}. A statement that writes an ENUM's index 0
  * runs between {@code SET SESSION sql_mode} to {@link SqlModes#REPLAY_NON_STRICT} and back.
  */
@@ -169,12 +170,16 @@ final class SqlBuilder {
     private void update(StringBuilder sb, List<Pending> rows, boolean safe) {
         Pending p = rows.get(0);
         TableInfo t = p.table();
-        if (rows.size() > 1 || (safe && t.targetHasMoreColumns() && p.keepsIdentity())) {
+        boolean kept = p.keepsIdentity();
+        if (rows.size() > 1 || (kept && (safe ? t.targetHasMoreColumns() : p.replaces()))) {
             upsert(sb, rows);
             return;
         }
         if (safe && !t.keyless()) {
-            delete(sb, rows);
+            if (!kept) {
+                // REPLACE removes a row of the same identity itself
+                delete(sb, rows);
+            }
             List<Pending> row = List.of(new Pending(Kind.INSERT, t, null, p.after(), p.keys()));
             if (t.targetHasMoreColumns()) {
                 upsert(sb, row);

@@ -2,6 +2,7 @@ package io.jdm.sync.writer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.TableSchema;
@@ -62,8 +63,55 @@ class CompactorTest {
     }
 
     @Test
-    void deleteThenInsertStaysTwoStatements() {
+    void deleteThenInsertOfOneIdentityBecomesOneRowWrittenOverTheOld() {
+        List<Pending> out = Compactor.compact(List.of(p(Kind.DELETE, r(1, 1, "a"), null),
+                p(Kind.INSERT, null, r(1, 2, "b"))));
+        assertEquals(1, out.size());
+        assertEquals(Kind.UPDATE, out.get(0).kind());
+        assertTrue(out.get(0).replaces());
+        assertArrayEquals(r(1, 2, "b"), out.get(0).after());
+        assertEquals(List.of("INSERT INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,2,'b') ON DUPLICATE KEY UPDATE "
+                + "`id`=VALUES(`id`),`uk`=VALUES(`uk`),`v`=VALUES(`v`)"), statements(out, false, false));
+        assertEquals(List.of("REPLACE INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,2,'b')"), statements(out, true, false));
+    }
+
+    @Test
+    void aRowInsertedDeletedAndInsertedAgainIsWrittenEvenThoughTheTargetNeverHadIt() {
+        // the first two merge into a DELETE of a row the target does not hold: a plain UPDATE would change nothing
+        List<Pending> out = Compactor.compact(List.of(p(Kind.INSERT, null, r(1, 1, "a")),
+                p(Kind.DELETE, r(1, 1, "a"), null), p(Kind.INSERT, null, r(1, 1, "b")),
+                p(Kind.UPDATE, r(1, 1, "b"), r(1, 1, "c"))));
+        assertEquals(1, out.size());
+        for (boolean multipleRows : new boolean[] {false, true}) {
+            assertEquals(List.of("INSERT INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,1,'c') ON DUPLICATE KEY UPDATE "
+                    + "`id`=VALUES(`id`),`uk`=VALUES(`uk`),`v`=VALUES(`v`)"), statements(out, false, multipleRows));
+        }
+    }
+
+    @Test
+    void deleteThenInsertOfAnotherIdentityStaysTwoChanges() {
+        // row 2 takes the unique value row 1 gave up: both rows exist on the source afterwards
         assertEquals(2, Compactor.compact(List.of(p(Kind.DELETE, r(1, 1, "a"), null),
-                p(Kind.INSERT, null, r(1, 1, "b")))).size());
+                p(Kind.INSERT, null, r(2, 1, "b")))).size());
+    }
+
+    @Test
+    void deleteThenInsertIsNotMergedWhereTheTargetHasColumnsOfItsOwn() {
+        TableInfo wider = TableInfo.of(T.schema(), T.target(), true);
+        List<Pending> in = List.of(new Pending(Kind.DELETE, wider, r(1, 1, "a"), null, new String[] {"pk1", "uk1"}),
+                new Pending(Kind.INSERT, wider, null, r(1, 1, "b"), new String[] {"pk1", "uk1"}));
+        assertEquals(2, Compactor.compact(in).size());
+    }
+
+    private static List<String> statements(List<Pending> batch, boolean safe, boolean multipleRows) {
+        StringBuilder sb = new StringBuilder();
+        new SqlBuilder(multipleRows).append(sb, batch, safe);
+        List<String> out = new ArrayList<>();
+        for (String s : sb.toString().split(";\n")) {
+            if (!s.isBlank()) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 }

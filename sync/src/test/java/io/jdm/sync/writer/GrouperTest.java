@@ -82,12 +82,14 @@ class GrouperTest {
     }
 
     @Test
-    void aSafeModeUpdateIsWrittenAsDeleteAndReplaceThatGroupWithTheOthers() {
+    void aSafeModeUpdateIsWrittenAsReplaceThatGroupsWithTheOthers() {
+        // rows 1 and 2 keep their key: REPLACE alone overwrites them; row 4 moves to 5: its old key is deleted first
         List<Pending> batch = List.of(p(T1, Kind.UPDATE, r(1, 1, 0), r(1, 1, 1)), p(T1, Kind.UPDATE, r(2, 2, 0), r(2, 2, 1)),
-                p(T1, Kind.INSERT, null, r(3, 3, 3)));
+                p(T1, Kind.UPDATE, r(4, 4, 0), r(5, 4, 0)), p(T1, Kind.INSERT, null, r(3, 3, 3)));
         List<String> sql = statements(batch, true);
-        assertEquals(List.of("DELETE FROM `d`.`t1` WHERE (`id`) IN ((1),(2))",
-                "REPLACE INTO `d`.`t1` (`id`,`uk`,`v`) VALUES (1,1,1),(2,2,1),(3,3,3)"), sql);
+        assertEquals(List.of("REPLACE INTO `d`.`t1` (`id`,`uk`,`v`) VALUES (1,1,1),(2,2,1)",
+                "DELETE FROM `d`.`t1` WHERE `id` = 4 LIMIT 1",
+                "REPLACE INTO `d`.`t1` (`id`,`uk`,`v`) VALUES (5,4,0),(3,3,3)"), sql);
     }
 
     /**
