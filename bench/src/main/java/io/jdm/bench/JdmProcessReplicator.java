@@ -49,6 +49,10 @@ final class JdmProcessReplicator implements Replicator {
     private Path log;
     private String address;
     private long totalEvents;
+    private long startNanos;
+    /** Rows applied when the first poll at or after 10 s from the start saw them; -1 before that. */
+    private long first10sEvents = -1;
+    private double first10sSeconds;
 
     JdmProcessReplicator(ConnectionSpec source, ConnectionSpec target, String db, String task, int workers, int batch,
                          String metaSchema, Path dir) {
@@ -92,6 +96,7 @@ final class JdmProcessReplicator implements Replicator {
         pb.environment().put("JDM_BENCH_SOURCE_PASSWORD", source.password());
         pb.environment().put("JDM_BENCH_TARGET_PASSWORD", target.password());
         process = pb.start();
+        startNanos = System.nanoTime();
     }
 
     @Override
@@ -105,6 +110,11 @@ final class JdmProcessReplicator implements Replicator {
             if (status != null) {
                 List<JsonNode> synced = status.findValues("synced");
                 totalEvents = status.findValues("totalEvents").stream().mapToLong(n -> n.asLong()).sum();
+                double elapsed = Timed.since(startNanos);
+                if (first10sEvents < 0 && elapsed >= 10) {
+                    first10sEvents = totalEvents;
+                    first10sSeconds = elapsed;
+                }
                 if (!synced.isEmpty() && synced.stream().allMatch(JsonNode::asBoolean)) {
                     return true;
                 }
@@ -129,6 +139,7 @@ final class JdmProcessReplicator implements Replicator {
     public Map<String, Double> extra(double seconds) {
         Map<String, Double> m = new LinkedHashMap<>();
         m.put(Sample.EVENTS_PER_S, totalEvents / seconds);
+        m.put(Sample.FIRST_10S_ROWS_PER_S, first10sEvents < 0 ? totalEvents / seconds : first10sEvents / first10sSeconds);
         return m;
     }
 

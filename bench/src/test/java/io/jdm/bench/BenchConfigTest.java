@@ -149,7 +149,7 @@ class BenchConfigTest {
             assertTrue(c.repetitions() >= 3, f);
         }
         BenchConfig sync = BenchConfig.load(conf.resolve("bench-sync.yaml"));
-        assertEquals(List.of(Mix.OLTP_INSERT, Mix.OLTP_WRITE_ONLY), sync.sync().mixes());
+        assertEquals(List.of(Mix.OLTP_WRITE_ONLY, Mix.OLTP_INSERT), sync.sync().mixes());
         assertEquals(BenchConfig.SyncMode.BACKLOG, sync.sync().mode());
         assertEquals(List.of(4, 8, 16, 32), sync.sync().workerCount());
         assertEquals(List.of(1, 4, 8), BenchConfig.load(conf.resolve("bench-dump.yaml")).verify().threads());

@@ -18,6 +18,7 @@ final class Columns {
                     new Col(Sample.SECONDS, "wall s"), new Col(Sample.CPU_S, "CPU s"),
                     new Col(Sample.RSS_MB, "peak RSS MB"), new Col(Sample.SERVER_CPU_S, "server CPU s")),
             "sync", List.of(new Col(Sample.EVENTS_PER_S, "events/s"), new Col(Sample.ROWS_PER_S, "rows/s"),
+                    new Col(Sample.FIRST_10S_ROWS_PER_S, "rows/s first 10 s"),
                     new Col(Sample.LAG_P95_S, "lag p95 s"), new Col(Sample.LAG_P99_S, "lag p99 s"),
                     new Col(Sample.CATCH_UP_S, "catch-up s"), new Col(Sample.TXN_P99_MS, "txn p99 ms"),
                     new Col(Sample.SOURCE_TPS, "source TPS"), new Col(Sample.CPU_S, "CPU s"),

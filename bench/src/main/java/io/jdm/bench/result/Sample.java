@@ -28,6 +28,11 @@ public record Sample(String sweep, String tool, String mix, Map<String, Long> pa
     public static final String LAG_P99_S = "lag_p99_s";
     public static final String CATCH_UP_S = "catch_up_s";
     public static final String SOURCE_TPS = "source_tps";
+    /**
+     * Row changes applied per second in a sync's first 10 seconds from its process start, or over
+     * its whole catch-up when that is shorter: whether start-up slows the beginning of a sync.
+     */
+    public static final String FIRST_10S_ROWS_PER_S = "first_10s_rows_per_s";
     /** CPU seconds (user + system) of a whole process. */
     public static final String CPU_S = "cpu_s";
     /** Peak resident memory of a whole process, MB. */
@@ -38,7 +43,7 @@ public record Sample(String sweep, String tool, String mix, Map<String, Long> pa
     /** Every metric, in the order the CSV writes them. */
     public static final List<String> METRICS = List.of(SECONDS, ROWS, BYTES, MB_PER_S, ROWS_PER_S, EVENTS_PER_S,
             TXN_P95_MS, TXN_P99_MS, LAG_P95_S, LAG_P99_S, CATCH_UP_S, SOURCE_TPS, CPU_S, RSS_MB,
-            SERVER_CPU_S);
+            SERVER_CPU_S, FIRST_10S_ROWS_PER_S);
 
     public Sample {
         Objects.requireNonNull(sweep, "sweep");
