@@ -112,21 +112,13 @@ class SyncBehaviourIT {
         SyncUnit unit = new SyncUnit(SyncConfig.builder("safetask", spec(src), spec(tgt)).workerCount(3)
                 .metaSchema("jdm_meta_safe").serverId(7103).start(sourcePosition(src)).safeMode(true)
                 .tableFilter((d, t) -> d.equals(db)).build());
-        unit.start();
-        try {
-            src.execute("INSERT INTO `" + db + "`.t VALUES (1,1,'a'),(2,2,'b'),(3,3,'c'),(4,4,'d')",
-                    "UPDATE `" + db + "`.t SET v = 'bb' WHERE id = 2",
-                    "UPDATE `" + db + "`.t SET id = 10 WHERE id = 3",
-                    "UPDATE `" + db + "`.t SET uk = 40 WHERE id = 4",
-                    "INSERT INTO `" + db + "`.t VALUES (5, 4, 'e')",
-                    "DELETE FROM `" + db + "`.t WHERE id = 1");
-            assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)),
-                    () -> "not caught up: " + unit.failure().map(Throwable::getMessage).orElse(""));
-            assertSameRows(src, tgt, new TableName(db, "t"));
-        } finally {
-            unit.stop();
-        }
-        assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+        syncAndCompare(unit, src, tgt, new TableName(db, "t"),
+                "INSERT INTO `" + db + "`.t VALUES (1,1,'a'),(2,2,'b'),(3,3,'c'),(4,4,'d')",
+                "UPDATE `" + db + "`.t SET v = 'bb' WHERE id = 2",
+                "UPDATE `" + db + "`.t SET id = 10 WHERE id = 3",
+                "UPDATE `" + db + "`.t SET uk = 40 WHERE id = 4",
+                "INSERT INTO `" + db + "`.t VALUES (5, 4, 'e')",
+                "DELETE FROM `" + db + "`.t WHERE id = 1");
     }
 
     /**
@@ -156,32 +148,38 @@ class SyncBehaviourIT {
                         .batch(1000).compact(true).multipleRows(multipleRows).metaSchema("jdm_meta_reinsert")
                         .serverId(7110 + n).start(sourcePosition(src)).safeMode(safe).safeModeDuration(Duration.ZERO)
                         .tableFilter((d, t) -> d.equals(db)).build());
-                unit.start();
-                try {
-                    String t = "`" + db + "`.t";
-                    src.execute("BEGIN",
-                            // sysbench write_only's shape: two updates, a delete and an insert of the same id
-                            "UPDATE " + t + " SET k = k + 1 WHERE id = 1", "UPDATE " + t + " SET v = 'a2' WHERE id = 1",
-                            "DELETE FROM " + t + " WHERE id = 1", "INSERT INTO " + t + " VALUES (1, 1, 7, 'a3')",
-                            // inserted, deleted and inserted again: the target never held the first image
-                            "INSERT INTO " + t + " VALUES (5, 5, 5, 'e')", "DELETE FROM " + t + " WHERE id = 5",
-                            "INSERT INTO " + t + " VALUES (5, 50, 5, 'e2')",
-                            // row 6 takes the unique value row 2 gave up; row 2 comes back with another
-                            "DELETE FROM " + t + " WHERE id = 2", "INSERT INTO " + t + " VALUES (6, 2, 6, 'f')",
-                            "INSERT INTO " + t + " VALUES (2, 20, 2, 'b2')",
-                            // deleted and inserted again, then deleted for good
-                            "DELETE FROM " + t + " WHERE id = 3", "INSERT INTO " + t + " VALUES (3, 3, 3, 'c2')",
-                            "DELETE FROM " + t + " WHERE id = 3",
-                            "COMMIT");
-                    assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)),
-                            () -> "not caught up: " + unit.failure().map(Throwable::getMessage).orElse(""));
-                    assertSameRows(src, tgt, new TableName(db, "t"));
-                } finally {
-                    unit.stop();
-                }
-                assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+                String t = "`" + db + "`.t";
+                syncAndCompare(unit, src, tgt, new TableName(db, "t"), "BEGIN",
+                        // sysbench write_only's shape: two updates, a delete and an insert of the same id
+                        "UPDATE " + t + " SET k = k + 1 WHERE id = 1", "UPDATE " + t + " SET v = 'a2' WHERE id = 1",
+                        "DELETE FROM " + t + " WHERE id = 1", "INSERT INTO " + t + " VALUES (1, 1, 7, 'a3')",
+                        // inserted, deleted and inserted again: the target never held the first image
+                        "INSERT INTO " + t + " VALUES (5, 5, 5, 'e')", "DELETE FROM " + t + " WHERE id = 5",
+                        "INSERT INTO " + t + " VALUES (5, 50, 5, 'e2')",
+                        // row 6 takes the unique value row 2 gave up; row 2 comes back with another
+                        "DELETE FROM " + t + " WHERE id = 2", "INSERT INTO " + t + " VALUES (6, 2, 6, 'f')",
+                        "INSERT INTO " + t + " VALUES (2, 20, 2, 'b2')",
+                        // deleted and inserted again, then deleted for good
+                        "DELETE FROM " + t + " WHERE id = 3", "INSERT INTO " + t + " VALUES (3, 3, 3, 'c2')",
+                        "DELETE FROM " + t + " WHERE id = 3",
+                        "COMMIT");
             }
         }
+    }
+
+    /** Starts {@code unit}, runs {@code writes} on the source; once caught up the table equals the source's row by row. */
+    private static void syncAndCompare(SyncUnit unit, SqlServer src, SqlServer tgt, TableName table, String... writes)
+            throws Exception {
+        unit.start();
+        try {
+            src.execute(writes);
+            assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)),
+                    () -> "not caught up: " + unit.failure().map(Throwable::getMessage).orElse(""));
+            assertSameRows(src, tgt, table);
+        } finally {
+            unit.stop();
+        }
+        assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
     }
 
     @Test

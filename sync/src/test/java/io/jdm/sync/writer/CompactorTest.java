@@ -71,8 +71,8 @@ class CompactorTest {
         assertTrue(out.get(0).replaces());
         assertArrayEquals(r(1, 2, "b"), out.get(0).after());
         assertEquals(List.of("INSERT INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,2,'b') ON DUPLICATE KEY UPDATE "
-                + "`id`=VALUES(`id`),`uk`=VALUES(`uk`),`v`=VALUES(`v`)"), statements(out, false, false));
-        assertEquals(List.of("REPLACE INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,2,'b')"), statements(out, true, false));
+                + "`id`=VALUES(`id`),`uk`=VALUES(`uk`),`v`=VALUES(`v`)"), GrouperTest.statements(out, false, false));
+        assertEquals(List.of("REPLACE INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,2,'b')"), GrouperTest.statements(out, true, false));
     }
 
     @Test
@@ -84,7 +84,7 @@ class CompactorTest {
         assertEquals(1, out.size());
         for (boolean multipleRows : new boolean[] {false, true}) {
             assertEquals(List.of("INSERT INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,1,'c') ON DUPLICATE KEY UPDATE "
-                    + "`id`=VALUES(`id`),`uk`=VALUES(`uk`),`v`=VALUES(`v`)"), statements(out, false, multipleRows));
+                    + "`id`=VALUES(`id`),`uk`=VALUES(`uk`),`v`=VALUES(`v`)"), GrouperTest.statements(out, false, multipleRows));
         }
     }
 
@@ -101,17 +101,5 @@ class CompactorTest {
         List<Pending> in = List.of(new Pending(Kind.DELETE, wider, r(1, 1, "a"), null, new String[] {"pk1", "uk1"}),
                 new Pending(Kind.INSERT, wider, null, r(1, 1, "b"), new String[] {"pk1", "uk1"}));
         assertEquals(2, Compactor.compact(in).size());
-    }
-
-    private static List<String> statements(List<Pending> batch, boolean safe, boolean multipleRows) {
-        StringBuilder sb = new StringBuilder();
-        new SqlBuilder(multipleRows).append(sb, batch, safe);
-        List<String> out = new ArrayList<>();
-        for (String s : sb.toString().split(";\n")) {
-            if (!s.isBlank()) {
-                out.add(s);
-            }
-        }
-        return out;
     }
 }

@@ -46,8 +46,13 @@ class GrouperTest {
     }
 
     private static List<String> statements(List<Pending> batch, boolean safe) {
+        return statements(batch, safe, true);
+    }
+
+    /** The statements {@link SqlBuilder} writes for {@code batch}, without their {@code ;}. */
+    static List<String> statements(List<Pending> batch, boolean safe, boolean multipleRows) {
         StringBuilder sb = new StringBuilder();
-        new SqlBuilder(true).append(sb, batch, safe);
+        new SqlBuilder(multipleRows).append(sb, batch, safe);
         List<String> out = new ArrayList<>();
         for (String s : sb.toString().split(";\n")) {
             if (!s.isBlank()) {
