@@ -139,7 +139,8 @@ final class JdmProcessReplicator implements Replicator {
     public Map<String, Double> extra(double seconds) {
         Map<String, Double> m = new LinkedHashMap<>();
         m.put(Sample.EVENTS_PER_S, totalEvents / seconds);
-        m.put(Sample.FIRST_10S_ROWS_PER_S, first10sEvents < 0 ? totalEvents / seconds : first10sEvents / first10sSeconds);
+        m.put(Sample.FIRST_10S_ROWS_PER_S,
+                first10sEvents < 0 ? totalEvents / seconds : first10sEvents / first10sSeconds);
         return m;
     }
 

@@ -7,12 +7,12 @@ import java.util.function.Predicate;
 
 /**
  * Whether the writers replay a batch idempotently (DM's safe mode: INSERT as REPLACE, UPDATE as
- * REPLACE, after a DELETE of the old key when the key changes). The one place that decides it; the writers ask once per batch, with the
- * position of the batch's first change. On when the task sets {@code safe-mode}; for
- * {@code safe-mode-duration} after a start whose position may not be exact (the task's
- * {@code meta}, or a dump that took no lock); and for every change whose transaction starts
- * before {@code until}: a lock-free dump's highest HIGH, up to which its chunks' images and the
- * binlog overlap.
+ * REPLACE, after a DELETE of the old key when the key changes). The one place that decides it; the
+ * writers ask once per batch, with the position of the batch's first change. On when the task sets
+ * {@code safe-mode}; for {@code safe-mode-duration} after a start whose position may not be exact
+ * (the task's {@code meta}, or a dump that took no lock); and for every change whose transaction
+ * starts before {@code until}: a lock-free dump's highest HIGH, up to which its chunks' images and
+ * the binlog overlap.
  *
  * <p>Unlike DM, a start from the unit's own checkpoints, or from the position of a dump that
  * held a consistent snapshot, runs no safe mode at all: each writer commits its position in the

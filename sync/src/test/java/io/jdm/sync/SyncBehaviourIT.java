@@ -167,7 +167,7 @@ class SyncBehaviourIT {
         }
     }
 
-    /** Starts {@code unit}, runs {@code writes} on the source; once caught up the table equals the source's row by row. */
+    /** Starts {@code unit}, runs {@code writes} on the source; caught up, the table equals the source's row by row. */
     private static void syncAndCompare(SyncUnit unit, SqlServer src, SqlServer tgt, TableName table, String... writes)
             throws Exception {
         unit.start();

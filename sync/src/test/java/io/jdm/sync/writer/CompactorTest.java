@@ -72,7 +72,8 @@ class CompactorTest {
         assertArrayEquals(r(1, 2, "b"), out.get(0).after());
         assertEquals(List.of("INSERT INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,2,'b') ON DUPLICATE KEY UPDATE "
                 + "`id`=VALUES(`id`),`uk`=VALUES(`uk`),`v`=VALUES(`v`)"), GrouperTest.statements(out, false, false));
-        assertEquals(List.of("REPLACE INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,2,'b')"), GrouperTest.statements(out, true, false));
+        assertEquals(List.of("REPLACE INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,2,'b')"),
+                GrouperTest.statements(out, true, false));
     }
 
     @Test
@@ -84,7 +85,8 @@ class CompactorTest {
         assertEquals(1, out.size());
         for (boolean multipleRows : new boolean[] {false, true}) {
             assertEquals(List.of("INSERT INTO `d`.`t` (`id`,`uk`,`v`) VALUES (1,1,'c') ON DUPLICATE KEY UPDATE "
-                    + "`id`=VALUES(`id`),`uk`=VALUES(`uk`),`v`=VALUES(`v`)"), GrouperTest.statements(out, false, multipleRows));
+                    + "`id`=VALUES(`id`),`uk`=VALUES(`uk`),`v`=VALUES(`v`)"),
+                    GrouperTest.statements(out, false, multipleRows));
         }
     }
 
