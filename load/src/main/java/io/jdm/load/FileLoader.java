@@ -22,7 +22,7 @@ import java.util.function.LongConsumer;
  * per file: the checkpoint row comes from the read before the workers started.
  */
 final class FileLoader {
-    private static final String DEFAULT_NAMES = "SET NAMES utf8mb4";
+    static final String DEFAULT_NAMES = "SET NAMES utf8mb4";
 
     /**
      * What one connection's character set is, so that a file repeating the {@code SET NAMES}
@@ -30,7 +30,7 @@ final class FileLoader {
      * NAMES} statement run, or null when unknown (a new connection, or another SET ran since).
      */
     static final class Session {
-        private String names;
+        String names;
     }
 
     private final LoadJob job;
@@ -128,24 +128,32 @@ final class FileLoader {
      * cut short or changed is refused before a row of it is loaded.
      */
     private void verify() throws LoadFailure {
-        if (recorded == null || verified) {
+        if (verified) {
+            return;
+        }
+        verify(file, recorded, committed);
+        verified = true;
+    }
+
+    /** Refuses {@code file} when its size or CRC32C is not what the dump recorded (nothing to compare: passes). */
+    static void verify(DumpDirectory.DataFile file, FileManifest.Entry recorded, long offset) throws LoadFailure {
+        if (recorded == null) {
             return;
         }
         try {
             long size = Files.size(file.path());
             if (size != recorded.size()) {
-                throw LoadFailure.damaged(committed, "the file is " + size + " bytes but the dump wrote "
+                throw LoadFailure.damaged(offset, "the file is " + size + " bytes but the dump wrote "
                         + recorded.size() + " (" + FileManifest.NAME + "): it was cut short or changed");
             }
             long crc = FileManifest.crc32c(file.path());
             if (crc != recorded.crc32c()) {
-                throw LoadFailure.damaged(committed, String.format("the file's CRC32C is %08x but the dump wrote %08x"
+                throw LoadFailure.damaged(offset, String.format("the file's CRC32C is %08x but the dump wrote %08x"
                         + " (%s): it was changed", crc, recorded.crc32c(), FileManifest.NAME));
             }
         } catch (IOException e) {
-            throw LoadFailure.badFile(committed, "cannot read the file: " + e.getMessage(), e);
+            throw LoadFailure.badFile(offset, "cannot read the file: " + e.getMessage(), e);
         }
-        verified = true;
     }
 
     /**
@@ -258,7 +266,7 @@ final class FileLoader {
         List<String> pieces;
         try {
             ins = InsertRewriter.rewrite(sql, target, job.onDuplicate());
-            checkTable(ins, s.start());
+            checkTable(job, file, ins, s.start());
             pieces = InsertRewriter.split(ins.sql(), maxStatementBytes);
         } catch (IllegalArgumentException e) {
             throw LoadFailure.badFile(s.start(), "the statement " + SqlText.head(sql) + " cannot be loaded: "
@@ -277,13 +285,14 @@ final class FileLoader {
     }
 
     /** A statement must write the file's table (or one routed to the same target): never another one. */
-    private void checkTable(InsertRewriter.Insert ins, long offset) throws LoadFailure {
+    static void checkTable(LoadJob job, DumpDirectory.DataFile file, InsertRewriter.Insert ins, long offset)
+            throws LoadFailure {
         TableName source = file.source();
         if (ins.table().equals(source.table()) && (ins.schema() == null || ins.schema().equals(source.schema()))) {
             return;
         }
         TableName named = new TableName(ins.schema() == null ? source.schema() : ins.schema(), ins.table());
-        if (!job.config.router().apply(named).equals(target)) {
+        if (!job.config.router().apply(named).equals(job.config.router().apply(source))) {
             throw LoadFailure.damaged(offset, "the statement at byte offset " + offset + " inserts into "
                     + named.quoted() + ", not into the file's table " + source.quoted());
         }

@@ -12,16 +12,52 @@ interface FileQueue {
     /** The next file to load, waiting while none is there yet; null when no more will come. */
     DumpDirectory.DataFile next() throws InterruptedException;
 
+    /**
+     * Takes the files of {@code first}'s table that follow it in the queue and {@code fresh} accepts,
+     * up to the table's share of the pool, so that one worker loads them with {@code first} as one
+     * group; none by default (files that are still arriving load one by one).
+     */
+    default List<DumpDirectory.DataFile> claimFollowing(DumpDirectory.DataFile first,
+                                                        java.util.function.Predicate<DumpDirectory.DataFile> fresh) {
+        return List.of();
+    }
+
     /** A file handed out by {@link #next()} is finished on the target. */
     void finished(DumpDirectory.DataFile file);
 
-    /** The files of a {@link LoadPlan}, handed out in its order. */
-    static FileQueue of(List<DumpDirectory.DataFile> plan) {
+    /**
+     * The files of a {@link LoadPlan}, handed out in its order. A table's files are claimed as
+     * groups of at most {@code ceil(files / ceil(workers / tables))}: with as many tables as workers
+     * each table is one group, with fewer each table is split so that every worker has one.
+     */
+    static FileQueue of(List<DumpDirectory.DataFile> plan, int workers) {
         Queue<DumpDirectory.DataFile> queue = new ConcurrentLinkedQueue<>(plan);
+        java.util.Map<io.jdm.common.sql.TableName, Integer> perTable = new java.util.HashMap<>();
+        plan.forEach(f -> perTable.merge(f.source(), 1, Integer::sum));
+        int splits = Math.max(1, (workers + perTable.size() - 1) / Math.max(1, perTable.size()));
         return new FileQueue() {
             @Override
             public DumpDirectory.DataFile next() {
                 return queue.poll();
+            }
+
+            @Override
+            public synchronized List<DumpDirectory.DataFile> claimFollowing(
+                    DumpDirectory.DataFile first, java.util.function.Predicate<DumpDirectory.DataFile> fresh) {
+                int max = (perTable.get(first.source()) + splits - 1) / splits - 1;
+                List<DumpDirectory.DataFile> out = new java.util.ArrayList<>();
+                for (DumpDirectory.DataFile f : plan) {
+                    if (out.size() >= max) {
+                        break;
+                    }
+                    if (f.source().equals(first.source()) && f.index() > first.index()) {
+                        if (!fresh.test(f) || !queue.remove(f)) {
+                            break; // groups are consecutive files of the table
+                        }
+                        out.add(f);
+                    }
+                }
+                return out;
             }
 
             @Override

@@ -42,6 +42,8 @@ final class LoadJob {
     volatile Function<String, FileManifest.Entry> recorded = name -> null;
     private volatile ConnectionSpec workerSpec;
     private volatile OnDuplicate onDuplicate;
+    /** Why files are not loaded with LOAD DATA LOCAL ({@link BulkLoader}); null while they may be. */
+    private volatile String noBulk = "not checked yet";
     /** Used only by the coordinating thread, through {@link #withRetry}. */
     private Connection admin;
     private final AtomicBoolean stopRequested = new AtomicBoolean();
@@ -76,6 +78,43 @@ final class LoadJob {
             onDuplicate = d;
         }
         return d;
+    }
+
+    /**
+     * Whether files not begun may load through {@link BulkLoader}: the target takes LOAD DATA
+     * LOCAL, is not TiDB (whose LOAD DATA may commit part of a file on its own), and rows are not
+     * to be ignored on a duplicate key (LOCAL turns every error into a warning, and the load could
+     * not tell the duplicates from the rest).
+     */
+    boolean bulk() {
+        return noBulk == null && onDuplicate() != OnDuplicate.IGNORE;
+    }
+
+    /** Decides {@link #bulk()} from the target's {@code local_infile} and version, once before the workers start. */
+    void checkBulk() {
+        String why = withRetry("checking local_infile", c -> {
+            try (java.sql.Statement st = c.createStatement();
+                 java.sql.ResultSet rs = st.executeQuery("SELECT @@local_infile, VERSION()")) {
+                rs.next();
+                if (rs.getString(2).contains("TiDB")) {
+                    return "the target is TiDB";
+                }
+                return rs.getBoolean(1) ? null : "the target's local_infile is OFF (SET GLOBAL local_infile = 1"
+                        + " on the target makes the load faster)";
+            }
+        });
+        noBulk = why;
+        if (why != null) {
+            LOG.info("{}: files load statement by statement, not with LOAD DATA LOCAL: {}", who(), why);
+        }
+    }
+
+    /** The target refused LOAD DATA LOCAL after all: the rest loads statement by statement. */
+    void noBulk(String why) {
+        if (noBulk == null) {
+            noBulk = why;
+            LOG.info("{}: files load statement by statement from now on: {}", who(), why);
+        }
     }
 
     /** Session variables every later connection sets (the fast-path switches the user may set). */

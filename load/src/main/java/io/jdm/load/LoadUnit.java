@@ -77,6 +77,7 @@ public final class LoadUnit {
         ProgressLogger progress = new ProgressLogger(config.task(), "load", metrics, PROGRESS_SECONDS);
         try {
             job.useSession(sessionVariables());
+            job.checkBulk();
             return loadComplete(dump, manifest, position, t0, Set.of());
         } finally {
             job.closeAdmin();
@@ -100,6 +101,7 @@ public final class LoadUnit {
         ProgressLogger progress = new ProgressLogger(config.task(), "load", metrics, PROGRESS_SECONDS);
         try {
             job.useSession(sessionVariables());
+            job.checkBulk();
             Set<String> loaded = follow(feed);
             if (loaded == null) {
                 return result(null, t0, false);
@@ -323,7 +325,8 @@ public final class LoadUnit {
         if (plan.isEmpty()) {
             return;
         }
-        awaitWorkers(startWorkers(FileQueue.of(plan), Math.min(config.poolSize(), plan.size()), known));
+        int workers = Math.min(config.poolSize(), plan.size());
+        awaitWorkers(startWorkers(FileQueue.of(plan, workers), workers, known));
         throwFailure();
     }
 

@@ -8,6 +8,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -48,8 +50,24 @@ final class LoadWorker implements Runnable {
         try {
             DumpDirectory.DataFile f;
             while (!job.stopping() && (f = queue.next()) != null) {
-                if (loadWithRetry(f)) {
-                    queue.finished(f);
+                List<DumpDirectory.DataFile> group = List.of(f);
+                if (job.bulk() && fresh(f)) {
+                    group = new ArrayList<>(group);
+                    group.addAll(queue.claimFollowing(f, this::fresh));
+                    BulkLoader.Outcome outcome = bulkWithRetry(group);
+                    if (outcome == BulkLoader.Outcome.STOPPED) {
+                        break;
+                    }
+                    if (outcome == BulkLoader.Outcome.FINISHED) {
+                        group.forEach(queue::finished);
+                        continue;
+                    }
+                }
+                for (DumpDirectory.DataFile g : group) {
+                    if (!loadWithRetry(g)) {
+                        break;
+                    }
+                    queue.finished(g);
                 }
             }
         } catch (InterruptedException e) {
@@ -61,6 +79,66 @@ final class LoadWorker implements Runnable {
         } finally {
             LoadJob.closeQuietly(conn);
         }
+    }
+
+    /** A file no row of which is committed yet: the checkpoint read before the start says so. */
+    private boolean fresh(DumpDirectory.DataFile f) {
+        LoaderCheckpoint.Row row = known.get(f.name());
+        return row != null && row.offset() == 0 && !row.finished();
+    }
+
+    /**
+     * Loads a group of files not begun with {@link BulkLoader}, retrying what the target may accept
+     * later; after any outcome but FINISHED the connection is dropped (the transfer may have ended
+     * mid-protocol).
+     */
+    private BulkLoader.Outcome bulkWithRetry(List<DumpDirectory.DataFile> group) {
+        DumpDirectory.DataFile f = group.get(0);
+        TableName target = job.config.router().apply(f.source());
+        BulkLoader loader = new BulkLoader(job, group, target);
+        DiskProgress progress = new DiskProgress(job.metrics);
+        String where = where(f, target, 0);
+        String what = group.size() > 1 ? " (loading it and the next " + (group.size() - 1) + " file(s) as one LOAD DATA)"
+                : " (loading it with LOAD DATA)";
+        try {
+            return retries.call(where, retry -> {
+                BulkLoader.Outcome outcome;
+                try {
+                    progress.restart();
+                    outcome = loader.load(connection(0), session, progress);
+                } catch (LoadFailure e) {
+                    dropConnection();
+                    throw e;
+                }
+                if (outcome != BulkLoader.Outcome.FINISHED) {
+                    dropConnection();
+                }
+                return outcome;
+            });
+        } catch (LoadFailure e) {
+            if (e.damaged()) {
+                throw new FatalException(where + what + ": " + e.getMessage() + "; nothing of these files was"
+                        + " committed, run the dump again", e);
+            }
+            if (e.txnTooLarge()) {
+                return BulkLoader.Outcome.STATEMENTS; // statement by statement, in transactions that shrink
+            }
+            throw new FatalException(where + what + ": " + e.getMessage() + "; the checkpoint is intact, rerun to"
+                    + " resume", e);
+        } catch (Retries.GaveUp e) {
+            if (e.stopped()) {
+                return BulkLoader.Outcome.STOPPED;
+            }
+            LoadFailure last = (LoadFailure) e.getCause();
+            throw new FatalException(where + ": gave up after " + job.config.maxRetries() + " retries" + what + ": "
+                    + last.getMessage() + "; the checkpoint is intact, rerun to resume once the target "
+                    + job.config.target().address() + " is reachable", last);
+        }
+    }
+
+    private void dropConnection() {
+        LoadJob.closeQuietly(conn);
+        conn = null;
     }
 
     /** Loads the file; true when it is finished, false when the job stopped first. */

@@ -9,6 +9,10 @@
  *             bounded queue of files
  *          ┌───────────┼───────────┐
  *      LoadWorker  LoadWorker  LoadWorker      pool-size connections, retries (io.jdm.common.retry)
+ *          │ files not begun: the next ones of the same table (FileQueue.claimFollowing) join them,
+ *          │   BulkLoader: StatementLexer → TsvRows (INSERT rows as LOAD DATA text, streamed)
+ *          │   → LOAD DATA LOCAL INFILE ; no warning, every row? ; checkpoint rows finished ; COMMIT
+ *          │   anything else rolls back and the files go to FileLoader, as below
  *          │ FileLoader: StatementLexer (streaming, byte offsets; io.jdm.common.sql.SqlLexer reads the text)
  *          │   → InsertRewriter (routed table, on-duplicate, split to max_allowed_packet)
  *          │   → INSERT … ; UPDATE checkpoint offset ; COMMIT   (one transaction)

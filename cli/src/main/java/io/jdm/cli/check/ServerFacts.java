@@ -39,7 +39,7 @@ final class ServerFacts {
             try (ResultSet rs = st.executeQuery("SHOW GLOBAL VARIABLES WHERE Variable_name IN ('log_bin', "
                     + "'binlog_format', 'binlog_row_image', 'server_id', 'log_bin_compress', 'gtid_mode', "
                     + "'gtid_strict_mode', 'character_set_server', 'max_allowed_packet', 'lower_case_table_names', "
-                    + "'binlog_row_value_options', 'binlog_transaction_compression', 'max_connections')")) {
+                    + "'binlog_row_value_options', 'binlog_transaction_compression', 'max_connections', 'local_infile')")) {
                 while (rs.next()) {
                     vars.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getString(2));
                 }

@@ -27,10 +27,27 @@ final class TargetChecks {
         out.add(SourceChecks.connections(f, inst,
                 in.sources().stream().mapToInt(PrecheckInput.Source::targetConnections).sum(),
                 "loaders.pool-size or syncers.worker-count"));
+        out.add(localInfile(f, inst));
         if (f.flavor == Flavor.TIDB) {
             out.addAll(TidbChecks.run(f, inst, in));
         }
         return out;
+    }
+
+    /** The load's fast path: files not begun go in as LOAD DATA LOCAL where the target allows it. */
+    static CheckResult localInfile(ServerFacts f, String inst) {
+        if (f.flavor == Flavor.TIDB) {
+            return CheckResult.pass("local_infile", inst, "a TiDB target: the load sends INSERT statements"
+                    + " (TiDB's LOAD DATA may commit part of a file on its own)");
+        }
+        String v = f.var("local_infile");
+        if (v.equalsIgnoreCase("ON") || v.equals("1")) {
+            return CheckResult.pass("local_infile", inst, "local_infile is ON: the load sends the rows of files"
+                    + " not begun as LOAD DATA LOCAL");
+        }
+        return CheckResult.warn("local_infile", inst, "local_infile is " + (v.isEmpty() ? "unknown" : v)
+                + ": the load sends INSERT statements, which takes longer; SET GLOBAL local_infile = 1 on the target"
+                + " lets it send the rows as LOAD DATA LOCAL");
     }
 
     private static CheckResult privileges(ServerFacts f, String inst, String metaSchema) {

@@ -25,6 +25,20 @@ class Mysql8AndTidbChecksTest {
         assertEquals(Status.PASS, SourceChecks.rowValueOptions(mysql(""), "source s1").status());
     }
 
+    /** MySQL 8's default local_infile is OFF: the load then sends INSERT statements, and check says how to speed it up. */
+    @Test
+    void aTargetWithoutLocalInfileWarnsWithTheSetting() {
+        CheckResult off = TargetChecks.localInfile(ServerFacts.of("8.0.36", Map.of("local_infile", "OFF"), List.of()),
+                "target");
+        assertEquals(Status.WARN, off.status());
+        assertTrue(off.detail().contains("SET GLOBAL local_infile = 1"), off.detail());
+        assertEquals(Status.PASS, TargetChecks.localInfile(ServerFacts.of("8.0.36", Map.of("local_infile", "ON"),
+                List.of()), "target").status());
+        CheckResult tidb = TargetChecks.localInfile(ServerFacts.of(TIDB_7_5, Map.of(), List.of()), "target");
+        assertEquals(Status.PASS, tidb.status());
+        assertTrue(tidb.detail().contains("INSERT statements"), tidb.detail());
+    }
+
     @Test
     void tidbIsRecognisedByItsVersionString() {
         assertEquals(io.jdm.common.position.Flavor.TIDB, ServerFacts.of(TIDB_7_5, Map.of(), List.of()).flavor);

@@ -110,6 +110,7 @@ class PrecheckerIT {
         }
         assertEquals(CheckResult.Status.PASS, find(rs, "target_privilege", "target").status());
         assertEquals(CheckResult.Status.PASS, find(rs, "charset", "target").status());
+        assertEquals(CheckResult.Status.PASS, find(rs, "local_infile", "target").status(), "MariaDB's default is ON");
     }
 
     @Test

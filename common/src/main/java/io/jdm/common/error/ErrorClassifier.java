@@ -155,6 +155,15 @@ public final class ErrorClassifier {
         return e.getErrorCode() == ER_DUP_ENTRY;
     }
 
+    /**
+     * True when the server refuses {@code LOAD DATA LOCAL}: its {@code local_infile} is off (1148;
+     * MySQL 8's 3948, MariaDB's 4166).
+     */
+    public static boolean isLocalInfileRefused(SQLException e) {
+        int code = e.getErrorCode();
+        return code == 1148 || code == 3948 || code == 4166;
+    }
+
     /** True when the statement named a table that does not exist (1146). */
     public static boolean isNoSuchTable(SQLException e) {
         return e.getErrorCode() == ER_NO_SUCH_TABLE;

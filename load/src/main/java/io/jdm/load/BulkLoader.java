@@ -1,0 +1,536 @@
+package io.jdm.load;
+
+import com.mysql.cj.jdbc.JdbcStatement;
+import io.jdm.common.config.OnDuplicate;
+import io.jdm.common.dumpdir.FileManifest;
+import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.sql.TableName;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.LongConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Loads consecutive files of one table, none of them begun, as one {@code LOAD DATA LOCAL INFILE}
+ * in one transaction: the rows of their INSERT statements are converted to LOAD DATA's text
+ * ({@link TsvRows}) while the server reads them, one statement in memory at a time, and the files'
+ * checkpoint rows are written finished in the same transaction. A kill leaves nothing of the group
+ * committed and the rerun starts it again, so the resume stays exact. On an empty table this is the
+ * target's fastest way in (InnoDB builds the indexes of a table filled in one statement in bulk).
+ *
+ * <p>LOCAL makes the server turn errors into warnings (a duplicate key is skipped, a bad value
+ * adjusted), so the result must have no warning and, unless rows replace others, exactly the rows
+ * sent; otherwise it is rolled back and the files load statement by statement, which keeps every
+ * error and adjustment of the SQL path. Files the conversion cannot carry exactly (a session other
+ * than the first file's, a value of another meaning as text) take that path as well.
+ */
+final class BulkLoader {
+    private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
+    /** Character sets in which tab, newline and backslash bytes are never part of another character. */
+    private static final Set<String> CHARSETS = Set.of("binary", "utf8mb4", "utf8mb3", "utf8", "latin1", "ascii");
+    private static final Set<String> NUMERIC = Set.of("tinyint", "smallint", "mediumint", "int", "integer",
+            "bigint", "decimal", "numeric", "float", "double", "real");
+    private static final Set<String> BINARY = Set.of("binary", "varbinary", "tinyblob", "blob", "mediumblob",
+            "longblob");
+
+    /** A LOAD DATA whose rows the server has not taken for this long is looked at: is the server there? */
+    private static final long STALL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+
+    /** How a group ended. */
+    enum Outcome {
+        /** Every file of the group is loaded and its checkpoint row finished. */
+        FINISHED,
+        /** The job stopped; nothing of the group was committed. */
+        STOPPED,
+        /** Nothing was committed; the files are to be loaded statement by statement. */
+        STATEMENTS
+    }
+
+    private final LoadJob job;
+    private final List<DumpDirectory.DataFile> files;
+    private final TableName target;
+
+    BulkLoader(LoadJob job, List<DumpDirectory.DataFile> files, TableName target) {
+        this.job = job;
+        this.files = files;
+        this.target = target;
+    }
+
+    /**
+     * Loads the group; on any outcome but FINISHED the connection may be mid-protocol and must be
+     * dropped by the caller.
+     */
+    Outcome load(Connection c, FileLoader.Session session, LongConsumer diskBytes) throws LoadFailure {
+        long startNanos = System.nanoTime();
+        for (DumpDirectory.DataFile f : files) {
+            try {
+                FileLoader.verify(f, job.recorded.apply(f.name()), 0);
+            } catch (LoadFailure e) {
+                throw e.damaged() ? LoadFailure.damaged(0, f.name() + ": " + e.getMessage()) : e;
+            }
+        }
+        Rows rows = new Rows(diskBytes);
+        boolean committed = false;
+        try (Statement st = c.createStatement()) {
+            st.setEscapeProcessing(false);
+            String why = rows.start();
+            if (why == null) {
+                why = prepare(c, st, session, rows);
+            }
+            if (why != null) {
+                return fallBack(why);
+            }
+            st.unwrap(JdbcStatement.class).setLocalInfileInputStream(rows);
+            long count;
+            Thread watchdog = watch(c, rows);
+            try {
+                count = st.executeLargeUpdate(rows.loadData);
+            } catch (SQLException e) {
+                if (rows.abort != null) {
+                    return rows.aborted();
+                }
+                throw e;
+            } finally {
+                watchdog.interrupt();
+            }
+            if (rows.abort != null) {
+                return rows.aborted();
+            }
+            long warnings = warnings(st);
+            boolean replace = job.onDuplicate() == OnDuplicate.REPLACE;
+            if (warnings > 0 || (replace ? count < rows.total : count != rows.total)) {
+                return fallBack("the target reported " + warnings + " warning(s) and " + count + " row(s) for "
+                        + rows.total + " sent");
+            }
+            for (int i = 0; i < files.size(); i++) {
+                job.checkpoint.advance(c, files.get(i).name(), rows.ends[i], rows.ends[i], LoaderCheckpoint.FINISHED,
+                        rows.rowsPerFile[i]);
+            }
+            c.commit();
+            committed = true;
+        } catch (SQLException e) {
+            if (ErrorClassifier.isRetriable(e)) {
+                throw LoadFailure.sql(0, "LOAD DATA of " + files.size() + " file(s)", e);
+            }
+            if (ErrorClassifier.isLocalInfileRefused(e)) {
+                job.noBulk("the target refuses LOAD DATA LOCAL (" + ErrorClassifier.oneLine(e) + ")");
+                return Outcome.STATEMENTS;
+            }
+            // the statements report what the target refuses in their own words, or pass (MariaDB refuses a
+            // REPLACE into an empty table at COMMIT when rows of the group collide, error 1180)
+            return fallBack("the target refused it: " + ErrorClassifier.oneLine(e) + " (error " + e.getErrorCode()
+                    + ")");
+        } finally {
+            rows.closeQuietly();
+            if (!committed) {
+                LoadJob.rollbackQuietly(c);
+            }
+        }
+        job.metrics.recordTransaction(startNanos);
+        job.metrics.addRows(rows.total);
+        job.metrics.addStatements(rows.statements);
+        files.forEach(f -> job.metrics.fileDone());
+        return Outcome.FINISHED;
+    }
+
+    /**
+     * Closes the connection under the driver when the job stops while the driver waits, or when the
+     * server has taken no rows for {@link #STALL_NANOS} and a new connection to it fails: it is
+     * shutting down or out of reach, and a write into a full socket would wait forever. The load
+     * then stops, or retries as after any lost connection. A server that is slow but there (a row
+     * lock, a trigger) is waited for.
+     */
+    private Thread watch(Connection c, Rows rows) {
+        Thread t = new Thread(() -> {
+            long probed = System.nanoTime();
+            try {
+                while (true) {
+                    Thread.sleep(250);
+                    long now = System.nanoTime();
+                    boolean stalled = !rows.sent && now - rows.lastRead > STALL_NANOS && now - probed > STALL_NANOS;
+                    if (stalled) {
+                        probed = now;
+                    }
+                    if (job.stopping() || (stalled && !reachable())) {
+                        LOG.debug("{}: closing a LOAD DATA connection that cannot go on", job.who());
+                        c.abort(Runnable::run);
+                        return;
+                    }
+                }
+            } catch (InterruptedException e) {
+                // the transfer ended
+            } catch (SQLException e) {
+                LOG.debug("{}: closing a LOAD DATA connection failed: {}", job.who(), e.toString());
+            }
+        }, Thread.currentThread().getName() + "-watchdog");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private boolean reachable() {
+        try (Connection probe = job.connect()) {
+            return probe.isValid(10);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    private Outcome fallBack(String why) {
+        LOG.info("{}: {} loads statement by statement: {}", job.who(), files.size() == 1 ? files.get(0).name()
+                : files.size() + " files from " + files.get(0).name(), why);
+        return Outcome.STATEMENTS;
+    }
+
+    private static long warnings(Statement st) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT @@warning_count")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /**
+     * Runs the first file's session statements and builds the LOAD DATA statement from its first
+     * INSERT; returns why the group cannot be loaded this way, or null.
+     */
+    private String prepare(Connection c, Statement st, FileLoader.Session session, Rows rows)
+            throws SQLException, LoadFailure {
+        String charset = "utf8mb4";
+        for (String sql : rows.session) {
+            if (SqlText.isSetNames(sql)) {
+                charset = SqlText.setNamesCharset(sql);
+            } else {
+                String upper = sql.toUpperCase(Locale.ROOT);
+                if (upper.contains("NO_BACKSLASH_ESCAPES") || upper.contains("ANSI")) {
+                    return "its session statement " + SqlText.head(sql) + " changes how strings are written";
+                }
+            }
+        }
+        if (!CHARSETS.contains(charset)) {
+            return "its character set " + charset + " is not converted";
+        }
+        String head = new String(rows.head, StandardCharsets.UTF_8);
+        InsertRewriter.Insert ins;
+        try {
+            ins = InsertRewriter.rewrite(head, target, OnDuplicate.ERROR);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        FileLoader.checkTable(job, files.get(0), ins, rows.firstOffset);
+        String columnList = ins.columnList() ? head.substring(head.indexOf('('), head.lastIndexOf(')') + 1) : "";
+        TsvRows.Column[] columns = columns(c, columnList);
+        if (columns == null) {
+            return "its column list does not match the target table's columns";
+        }
+        rows.columns = columns;
+        rows.listGroups = ins.columnList() ? 1 : 0;
+        for (String sql : rows.session) {
+            if (SqlText.isSetNames(sql)) {
+                if (!sql.equals(session.names)) {
+                    st.execute(sql);
+                    session.names = sql;
+                }
+            } else {
+                session.names = null;
+                st.execute(sql);
+            }
+        }
+        if (rows.session.stream().noneMatch(SqlText::isSetNames) && !FileLoader.DEFAULT_NAMES.equals(session.names)) {
+            st.execute(FileLoader.DEFAULT_NAMES);
+            session.names = FileLoader.DEFAULT_NAMES;
+        }
+        rows.loadData = "LOAD DATA LOCAL INFILE 'jdm-rows' "
+                + (job.onDuplicate() == OnDuplicate.REPLACE ? "REPLACE " : "") + "INTO TABLE " + target.quoted()
+                + " CHARACTER SET " + charset
+                + " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' " + columnList;
+        return null;
+    }
+
+    /**
+     * What each field of the INSERT is, from the target's columns: the listed ones, or all visible
+     * ones in order; null when a listed column is not in the table.
+     */
+    private TsvRows.Column[] columns(Connection c, String columnList) throws SQLException {
+        Map<String, TsvRows.Column> byName = new HashMap<>();
+        List<TsvRows.Column> visible = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE, EXTRA FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+            ps.setString(1, target.schema());
+            ps.setString(2, target.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String type = rs.getString(2).toLowerCase(Locale.ROOT);
+                    TsvRows.Column col = NUMERIC.contains(type) ? TsvRows.Column.NUMBER
+                            : BINARY.contains(type) ? TsvRows.Column.BINARY : TsvRows.Column.OTHER;
+                    byName.put(rs.getString(1).toLowerCase(Locale.ROOT), col);
+                    String extra = rs.getString(3);
+                    if (extra == null || !extra.toUpperCase(Locale.ROOT).contains("INVISIBLE")) {
+                        visible.add(col);
+                    }
+                }
+            }
+        }
+        if (columnList.isEmpty()) {
+            return visible.isEmpty() ? null : visible.toArray(TsvRows.Column[]::new);
+        }
+        List<String> names = SqlText.columnNames(columnList);
+        if (names == null) {
+            return null;
+        }
+        TsvRows.Column[] out = new TsvRows.Column[names.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = byName.get(names.get(i).toLowerCase(Locale.ROOT));
+            if (out[i] == null) {
+                return null;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The group's rows as LOAD DATA text, produced while the driver reads it. A read that cannot go
+     * on records why in {@link #abort} and fails, which ends the transfer.
+     */
+    private final class Rows extends InputStream {
+        private final LongConsumer diskBytes;
+        /** When the driver last asked for more rows. */
+        volatile long lastRead = System.nanoTime();
+        /** Every row is handed to the driver: what is left is the server's to finish. */
+        volatile boolean sent;
+        private final TsvRows.Out out = new TsvRows.Out();
+        private int outPos;
+        private int fileIndex = -1;
+        private InputStream in;
+        private StatementLexer lexer;
+        /** The data statement read ahead while looking for the end of a file's session statements. */
+        private StatementLexer.Statement pending;
+        /** The first file's session statements, which every file of the group must repeat. */
+        final List<String> session = new ArrayList<>();
+        private List<String> fileSession;
+        /** The head ({@code INSERT INTO ... VALUES}) of the first INSERT, which every INSERT must repeat. */
+        byte[] head;
+        long firstOffset;
+        TsvRows.Column[] columns;
+        /** 1 when the INSERTs name their columns: that parenthesised group is not a row. */
+        int listGroups;
+        String loadData;
+        final long[] ends = new long[files.size()];
+        final long[] rowsPerFile = new long[files.size()];
+        long total;
+        long statements;
+
+        Rows(LongConsumer diskBytes) {
+            this.diskBytes = diskBytes;
+        }
+
+        /** Why the transfer ended early: a reason to load by statements, or {@link Outcome#STOPPED}. */
+        Object abort;
+
+        /** Opens the first file and reads up to its first INSERT; returns why the group cannot go on, or null. */
+        String start() {
+            try {
+                if (!nextFile()) {
+                    return "its first file holds no rows";
+                }
+            } catch (Abort | LoadFailure a) {
+                return a.getMessage();
+            }
+            session.addAll(fileSession);
+            head = headOf(pending.text());
+            if (head == null) {
+                return "no VALUES list in its first statement";
+            }
+            firstOffset = pending.start();
+            return null;
+        }
+
+        /**
+         * Opens the next file and reads its session statements up to its first INSERT ({@link #pending});
+         * a file without one is finished here. False when no file is left.
+         */
+        private boolean nextFile() throws LoadFailure, Abort {
+            while (++fileIndex < files.size()) {
+                closeQuietly();
+                DumpDirectory.DataFile f = files.get(fileIndex);
+                try {
+                    in = DumpFileInput.open(f.path(), f.compression(), diskBytes);
+                } catch (IOException e) {
+                    throw LoadFailure.badFile(0, "cannot read " + f.name() + ": " + e.getMessage(), e);
+                }
+                lexer = new StatementLexer(in);
+                fileSession = new ArrayList<>();
+                while (true) {
+                    StatementLexer.Statement s = next();
+                    if (s == null) {
+                        endFile();
+                        break;
+                    }
+                    String sql = SqlText.decode(s.text());
+                    SqlText.Kind kind = SqlText.kind(sql);
+                    if (kind == SqlText.Kind.SESSION) {
+                        fileSession.add(sql);
+                    } else if (kind == SqlText.Kind.DATA) {
+                        if (fileIndex > 0 && !fileSession.equals(session)) {
+                            throw new Abort("the session statements of " + f.name() + " differ from "
+                                    + files.get(0).name() + "'s");
+                        }
+                        pending = s;
+                        return true;
+                    } else {
+                        throw new Abort(f.name() + " holds " + SqlText.head(sql));
+                    }
+                }
+            }
+            return false;
+        }
+
+        private StatementLexer.Statement next() throws LoadFailure {
+            try {
+                return lexer.next();
+            } catch (StatementLexer.MalformedSqlException e) {
+                throw LoadFailure.badFile(e.offset(), files.get(fileIndex).name() + ": " + e.getMessage(), e);
+            } catch (IOException e) {
+                throw LoadFailure.badFile(lexer.offset(), "the file " + files.get(fileIndex).name()
+                        + " cannot be read past byte offset " + lexer.offset() + " (" + e.getMessage()
+                        + "): it is truncated or corrupt", e);
+            }
+        }
+
+        /** The current file is read to its end: its rows must be the ones the dump recorded. */
+        private void endFile() throws LoadFailure {
+            DumpDirectory.DataFile f = files.get(fileIndex);
+            long end = lexer.offset();
+            ends[fileIndex] = end;
+            var recorded = job.recorded.apply(f.name());
+            if (recorded != null && rowsPerFile[fileIndex] != recorded.rows()) {
+                throw LoadFailure.damaged(end, "the file " + f.name() + " holds " + rowsPerFile[fileIndex]
+                        + " rows but the dump wrote " + recorded.rows() + " (" + FileManifest.NAME + ")");
+            }
+        }
+
+        /** Converts the next INSERT into {@link #out}; false at the end of the group. */
+        private boolean fill() throws LoadFailure, Abort {
+            out.clear();
+            outPos = 0;
+            while (out.len == 0) {
+                if (job.stopping()) {
+                    throw new Abort(null);
+                }
+                StatementLexer.Statement s = pending;
+                pending = null;
+                if (s == null) {
+                    s = next();
+                    if (s == null) {
+                        endFile();
+                        if (!nextFile()) {
+                            return false;
+                        }
+                        continue;
+                    }
+                }
+                byte[] text = s.text();
+                int values = head.length;
+                if (text.length < values || !Arrays.equals(text, 0, values, head, 0, values)) {
+                    String sql = SqlText.decode(text);
+                    throw new Abort(SqlText.kind(sql) == SqlText.Kind.DATA
+                            ? "the statement at byte " + s.start() + " of " + files.get(fileIndex).name()
+                                    + " does not start as the first one did"
+                            : files.get(fileIndex).name() + " holds " + SqlText.head(sql) + " between its INSERTs");
+                }
+                int n;
+                try {
+                    n = TsvRows.append(text, values, columns, out);
+                } catch (TsvRows.Unsupported e) {
+                    throw new Abort(files.get(fileIndex).name() + " at byte " + s.start() + ": " + e.getMessage());
+                }
+                if (n + listGroups != s.topLevelGroups()) {
+                    throw new Abort(files.get(fileIndex).name() + " at byte " + s.start()
+                            + ": the rows of a statement were not all read");
+                }
+                rowsPerFile[fileIndex] += n;
+                total += n;
+                statements++;
+            }
+            return true;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            lastRead = System.nanoTime();
+            if (abort != null) {
+                throw new IOException("the transfer was ended");
+            }
+            try {
+                if (outPos == out.len && !fill()) {
+                    sent = true;
+                    return -1;
+                }
+            } catch (Abort a) {
+                abort = a.getMessage() == null ? Outcome.STOPPED : a.getMessage();
+                throw new IOException("the transfer was ended: " + abort);
+            } catch (LoadFailure e) {
+                abort = e.getMessage(); // the statements load what precedes the damage and report it
+                throw new IOException("the transfer was ended: " + abort);
+            }
+            int n = Math.min(len, out.len - outPos);
+            System.arraycopy(out.buf, outPos, b, off, n);
+            outPos += n;
+            return n;
+        }
+
+        @Override
+        public void close() {
+            // the driver closes the stream after the transfer; the files are closed by the loader
+        }
+
+        /** What the load does after the transfer ended early. */
+        Outcome aborted() {
+            if (abort == Outcome.STOPPED) {
+                return Outcome.STOPPED;
+            }
+            return fallBack((String) abort);
+        }
+
+        void closeQuietly() {
+            LoadJob.closeQuietly(in);
+            in = null;
+        }
+    }
+
+    /** The bytes of {@code text} up to and including its top-level VALUES keyword; null without one. */
+    private static byte[] headOf(byte[] text) {
+        // ISO-8859-1 keeps one character per byte, so the index found is a byte index
+        String s = new String(text, 0, Math.min(text.length, 1 << 16), StandardCharsets.ISO_8859_1);
+        int values = InsertRewriter.findValues(s);
+        return values < 0 ? null : Arrays.copyOf(text, values);
+    }
+
+    /** Ends the transfer early; a null message is a stop. */
+    private static final class Abort extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Abort(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

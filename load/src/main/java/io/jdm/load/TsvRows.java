@@ -1,0 +1,347 @@
+package io.jdm.load;
+
+import java.util.Arrays;
+
+/**
+ * Turns the rows of a dump's {@code INSERT ... VALUES} list into the text {@code LOAD DATA} reads
+ * by default (fields ended by a tab, rows by a newline, {@code \} escapes, {@code \N} for NULL),
+ * byte for byte, so that the server stores exactly what the INSERT would have stored.
+ *
+ * <p>Only values whose meaning is the same in both forms are converted: quoted strings (in any
+ * column: the server stores a string the same way from either), NULL, unquoted numbers in numeric
+ * columns, and hex literals in binary string columns. Anything else (an unquoted number in an ENUM,
+ * YEAR or BIT column, where a number and its text mean different values; a hex literal in a text or
+ * geometry column; functions, {@code DEFAULT}, comments) is {@link Unsupported}, and the caller
+ * loads the statement as SQL instead. Strings are read with MySQL's default escapes, as the dumps
+ * write them (a session with {@code NO_BACKSLASH_ESCAPES} or {@code ANSI_QUOTES} is not converted).
+ */
+final class TsvRows {
+    /** What a column makes of an unquoted value. */
+    enum Column {
+        /** Integer, decimal and floating-point columns: an unquoted number is its text. */
+        NUMBER,
+        /** BINARY, VARBINARY and BLOB columns: a hex literal is its bytes. */
+        BINARY,
+        /** Everything else: only quoted strings and NULL. */
+        OTHER
+    }
+
+    /** A value or statement shape that the conversion does not carry; the statement loads as SQL. */
+    static final class Unsupported extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Unsupported(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** A growable byte buffer the converted rows are appended to. */
+    static final class Out {
+        byte[] buf = new byte[1 << 16];
+        int len;
+
+        void clear() {
+            len = 0;
+        }
+
+        void put(byte b) {
+            if (len == buf.length) {
+                grow(1);
+            }
+            buf[len++] = b;
+        }
+
+        void put(byte[] b, int from, int n) {
+            if (len + n > buf.length) {
+                grow(n);
+            }
+            System.arraycopy(b, from, buf, len, n);
+            len += n;
+        }
+
+        private void grow(int n) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+        }
+    }
+
+    private TsvRows() {
+    }
+
+    /**
+     * Appends the rows of the VALUES list that starts at {@code from} (just after the keyword) to
+     * {@code out}.
+     *
+     * @param columns what each field's column is, in the order of the statement's fields
+     * @return the number of rows appended
+     * @throws Unsupported when a value cannot be carried exactly (out then holds a partial row)
+     */
+    static int append(byte[] sql, int from, Column[] columns, Out out) throws Unsupported {
+        int i = skipBlank(sql, from);
+        int rows = 0;
+        while (true) {
+            if (i >= sql.length || sql[i] != '(') {
+                throw new Unsupported("expected a row at byte " + i + " of the statement");
+            }
+            i = row(sql, i + 1, columns, out);
+            rows++;
+            i = skipBlank(sql, i);
+            if (i >= sql.length) {
+                return rows;
+            }
+            if (sql[i] != ',') {
+                throw new Unsupported("text after the VALUES list at byte " + i + " of the statement");
+            }
+            i = skipBlank(sql, i + 1);
+        }
+    }
+
+    /** One row from just after its {@code (}; returns the index after its {@code )}. */
+    private static int row(byte[] sql, int i, Column[] columns, Out out) throws Unsupported {
+        int field = 0;
+        while (true) {
+            i = skipBlank(sql, i);
+            if (field >= columns.length) {
+                throw new Unsupported("a row has more values than the table has columns");
+            }
+            if (field > 0) {
+                out.put((byte) '\t');
+            }
+            i = value(sql, i, columns[field], out);
+            field++;
+            i = skipBlank(sql, i);
+            if (i >= sql.length) {
+                throw new Unsupported("the statement ends inside a row");
+            }
+            byte c = sql[i];
+            if (c == ')') {
+                if (field != columns.length) {
+                    throw new Unsupported("a row has fewer values than the table has columns");
+                }
+                out.put((byte) '\n');
+                return i + 1;
+            }
+            if (c != ',') {
+                throw new Unsupported("unexpected text in a row at byte " + i + " of the statement");
+            }
+            i++;
+        }
+    }
+
+    private static int value(byte[] sql, int i, Column column, Out out) throws Unsupported {
+        if (i >= sql.length) {
+            throw new Unsupported("the statement ends inside a row");
+        }
+        byte c = sql[i];
+        if (c == '\'' || c == '"') {
+            return string(sql, i, out);
+        }
+        int end = i;
+        while (end < sql.length && isWordByte(sql[end])) {
+            end++;
+        }
+        if (end == i) {
+            throw new Unsupported("unexpected text in a row at byte " + i + " of the statement");
+        }
+        if (end - i == 4 && (c == 'N' || c == 'n') && regionIs(sql, i, "NULL")) {
+            out.put((byte) '\\');
+            out.put((byte) 'N');
+            return end;
+        }
+        if ((c == 'X' || c == 'x') && end - i == 1 && end < sql.length && sql[end] == '\'') {
+            return hexQuoted(sql, end, column, out);
+        }
+        if (c == '0' && end - i > 2 && (sql[i + 1] == 'x')) {
+            requireBinary(column);
+            hex(sql, i + 2, end, out);
+            return end;
+        }
+        if (column != Column.NUMBER || !isNumber(sql, i, end)) {
+            throw new Unsupported("the value at byte " + i + " of the statement is neither a string nor a number"
+                    + " in a numeric column");
+        }
+        if (c == '-' && isZero(sql, i + 1, end)) {
+            i++; // -0.0 is a DECIMAL literal, which has no negative zero; as text a DOUBLE column would keep the sign
+        }
+        out.put(sql, i, end - i);
+        return end;
+    }
+
+    /** Only zeros and a point: no exponent, after which the literal is a DOUBLE and keeps its sign. */
+    private static boolean isZero(byte[] sql, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (sql[i] != '0' && sql[i] != '.') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A quoted string from its opening quote; returns the index after its closing quote. */
+    private static int string(byte[] sql, int start, Out out) throws Unsupported {
+        byte q = sql[start];
+        int i = start + 1;
+        int run = i; // start of the bytes copied as they are
+        while (i < sql.length) {
+            byte c = sql[i];
+            if (c == '\\') {
+                out.put(sql, run, i - run);
+                if (i + 1 >= sql.length) {
+                    break;
+                }
+                escape(sql[i + 1], out);
+                i += 2;
+                run = i;
+            } else if (c == q) {
+                out.put(sql, run, i - run);
+                if (i + 1 < sql.length && sql[i + 1] == q) {
+                    out.put(q); // a doubled quote is one quote
+                    i += 2;
+                    run = i;
+                } else {
+                    return i + 1;
+                }
+            } else if (c == '\t' || c == '\n') {
+                out.put(sql, run, i - run);
+                out.put((byte) '\\');
+                out.put(c == '\t' ? (byte) 't' : (byte) 'n');
+                i++;
+                run = i;
+            } else {
+                i++;
+            }
+        }
+        throw new Unsupported("a string that starts at byte " + start + " of the statement does not end");
+    }
+
+    /** The SQL escape {@code \e} as LOAD DATA's escape of the same byte. */
+    private static void escape(byte e, Out out) {
+        switch (e) {
+            case '0', 'b', 'n', 'r', 't', 'Z', '\\' -> { // the same escapes, the same bytes
+                out.put((byte) '\\');
+                out.put(e);
+            }
+            case '%', '_' -> { // SQL keeps the backslash of these two outside LIKE
+                out.put((byte) '\\');
+                out.put((byte) '\\');
+                out.put(e);
+            }
+            default -> plain(e, out); // \x is x
+        }
+    }
+
+    /** One byte of a value, escaped where LOAD DATA would read it as structure. */
+    private static void plain(byte b, Out out) {
+        switch (b) {
+            case '\t' -> {
+                out.put((byte) '\\');
+                out.put((byte) 't');
+            }
+            case '\n' -> {
+                out.put((byte) '\\');
+                out.put((byte) 'n');
+            }
+            case '\\' -> {
+                out.put((byte) '\\');
+                out.put((byte) '\\');
+            }
+            default -> out.put(b);
+        }
+    }
+
+    private static int hexQuoted(byte[] sql, int quote, Column column, Out out) throws Unsupported {
+        requireBinary(column);
+        int end = quote + 1;
+        while (end < sql.length && sql[end] != '\'') {
+            end++;
+        }
+        if (end >= sql.length || (end - quote - 1) % 2 != 0) {
+            throw new Unsupported("a malformed hex literal at byte " + quote + " of the statement");
+        }
+        hex(sql, quote + 1, end, out);
+        return end + 1;
+    }
+
+    private static void requireBinary(Column column) throws Unsupported {
+        if (column != Column.BINARY) {
+            throw new Unsupported("a hex literal for a column that is not a binary string");
+        }
+    }
+
+    /** The bytes the hex digits {@code sql[from, to)} spell (an odd count has a leading 0). */
+    private static void hex(byte[] sql, int from, int to, Out out) throws Unsupported {
+        int i = from;
+        if ((to - from) % 2 != 0) {
+            plain((byte) digit(sql[i++]), out);
+        }
+        for (; i < to; i += 2) {
+            plain((byte) (digit(sql[i]) << 4 | digit(sql[i + 1])), out);
+        }
+    }
+
+    private static int digit(byte b) throws Unsupported {
+        int d = Character.digit(b, 16);
+        if (d < 0) {
+            throw new Unsupported("a malformed hex literal");
+        }
+        return d;
+    }
+
+    /** Digits with at most one point and an exponent: what a dump writes for a number. */
+    private static boolean isNumber(byte[] sql, int from, int to) {
+        int i = from;
+        if (sql[i] == '-' || sql[i] == '+') {
+            i++;
+        }
+        int digits = 0;
+        boolean point = false;
+        for (; i < to; i++) {
+            byte c = sql[i];
+            if (c >= '0' && c <= '9') {
+                digits++;
+            } else if (c == '.' && !point) {
+                point = true;
+            } else {
+                break;
+            }
+        }
+        if (digits == 0) {
+            return false;
+        }
+        if (i < to && (sql[i] == 'e' || sql[i] == 'E')) {
+            i++;
+            if (i < to && (sql[i] == '-' || sql[i] == '+')) {
+                i++;
+            }
+            int exp = i;
+            while (i < to && sql[i] >= '0' && sql[i] <= '9') {
+                i++;
+            }
+            if (i == exp) {
+                return false;
+            }
+        }
+        return i == to;
+    }
+
+    /** Bytes of a bare value: letters, digits, {@code . + - _}. */
+    private static boolean isWordByte(byte c) {
+        return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+                || c == '.' || c == '+' || c == '-' || c == '_';
+    }
+
+    private static boolean regionIs(byte[] sql, int i, String upper) {
+        for (int k = 0; k < upper.length(); k++) {
+            if (Character.toUpperCase(sql[i + k]) != upper.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int skipBlank(byte[] sql, int i) {
+        while (i < sql.length && (sql[i] == ' ' || sql[i] == '\n' || sql[i] == '\r' || sql[i] == '\t')) {
+            i++;
+        }
+        return i;
+    }
+}

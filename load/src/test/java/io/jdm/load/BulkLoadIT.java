@@ -1,0 +1,218 @@
+package io.jdm.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.dumpdir.DumpMetadata;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.TableName;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Files not begun load as one LOAD DATA LOCAL per group of a table's files ({@link BulkLoader}):
+ * every value arrives as the dump's INSERT would have stored it, values whose text would mean
+ * something else take the statements, a stop commits nothing of the group, and a target without
+ * local_infile loads by statements. The source runs the very INSERT statements of the file, so it
+ * holds what they mean; the target must hold the same bytes.
+ */
+class BulkLoadIT {
+    private static final String HEADER = "/*!40101 SET NAMES binary*/;\n/*!40014 SET FOREIGN_KEY_CHECKS=0*/;\n"
+            + "/*!40103 SET TIME_ZONE='+00:00' */;\n";
+    private static SqlServer source;
+    private static SqlServer target;
+    @TempDir
+    static Path tmp;
+
+    @BeforeAll
+    static void servers() {
+        ServerPair pair = TestServers.shared();
+        source = pair.source();
+        target = pair.target();
+    }
+
+    @Test
+    void everyEscapeAndLiteralArrivesAsTheInsertWouldStoreIt() throws Exception {
+        String db = "BulkLoadIT_values";
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, s VARCHAR(200) CHARACTER SET utf8mb4,"
+                + " l VARCHAR(50) CHARACTER SET latin1, vb VARBINARY(64), bl BLOB, e ENUM('a','b','2'),"
+                + " d DECIMAL(12,3), f DOUBLE, dt DATETIME(6), ts TIMESTAMP NULL DEFAULT NULL, n INT NULL,"
+                + " tx TEXT CHARACTER SET utf8mb4)";
+        byte[] first = bytes(HEADER, "INSERT INTO `t` VALUES (1,'a\\0b\\bc\\nd\\re\\tf\\Zg\\\\h\\'i\\\"j\\%k\\_l','caf",
+                new byte[] {(byte) 0xe9}, "',0x00090A5C4E0D,X'5C4E0a09','b',-12.5,1.5e3,'2024-02-29 12:34:56.123456',"
+                        + "'2038-01-19 03:14:07',NULL,'NULL');\n",
+                "INSERT INTO `t` VALUES (2,'it''s \"q\" and ''''','',X'','\\\\N','2',-0.00,-0.0,'1000-01-01 00:00:00',"
+                        + "'1970-01-01 00:00:01',-2147483648,'\\\\N');\n");
+        byte[] second = bytes(HEADER, "INSERT INTO `t` VALUES\n (3,\"double \\\"quoted\\\" \"\"x\"\" 'single'\","
+                + "'tab\traw',0xff,'raw\nnewline','a',99999999.999,1.7976931348623157e308,"
+                + "'9999-12-31 23:59:59.999999',NULL,2147483647,'\u00dcn\u00efc\u00f6d\u00e9 \ud83d\udc2c \\\\ back'),\n"
+                + " ( 4 , '' , NULL,NULL,NULL,NULL,NULL,-1E-3,NULL,NULL,NULL,''),\n"
+                + " (5,NULL,NULL,NULL,NULL,NULL,-0,-0e0,NULL,NULL,-0,NULL);\n");
+        Path dir = dump(db, create, first, second);
+        long loads = comLoad();
+        LoadResult r = new LoadUnit(config("bulk_values", dir)).run();
+        assertTrue(r.completed());
+        assertEquals(5, r.rows());
+        assertEquals(1, comLoad() - loads, "both files load as one LOAD DATA");
+        assertSameAsSource(db);
+        assertEquals(List.of("finished|2", "finished|3"), target.rows("SELECT status, rows_loaded FROM jdm_meta."
+                + "bulk_values_loader_checkpoint WHERE file LIKE '%.sql' ORDER BY file"));
+    }
+
+    /** An unquoted number is an index to an ENUM, a year to YEAR, bits to BIT: as text it would be a label or a string. */
+    @Test
+    void valuesWhoseTextMeansAnotherValueLoadAsStatements() throws Exception {
+        String db = "BulkLoadIT_meaning";
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, e ENUM('2','1'), y YEAR, b BIT(8))";
+        Path dir = dump(db, create, bytes(HEADER, "INSERT INTO `t` VALUES (1,'2',2024,b'101');\n",
+                "INSERT INTO `t` VALUES (2,2,0,5);\n"));
+        LoadResult r = new LoadUnit(config("bulk_meaning", dir)).run();
+        assertTrue(r.completed());
+        assertSameAsSource(db);
+        assertEquals(List.of("1|2|2024|5", "2|1|0000|5"), target.rows("SELECT id, e, CAST(y AS CHAR), b + 0 FROM "
+                + new TableName(db, "t").quoted() + " ORDER BY id"));
+    }
+
+    @Test
+    void aStopDuringLoadDataCommitsNothingAndTheRerunLoadsEveryRowOnce() throws Exception {
+        String db = "BulkLoadIT_stop";
+        StringBuilder data = new StringBuilder(HEADER);
+        for (int statement = 0; statement < 40; statement++) {
+            data.append("INSERT INTO `t` VALUES ");
+            for (int row = 1; row <= 10; row++) {
+                int id = statement * 10 + row;
+                data.append(row > 1 ? "," : "").append('(').append(id).append(",'v").append(id).append("')");
+            }
+            data.append(";\n");
+        }
+        Path dir = dump(db, "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))",
+                data.toString().getBytes(StandardCharsets.UTF_8));
+        String t = new TableName(db, "t").quoted();
+        target.execute("CREATE DATABASE `" + db + "`", "CREATE TABLE " + t + " (id INT PRIMARY KEY, v VARCHAR(20))",
+                "CREATE TRIGGER `" + db + "`.slow BEFORE INSERT ON " + t + " FOR EACH ROW DO SLEEP(0.01)");
+        LoadConfig cfg = config("bulk_stop", dir);
+        LoadUnit unit = new LoadUnit(cfg);
+        long loads = comLoad();
+        CompletableFuture<LoadResult> run = CompletableFuture.supplyAsync(unit::run);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        // no dirty read of the table: MariaDB's reader can wait forever on a bulk insert being rolled back
+        while (comLoad() == loads) {
+            assertTrue(System.nanoTime() < deadline, "no LOAD DATA began within 30 s");
+            Thread.sleep(5);
+        }
+        Thread.sleep(500); // a tenth of its 400 rows, 10 ms each
+        assertEquals(List.of("1"), target.rows("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                + " WHERE INFO LIKE 'DO SLEEP%'"), "the LOAD DATA is still running");
+        assertEquals(1, comLoad() - loads, "the rows arrive through LOAD DATA");
+        unit.stop();
+        LoadResult stopped = run.get(30, TimeUnit.SECONDS);
+        assertFalse(stopped.completed());
+        assertEquals(List.of("0"), target.rows("SELECT COUNT(*) FROM " + t), "a stop commits nothing of the group");
+        assertEquals(List.of("0"), target.rows("SELECT COUNT(*) FROM jdm_meta.bulk_stop_loader_checkpoint"
+                + " WHERE status = 'finished' OR `offset` > 0"));
+
+        target.execute("DROP TRIGGER `" + db + "`.slow");
+        LoadResult rest = new LoadUnit(cfg).run(); // a duplicate key would fail it
+        assertTrue(rest.completed());
+        assertEquals(400, rest.rows());
+        List<String> want = new ArrayList<>();
+        for (int id = 1; id <= 400; id++) {
+            want.add(id + "|v" + id);
+        }
+        assertEquals(want, target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
+    }
+
+    @Test
+    void aTargetWithoutLocalInfileLoadsByStatements() throws Exception {
+        String db = "BulkLoadIT_noinfile";
+        Path dir = dump(db, "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))",
+                bytes(HEADER, "INSERT INTO `t` VALUES (1,'a\\tb'),(2,NULL);\n"));
+        target.execute("SET GLOBAL local_infile = 0");
+        try {
+            long loads = comLoad();
+            LoadResult r = new LoadUnit(config("bulk_noinfile", dir)).run();
+            assertTrue(r.completed());
+            assertEquals(0, comLoad() - loads);
+        } finally {
+            target.execute("SET GLOBAL local_infile = 1");
+        }
+        assertSameAsSource(db);
+    }
+
+    /**
+     * A dump directory of one table {@code t} whose data files are {@code files}; the source runs
+     * the same statements, so that it holds what they mean.
+     */
+    private static Path dump(String db, String create, byte[]... files) throws Exception {
+        source.execute("DROP DATABASE IF EXISTS `" + db + "`", "CREATE DATABASE `" + db + "`");
+        target.execute("DROP DATABASE IF EXISTS `" + db + "`");
+        try (Connection c = source.connect(); Statement st = c.createStatement()) {
+            st.execute("USE `" + db + "`");
+            st.execute(create);
+            for (byte[] f : files) {
+                StatementLexer lexer = new StatementLexer(new java.io.ByteArrayInputStream(f));
+                StatementLexer.Statement s;
+                while ((s = lexer.next()) != null) {
+                    st.execute(SqlText.decode(s.text()));
+                }
+            }
+        }
+        Path dir = tmp.resolve(db);
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(DumpFileNames.databaseSchema(db)), "CREATE DATABASE `" + db + "`;\n");
+        Files.writeString(dir.resolve(DumpFileNames.tableSchema(db, "t")), create + ";\n");
+        for (int i = 0; i < files.length; i++) {
+            Files.write(dir.resolve(DumpFileNames.dataFile(db, "t", i + 1, "")), files[i]);
+        }
+        new DumpMetadata(LocalDateTime.now(), LocalDateTime.now(), BinlogPosition.of("mysql-bin.000001", 4), null)
+                .writeTo(dir);
+        return dir;
+    }
+
+    private static LoadConfig config(String task, Path dir) {
+        target.execute("CREATE DATABASE IF NOT EXISTS jdm_meta",
+                "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_loader_checkpoint"));
+        return LoadConfig.of(task, "src1", ConnectionSpec.of(target.host(), target.port(), target.user(),
+                target.password()), dir).withPoolSize(1);
+    }
+
+    private static void assertSameAsSource(String db) throws Exception {
+        TableName t = new TableName(db, "t");
+        try (Connection s = source.connect(); Connection c = target.connect()) {
+            TestData.assertSameRows(s, t, c, t);
+        }
+    }
+
+    private static long comLoad() throws Exception {
+        return Long.parseLong(target.rows("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+                + " WHERE VARIABLE_NAME = 'COM_LOAD'").get(0));
+    }
+
+    private static byte[] bytes(Object... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object p : parts) {
+            out.writeBytes(p instanceof byte[] b ? b : ((String) p).getBytes(StandardCharsets.UTF_8));
+        }
+        return out.toByteArray();
+    }
+}
