@@ -1,11 +1,15 @@
 package io.jdm.load;
 
 import io.jdm.common.sql.TableName;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The data files of a dump that is still being written, handed to the workers as they arrive.
@@ -58,6 +62,29 @@ final class ArrivingFiles implements FileQueue {
             wait(100); // a stop request does not notify: look again in a while
         }
         return waiting.poll().file();
+    }
+
+    /** The files of {@code first}'s table that have arrived and follow it without a gap. */
+    @Override
+    public synchronized List<DumpDirectory.DataFile> claimFollowing(DumpDirectory.DataFile first,
+                                                                    Predicate<DumpDirectory.DataFile> fresh) {
+        List<DumpDirectory.DataFile> out = new ArrayList<>();
+        long next = first.index() + 1;
+        boolean found = true;
+        while (found) {
+            found = false;
+            for (Iterator<Waiting> it = waiting.iterator(); it.hasNext(); ) {
+                DumpDirectory.DataFile f = it.next().file();
+                if (f.source().equals(first.source()) && f.index() == next && fresh.test(f)) {
+                    it.remove();
+                    out.add(f);
+                    next++;
+                    found = true;
+                    break;
+                }
+            }
+        }
+        return out;
     }
 
     @Override

@@ -66,8 +66,13 @@ final class BulkLoader {
 
     BulkLoader(LoadJob job, List<DumpDirectory.DataFile> files, TableName target) {
         this.job = job;
-        this.files = files;
+        this.files = List.copyOf(files);
         this.target = target;
+    }
+
+    /** The files of the group. */
+    List<DumpDirectory.DataFile> files() {
+        return files;
     }
 
     /**

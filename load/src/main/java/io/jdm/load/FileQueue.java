@@ -15,7 +15,7 @@ interface FileQueue {
     /**
      * Takes the files of {@code first}'s table that follow it in the queue and {@code fresh} accepts,
      * up to the table's share of the pool, so that one worker loads them with {@code first} as one
-     * group; none by default (files that are still arriving load one by one).
+     * group; none by default.
      */
     default List<DumpDirectory.DataFile> claimFollowing(DumpDirectory.DataFile first,
                                                         java.util.function.Predicate<DumpDirectory.DataFile> fresh) {

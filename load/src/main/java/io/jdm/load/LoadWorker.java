@@ -54,7 +54,9 @@ final class LoadWorker implements Runnable {
                 if (job.bulk() && fresh(f)) {
                     group = new ArrayList<>(group);
                     group.addAll(queue.claimFollowing(f, this::fresh));
-                    BulkLoader.Outcome outcome = bulkWithRetry(group);
+                    BulkLoader loader = new BulkLoader(job, group, job.config.router().apply(f.source()));
+                    BulkLoader.Outcome outcome = bulkWithRetry(loader);
+                    group = loader.files();
                     if (outcome == BulkLoader.Outcome.STOPPED) {
                         break;
                     }
@@ -92,10 +94,10 @@ final class LoadWorker implements Runnable {
      * later; after any outcome but FINISHED the connection is dropped (the transfer may have ended
      * mid-protocol).
      */
-    private BulkLoader.Outcome bulkWithRetry(List<DumpDirectory.DataFile> group) {
+    private BulkLoader.Outcome bulkWithRetry(BulkLoader loader) {
+        List<DumpDirectory.DataFile> group = loader.files();
         DumpDirectory.DataFile f = group.get(0);
         TableName target = job.config.router().apply(f.source());
-        BulkLoader loader = new BulkLoader(job, group, target);
         DiskProgress progress = new DiskProgress(job.metrics);
         String where = where(f, target, 0);
         String what = group.size() > 1 ? " (loading it and the next " + (group.size() - 1) + " file(s) as one LOAD DATA)"

@@ -21,7 +21,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -96,17 +95,8 @@ class BulkLoadIT {
     @Test
     void aStopDuringLoadDataCommitsNothingAndTheRerunLoadsEveryRowOnce() throws Exception {
         String db = "BulkLoadIT_stop";
-        StringBuilder data = new StringBuilder(HEADER);
-        for (int statement = 0; statement < 40; statement++) {
-            data.append("INSERT INTO `t` VALUES ");
-            for (int row = 1; row <= 10; row++) {
-                int id = statement * 10 + row;
-                data.append(row > 1 ? "," : "").append('(').append(id).append(",'v").append(id).append("')");
-            }
-            data.append(";\n");
-        }
         Path dir = dump(db, "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))",
-                data.toString().getBytes(StandardCharsets.UTF_8));
+                (HEADER + TestData.fortyStatements()).getBytes(StandardCharsets.UTF_8));
         String t = new TableName(db, "t").quoted();
         target.execute("CREATE DATABASE `" + db + "`", "CREATE TABLE " + t + " (id INT PRIMARY KEY, v VARCHAR(20))",
                 "CREATE TRIGGER `" + db + "`.slow BEFORE INSERT ON " + t + " FOR EACH ROW DO SLEEP(0.01)");
@@ -135,11 +125,7 @@ class BulkLoadIT {
         LoadResult rest = new LoadUnit(cfg).run(); // a duplicate key would fail it
         assertTrue(rest.completed());
         assertEquals(400, rest.rows());
-        List<String> want = new ArrayList<>();
-        for (int id = 1; id <= 400; id++) {
-            want.add(id + "|v" + id);
-        }
-        assertEquals(want, target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
+        assertEquals(TestData.fortyStatementsRows(), target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
     }
 
     @Test

@@ -308,15 +308,7 @@ class LoadUnitIT {
         Files.writeString(dir.resolve(DumpFileNames.databaseSchema(db)), "CREATE DATABASE `" + db + "`;\n");
         Files.writeString(dir.resolve(DumpFileNames.tableSchema(db, "t")),
                 "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20));\n");
-        StringBuilder data = new StringBuilder();
-        for (int statement = 0; statement < 40; statement++) {
-            data.append("INSERT INTO `t` VALUES ");
-            for (int row = 1; row <= 10; row++) {
-                int id = statement * 10 + row;
-                data.append(row > 1 ? "," : "").append('(').append(id).append(",'v").append(id).append("')");
-            }
-            data.append(";\n");
-        }
+        String data = TestData.fortyStatements();
         Files.writeString(dir.resolve(DumpFileNames.dataFile(db, "t", 1, "")), data);
         new DumpMetadata(LocalDateTime.now(), LocalDateTime.now(), BinlogPosition.of("mysql-bin.000001", 4), null)
                 .writeTo(dir);
@@ -353,7 +345,7 @@ class LoadUnitIT {
         assertEquals(committed, stopped.rows());
         List<String> checkpoint = target.rows("SELECT status, `offset`, rows_loaded FROM jdm_meta."
                 + Identifiers.quote("unit_stop_commit_loader_checkpoint") + " WHERE file LIKE '%.sql'");
-        String statements = data.toString();
+        String statements = data;
         int end = 0;
         for (int i = 0; i < committed / 10; i++) {
             end = statements.indexOf(";\n", end) + 1;
@@ -364,11 +356,7 @@ class LoadUnitIT {
         LoadResult rest = new LoadUnit(cfg).run(); // a duplicate key would fail it
         assertTrue(rest.completed());
         assertEquals(400 - committed, rest.rows(), "nothing loaded twice, nothing skipped");
-        List<String> want = new java.util.ArrayList<>();
-        for (int id = 1; id <= 400; id++) {
-            want.add(id + "|v" + id);
-        }
-        assertEquals(want, target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
+        assertEquals(TestData.fortyStatementsRows(), target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
     }
 
     @Test

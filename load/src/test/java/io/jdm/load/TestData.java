@@ -71,6 +71,29 @@ final class TestData {
         }
     }
 
+    /** 40 INSERT statements of 10 rows each, {@code (id,'v<id>')} for ids 1..400, one per line. */
+    static String fortyStatements() {
+        StringBuilder data = new StringBuilder();
+        for (int statement = 0; statement < 40; statement++) {
+            data.append("INSERT INTO `t` VALUES ");
+            for (int row = 1; row <= 10; row++) {
+                int id = statement * 10 + row;
+                data.append(row > 1 ? "," : "").append('(').append(id).append(",'v").append(id).append("')");
+            }
+            data.append(";\n");
+        }
+        return data.toString();
+    }
+
+    /** What {@link #fortyStatements()} loads: {@code id|v<id>} for ids 1..400, as {@code SqlServer.rows} gives it. */
+    static List<String> fortyStatementsRows() {
+        List<String> want = new ArrayList<>();
+        for (int id = 1; id <= 400; id++) {
+            want.add(id + "|v" + id);
+        }
+        return want;
+    }
+
     /** CHECKSUM TABLE of a table (same server version on both sides, so the values compare). */
     static long checksum(Connection c, TableName t) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("CHECKSUM TABLE " + t.quoted())) {
