@@ -64,18 +64,21 @@ final class ArrivingFiles implements FileQueue {
         return waiting.poll().file();
     }
 
-    /** The files of {@code first}'s table that have arrived and follow it without a gap. */
+    /** The files of {@code first}'s table that have arrived and follow it without a gap, within the group size. */
     @Override
     public synchronized List<DumpDirectory.DataFile> claimFollowing(DumpDirectory.DataFile first,
                                                                     Predicate<DumpDirectory.DataFile> fresh) {
         List<DumpDirectory.DataFile> out = new ArrayList<>();
         long next = first.index() + 1;
+        long bytes = first.size();
         boolean found = true;
         while (found) {
             found = false;
             for (Iterator<Waiting> it = waiting.iterator(); it.hasNext(); ) {
                 DumpDirectory.DataFile f = it.next().file();
-                if (f.source().equals(first.source()) && f.index() == next && fresh.test(f)) {
+                if (f.source().equals(first.source()) && f.index() == next && fresh.test(f)
+                        && bytes + f.size() <= BulkLoader.MAX_GROUP_BYTES) {
+                    bytes += f.size();
                     it.remove();
                     out.add(f);
                     next++;

@@ -50,6 +50,12 @@ final class BulkLoader {
     /** A LOAD DATA whose rows the server has not taken for this long is looked at: is the server there? */
     private static final long STALL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
+    /**
+     * At most this many bytes of dump files (as stored, compressed or not) in one group: one
+     * transaction on the target, so the most a kill or a fallback loads again per worker.
+     */
+    static final long MAX_GROUP_BYTES = 1L << 30;
+
     /** How a group ended. */
     enum Outcome {
         /** Every file of the group is loaded and its checkpoint row finished. */

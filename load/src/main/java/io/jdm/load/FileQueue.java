@@ -28,7 +28,8 @@ interface FileQueue {
     /**
      * The files of a {@link LoadPlan}, handed out in its order. A table's files are claimed as
      * groups of at most {@code ceil(files / ceil(workers / tables))}: with as many tables as workers
-     * each table is one group, with fewer each table is split so that every worker has one.
+     * each table is one group, with fewer each table is split so that every worker has one; and of
+     * at most {@link BulkLoader#MAX_GROUP_BYTES} on disk.
      */
     static FileQueue of(List<DumpDirectory.DataFile> plan, int workers) {
         Queue<DumpDirectory.DataFile> queue = new ConcurrentLinkedQueue<>(plan);
@@ -46,12 +47,14 @@ interface FileQueue {
                     DumpDirectory.DataFile first, java.util.function.Predicate<DumpDirectory.DataFile> fresh) {
                 int max = (perTable.get(first.source()) + splits - 1) / splits - 1;
                 List<DumpDirectory.DataFile> out = new java.util.ArrayList<>();
+                long bytes = first.size();
                 for (DumpDirectory.DataFile f : plan) {
                     if (out.size() >= max) {
                         break;
                     }
                     if (f.source().equals(first.source()) && f.index() > first.index()) {
-                        if (!fresh.test(f) || !queue.remove(f)) {
+                        bytes += f.size();
+                        if (bytes > BulkLoader.MAX_GROUP_BYTES || !fresh.test(f) || !queue.remove(f)) {
                             break; // groups are consecutive files of the table
                         }
                         out.add(f);

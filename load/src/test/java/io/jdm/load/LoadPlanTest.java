@@ -19,6 +19,42 @@ class LoadPlanTest {
         return new DumpDirectory.DataFile(new TableName("db", table), name, Path.of(name), index, "", size);
     }
 
+    /**
+     * LOAD DATA groups: a whole table each when there are as many tables as workers, a share of the
+     * table when there are fewer, never more than MAX_GROUP_BYTES, and only consecutive files not begun.
+     */
+    @Test
+    void groupsAreATablesConsecutiveFilesNotBegunUpToItsShareOfThePoolAndTheByteCap() throws Exception {
+        List<DumpDirectory.DataFile> files = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            files.add(file("one", i, 1000));
+        }
+        FileQueue four = FileQueue.of(LoadPlan.order(files, Map.of()), 4);
+        List<List<Long>> groups = new ArrayList<>();
+        DumpDirectory.DataFile f;
+        while ((f = four.next()) != null) {
+            List<Long> g = new ArrayList<>(List.of(f.index()));
+            four.claimFollowing(f, x -> true).forEach(x -> g.add(x.index()));
+            groups.add(g);
+        }
+        assertEquals(List.of(List.of(1L, 2L), List.of(3L, 4L), List.of(5L, 6L), List.of(7L, 8L)), groups,
+                "one table, four workers: a quarter each");
+
+        long big = BulkLoader.MAX_GROUP_BYTES / 2 - 1;
+        List<DumpDirectory.DataFile> large = List.of(file("t", 1, big), file("t", 2, big), file("t", 3, big));
+        FileQueue one = FileQueue.of(large, 1);
+        DumpDirectory.DataFile first = one.next();
+        assertEquals(List.of(2L), one.claimFollowing(first, x -> true).stream().map(DumpDirectory.DataFile::index)
+                .toList(), "the third file would pass the byte cap");
+
+        List<DumpDirectory.DataFile> three = List.of(file("a", 1, 10), file("a", 2, 10), file("a", 3, 10));
+        FileQueue begun = FileQueue.of(three, 1);
+        DumpDirectory.DataFile a1 = begun.next();
+        assertEquals(List.of(), begun.claimFollowing(a1, x -> x.index() != 2),
+                "a begun file ends the group: groups are consecutive");
+        assertEquals(2L, begun.next().index());
+    }
+
     @Test
     void smallTablesGoInTheFirstRoundAndFinishedFilesAreLeftOut() {
         List<DumpDirectory.DataFile> files = new ArrayList<>();
