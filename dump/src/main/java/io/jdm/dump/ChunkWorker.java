@@ -178,10 +178,14 @@ final class ChunkWorker implements Runnable {
         pool.give(conn);
         writer.recordWriteLatency(metrics.chunkWriteLatency());
         metrics.chunkDone();
-        if (chunk.table().release()) {
+        boolean tableDone = chunk.table().release();
+        if (tableDone) {
             metrics.tableDone();
         }
         announce(writer.written());
+        if (tableDone) {
+            listener.tableWritten(chunk.table().name());
+        }
         return null;
     }
 

@@ -309,6 +309,7 @@ public final class DumpUnit {
         }
         if (job.release()) {
             metrics.tableDone();
+            listener.tableWritten(job.name());
         }
         return true;
     }

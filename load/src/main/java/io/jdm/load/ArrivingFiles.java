@@ -29,13 +29,26 @@ final class ArrivingFiles implements FileQueue {
     private final Consumer<DumpDirectory.DataFile> onFinished;
     private final PriorityQueue<Waiting> waiting = new PriorityQueue<>(ORDER);
     private final Map<TableName, long[]> tables = new HashMap<>();
+    /** Tables the dump has written all files of. */
+    private final java.util.Set<TableName> written = new java.util.HashSet<>();
+    /** True while the dump waits for the load to finish a file before it announces another. */
+    private final java.util.function.BooleanSupplier dumpWaits;
+    private final java.util.function.BooleanSupplier holdTables;
     private long seq;
     private boolean closed;
 
     /** @param onFinished called by the worker that finished a file */
-    ArrivingFiles(LoadJob job, Consumer<DumpDirectory.DataFile> onFinished) {
+    /**
+     * @param dumpWaits true while the dump waits for the load to finish a file
+     * @param holdTables true when a table's files are to wait for the table's last one (they load as
+     *                   LOAD DATA); asked once a file is there
+     */
+    ArrivingFiles(LoadJob job, Consumer<DumpDirectory.DataFile> onFinished,
+                  java.util.function.BooleanSupplier dumpWaits, java.util.function.BooleanSupplier holdTables) {
         this.job = job;
         this.onFinished = onFinished;
+        this.dumpWaits = dumpWaits;
+        this.holdTables = holdTables;
     }
 
     /** A file that arrived, registered in the checkpoint and its table created. */
@@ -53,15 +66,65 @@ final class ArrivingFiles implements FileQueue {
         notifyAll();
     }
 
+    /** Every data file of {@code table} is written: its files go to the workers as one group. */
+    synchronized void tableWritten(TableName table) {
+        written.add(table);
+        notifyAll();
+    }
+
+    /**
+     * The next file to load. Where files load as LOAD DATA ({@link LoadJob#bulk()}), a table's files
+     * wait until the dump has written all of them, so that one statement fills the table (InnoDB
+     * fills an empty table in bulk); unless the dump waits for the load to finish a file, when the
+     * table with the most files waiting goes as far as it is. Files of a table the dump has finished
+     * go at once.
+     */
     @Override
     public synchronized DumpDirectory.DataFile next() throws InterruptedException {
-        while (waiting.isEmpty()) {
-            if (closed || job.stopping()) {
+        while (true) {
+            if (job.stopping() || (closed && waiting.isEmpty())) {
                 return null;
             }
-            wait(100); // a stop request does not notify: look again in a while
+            if (waiting.isEmpty()) {
+                wait(100); // a stop request does not notify: look again in a while
+                continue;
+            }
+            // asked only once a file is there: how rows that collide are written is decided at the first one
+            boolean hold = !closed && holdTables.getAsBoolean();
+            Waiting pick = null;
+            for (Waiting w : waiting) {
+                if ((!hold || written.contains(w.file().source())) && (pick == null || ORDER.compare(w, pick) < 0)) {
+                    pick = w;
+                }
+            }
+            if (pick == null && !waiting.isEmpty() && dumpWaits.getAsBoolean()) {
+                pick = mostWaiting();
+            }
+            if (pick != null) {
+                waiting.remove(pick);
+                return pick.file();
+            }
+            wait(100); // the dump starting to wait does not notify: look again in a while
         }
-        return waiting.poll().file();
+    }
+
+    /** The lowest-numbered waiting file of the table with the most files waiting. */
+    private Waiting mostWaiting() {
+        Map<TableName, Integer> count = new HashMap<>();
+        waiting.forEach(w -> count.merge(w.file().source(), 1, Integer::sum));
+        TableName most = null;
+        for (Map.Entry<TableName, Integer> e : count.entrySet()) {
+            if (most == null || e.getValue() > count.get(most)) {
+                most = e.getKey();
+            }
+        }
+        Waiting pick = null;
+        for (Waiting w : waiting) {
+            if (w.file().source().equals(most) && (pick == null || w.file().index() < pick.file().index())) {
+                pick = w;
+            }
+        }
+        return pick;
     }
 
     /** The files of {@code first}'s table that have arrived and follow it without a gap, within the group size. */

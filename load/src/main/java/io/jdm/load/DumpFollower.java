@@ -68,6 +68,9 @@ final class DumpFollower {
                 } else if (e instanceof DumpFeed.SchemaFile f) {
                     handOut(arrived); // the files announced before it go to the workers first
                     schemaFile(f.name());
+                } else if (e instanceof DumpFeed.TableWritten t) {
+                    handOut(arrived); // its files first
+                    files.tableWritten(t.table());
                 } else if (e instanceof DumpFeed.Complete c) {
                     handOut(arrived);
                     return c.metadata();

@@ -135,7 +135,7 @@ public final class LoadUnit {
         ArrivingFiles files = new ArrivingFiles(job, f -> {
             loaded.add(f.name());
             feed.fileLoaded();
-        });
+        }, feed::dumpWaits, job::bulk);
         DumpMetadata complete = null;
         ExecutorService pool = startWorkers(files, config.poolSize(), known);
         try {

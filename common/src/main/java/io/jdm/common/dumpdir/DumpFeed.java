@@ -35,6 +35,10 @@ public final class DumpFeed implements DumpListener {
     public record DataFile(FileManifest.Entry entry) implements Event {
     }
 
+    /** Every data file of a table is written ({@link DumpListener#tableWritten}). */
+    public record TableWritten(io.jdm.common.sql.TableName table) implements Event {
+    }
+
     /** The dump is complete: {@code metadata} is written. */
     public record Complete(DumpMetadata metadata) implements Event {
     }
@@ -81,6 +85,16 @@ public final class DumpFeed implements DumpListener {
             add(new DataFile(file));
         }
         return true;
+    }
+
+    @Override
+    public synchronized void tableWritten(io.jdm.common.sql.TableName table) {
+        add(new TableWritten(table));
+    }
+
+    /** True while the dump cannot announce another data file before the load finishes one. */
+    public synchronized boolean dumpWaits() {
+        return !closed && ahead >= maxAhead;
     }
 
     @Override

@@ -39,6 +39,13 @@ public interface DumpListener {
      */
     boolean dataWritten(FileManifest.Entry file, long timeout, TimeUnit unit) throws InterruptedException;
 
+    /**
+     * Every chunk of {@code table} is written: no data file of it is written after this one call,
+     * though a file another dump thread wrote may still be announced after it. Never waits.
+     */
+    default void tableWritten(io.jdm.common.sql.TableName table) {
+    }
+
     /** {@code jdm-files} and {@code metadata} are written: the directory holds a complete dump. */
     void completed(DumpMetadata metadata);
 }

@@ -1,0 +1,62 @@
+package io.jdm.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.sql.TableName;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The files of a dump still being written, where they load as LOAD DATA: a table's files wait for
+ * its last one, unless the dump waits for the load, and a finished table's files go at once.
+ */
+class ArrivingFilesTest {
+    private static DumpDirectory.DataFile file(String table, int index) {
+        String name = "db." + table + "." + String.format("%09d", index) + ".sql";
+        return new DumpDirectory.DataFile(new TableName("db", table), name, Path.of(name), index, "", 100);
+    }
+
+    private static final LoadJob JOB = new LoadJob(LoadConfig.of("t", "s", ConnectionSpec.of("127.0.0.1", 1, "u", ""),
+            Path.of(".")), new LoadMetrics("t", "s"));
+
+    @Test
+    void aTablesFilesWaitForItsLastOneUnlessTheDumpWaits() throws Exception {
+        AtomicBoolean dumpWaits = new AtomicBoolean();
+        ArrivingFiles files = new ArrivingFiles(JOB, f -> { }, dumpWaits::get, () -> true);
+        files.add(file("a", 1));
+        files.add(file("a", 2));
+        files.add(file("b", 1));
+        files.add(file("b", 2));
+        files.add(file("b", 3));
+        Thread closer = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            files.tableWritten(new TableName("db", "a"));
+        });
+        closer.start();
+        long t0 = System.nanoTime();
+        DumpDirectory.DataFile first = files.next(); // held until a is written, though b is bigger
+        assertEquals("db.a.000000001.sql", first.name());
+        assertEquals(true, System.nanoTime() - t0 >= 250_000_000L, "handed out before the table was written");
+        assertEquals(List.of("db.a.000000002.sql"), files.claimFollowing(first, f -> true).stream()
+                .map(DumpDirectory.DataFile::name).toList());
+
+        dumpWaits.set(true); // b is not written, but the dump waits for the load: b goes as far as it is
+        DumpDirectory.DataFile b = files.next();
+        assertEquals("db.b.000000001.sql", b.name());
+        assertEquals(2, files.claimFollowing(b, f -> true).size());
+
+        dumpWaits.set(false);
+        files.add(file("c", 1));
+        files.close(); // the dump is complete: nothing is held
+        assertEquals("db.c.000000001.sql", files.next().name());
+        assertNull(files.next());
+    }
+}
