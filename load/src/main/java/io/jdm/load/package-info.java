@@ -27,7 +27,8 @@
  * <pre>
  *  DumpFeed ──► DumpFollower: table schema file → CREATE (routed); data file → checkpoint row
  *                      │
- *                      ▼ ArrivingFiles: LoadPlan's order among the files that have arrived
+ *                      ▼ ArrivingFiles: LoadPlan's order among the files that have arrived; for LOAD DATA
+ *                        a table's files wait for its last one (tableWritten), unless the dump waits
  *          pool-size LoadWorkers, as above ──► each finished file lets the dump write one more
  *                      │
  *                      ▼ dump complete (metadata): the complete directory as above, whose files are
