@@ -249,20 +249,18 @@ final class BulkLoader {
         }
         rows.columns = columns;
         rows.listGroups = ins.columnList() ? 1 : 0;
+        boolean named = false; // as FileLoader runs them: utf8mb4 unless the file set its own first
         for (String sql : rows.session) {
             if (SqlText.isSetNames(sql)) {
-                if (!sql.equals(session.names)) {
-                    st.execute(sql);
-                    session.names = sql;
-                }
-            } else {
-                session.names = null;
-                st.execute(sql);
+                named = true;
+            } else if (!named) {
+                session.run(st, FileLoader.DEFAULT_NAMES);
+                named = true;
             }
+            session.run(st, sql);
         }
-        if (rows.session.stream().noneMatch(SqlText::isSetNames) && !FileLoader.DEFAULT_NAMES.equals(session.names)) {
-            st.execute(FileLoader.DEFAULT_NAMES);
-            session.names = FileLoader.DEFAULT_NAMES;
+        if (!named) {
+            session.run(st, FileLoader.DEFAULT_NAMES);
         }
         rows.loadData = "LOAD DATA LOCAL INFILE 'jdm-rows' "
                 + (job.onDuplicate() == OnDuplicate.REPLACE ? "REPLACE " : "") + "INTO TABLE " + target.quoted()
@@ -298,8 +296,10 @@ final class BulkLoader {
         if (columnList.isEmpty()) {
             return visible.isEmpty() ? null : visible.toArray(TsvRows.Column[]::new);
         }
-        List<String> names = SqlText.columnNames(columnList);
-        if (names == null) {
+        List<String> names;
+        try {
+            names = new SqlCursor(columnList).columnList();
+        } catch (IllegalArgumentException e) {
             return null;
         }
         TsvRows.Column[] out = new TsvRows.Column[names.size()];

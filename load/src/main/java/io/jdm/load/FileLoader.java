@@ -31,6 +31,19 @@ final class FileLoader {
      */
     static final class Session {
         String names;
+
+        /** Runs a session statement of a file; a {@code SET NAMES} the connection ran last is skipped. */
+        void run(Statement st, String sql) throws SQLException {
+            if (SqlText.isSetNames(sql)) {
+                if (!sql.equals(names)) {
+                    st.execute(sql);
+                    names = sql;
+                }
+                return;
+            }
+            names = null; // another SET may change the character set in ways not tracked here
+            st.execute(sql);
+        }
     }
 
     private final LoadJob job;
@@ -227,25 +240,25 @@ final class FileLoader {
     private void session(Statement st, String sql, long offset) throws LoadFailure {
         if (SqlText.isSetNames(sql)) {
             namesPending = false; // it replaces the default the file would otherwise start with
-            if (!sql.equals(session.names)) {
-                execute(st, sql, offset, sql);
-                session.names = sql;
-            }
-            return;
+        } else {
+            defaultNames(st, offset);
         }
-        defaultNames(st, offset);
-        session.names = null; // another SET may change the character set in ways not tracked here
-        execute(st, sql, offset, sql);
+        runSession(st, sql, offset);
     }
 
     /** Before the file's first statement that depends on it: its character set is utf8mb4 unless it set one. */
     private void defaultNames(Statement st, long offset) throws LoadFailure {
         if (namesPending) {
             namesPending = false;
-            if (!DEFAULT_NAMES.equals(session.names)) {
-                execute(st, DEFAULT_NAMES, offset, DEFAULT_NAMES);
-                session.names = DEFAULT_NAMES;
-            }
+            runSession(st, DEFAULT_NAMES, offset);
+        }
+    }
+
+    private void runSession(Statement st, String sql, long offset) throws LoadFailure {
+        try {
+            session.run(st, sql);
+        } catch (SQLException e) {
+            throw LoadFailure.sql(offset, "the statement " + SqlText.head(sql), e);
         }
     }
 

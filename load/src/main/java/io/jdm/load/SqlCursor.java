@@ -90,6 +90,40 @@ final class SqlCursor {
         return new String[] {null, first};
     }
 
+    /**
+     * Reads a column list {@code (a, `b`, ...)} that must be all that is left.
+     *
+     * @throws IllegalArgumentException when the text is anything else
+     */
+    java.util.List<String> columnList() {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        symbol('(');
+        do {
+            names.add(identifier());
+        } while (!symbolIf(')') && symbol(','));
+        if (skipSpace().pos < sql.length()) {
+            throw new IllegalArgumentException("text after the column list at character " + pos);
+        }
+        return names;
+    }
+
+    /** Consumes {@code c}, which must come next; returns true. */
+    private boolean symbol(char c) {
+        if (!symbolIf(c)) {
+            throw new IllegalArgumentException("expected '" + c + "' at character " + pos);
+        }
+        return true;
+    }
+
+    private boolean symbolIf(char c) {
+        skipSpace();
+        if (pos < sql.length() && sql.charAt(pos) == c) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
     private int wordEnd() {
         int end = pos;
         while (end < sql.length() && SqlScanner.isBareNameChar(sql.charAt(end))) {

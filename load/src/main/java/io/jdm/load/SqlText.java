@@ -88,68 +88,6 @@ final class SqlText {
         return name.toLowerCase(java.util.Locale.ROOT);
     }
 
-    /**
-     * The names of a column list {@code (`a`, b, ...)}, unquoted; null when it holds anything
-     * else.
-     */
-    static List<String> columnNames(String list) {
-        List<String> names = new java.util.ArrayList<>();
-        int i = SCANNER.skipBlank(list, 0, list.length());
-        if (i >= list.length() || list.charAt(i) != '(') {
-            return null;
-        }
-        i++;
-        while (true) {
-            i = SCANNER.skipBlank(list, i, list.length());
-            if (i >= list.length()) {
-                return null;
-            }
-            StringBuilder name = new StringBuilder();
-            if (list.charAt(i) == '`') {
-                int j = i + 1;
-                while (true) {
-                    if (j >= list.length()) {
-                        return null;
-                    }
-                    char c = list.charAt(j);
-                    if (c == '`') {
-                        if (j + 1 < list.length() && list.charAt(j + 1) == '`') {
-                            name.append('`');
-                            j += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    name.append(c);
-                    j++;
-                }
-                i = j + 1;
-            } else {
-                int j = i;
-                while (j < list.length() && SqlScanner.isBareNameChar(list.charAt(j))) {
-                    j++;
-                }
-                if (j == i) {
-                    return null;
-                }
-                name.append(list, i, j);
-                i = j;
-            }
-            names.add(name.toString());
-            i = SCANNER.skipBlank(list, i, list.length());
-            if (i >= list.length()) {
-                return null;
-            }
-            char c = list.charAt(i++);
-            if (c == ')') {
-                return SCANNER.skipBlank(list, i, list.length()) == list.length() ? names : null;
-            }
-            if (c != ',') {
-                return null;
-            }
-        }
-    }
-
     /** Whether the word {@code span} of {@code sql} is {@code word}, in any case. */
     static boolean is(String sql, int[] span, String word) {
         return span[1] - span[0] == word.length() && sql.regionMatches(true, span[0], word, 0, word.length());
