@@ -78,6 +78,27 @@ class BulkLoadIT {
                 + "bulk_values_loader_checkpoint WHERE file LIKE '%.sql' ORDER BY file"));
     }
 
+    /** The file's SET NAMES and time zone apply to its rows as they would to its INSERTs. */
+    @Test
+    void theFilesCharacterSetAndTimeZoneTravelWithItsRows() throws Exception {
+        String db = "BulkLoadIT_session";
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, s VARCHAR(20) CHARACTER SET utf8mb4, ts TIMESTAMP NULL)"
+                + " DEFAULT CHARSET = latin1";
+        byte[] file = bytes("/*!40101 SET NAMES latin1*/;\n/*!40103 SET TIME_ZONE='+05:30' */;\n"
+                        + "/*!40101 SET SQL_MODE='STRICT_TRANS_TABLES,NO_AUTO_VALUE_ON_ZERO'*/;\n"
+                        + "INSERT INTO `t` VALUES (1,'caf\u00e9','2024-03-01 10:00:00'),",
+                "(2,'\u00e9','1970-01-01 05:30:01');\n");
+        Path dir = dump(db, create, file);
+        long loads = comLoad();
+        LoadResult r = new LoadUnit(config("bulk_session", dir)).run();
+        assertTrue(r.completed());
+        assertEquals(1, comLoad() - loads, "the file loads as one LOAD DATA");
+        assertSameAsSource(db);
+        assertEquals(List.of("1|636166C383C2A9|1709267400", "2|C383C2A9|1"), target.rows("SELECT id, HEX(s),"
+                + " UNIX_TIMESTAMP(ts) FROM " + new TableName(db, "t").quoted() + " ORDER BY id"),
+                "the UTF-8 bytes of \u00e9 read as two latin1 characters, times read in +05:30");
+    }
+
     /** An unquoted number is an index to an ENUM, a year to YEAR, bits to BIT: as text it would be a label or a string. */
     @Test
     void valuesWhoseTextMeansAnotherValueLoadAsStatements() throws Exception {
