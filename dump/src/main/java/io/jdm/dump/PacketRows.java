@@ -5,12 +5,17 @@ import com.mysql.cj.conf.PropertySet;
 import com.mysql.cj.exceptions.CJException;
 import com.mysql.cj.jdbc.exceptions.SQLExceptionsMapping;
 import com.mysql.cj.jdbc.result.ResultSetImpl;
+import com.mysql.cj.protocol.a.NativePacketPayload;
+import com.mysql.cj.protocol.a.result.AbstractBufferRow;
+import com.mysql.cj.protocol.a.result.TextBufferRow;
 import com.mysql.cj.protocol.ResultsetRows;
 import com.mysql.cj.result.DefaultValueFactory;
 import com.mysql.cj.result.Field;
 import com.mysql.cj.result.Row;
 import io.jdm.common.sql.SqlBytes;
 import io.jdm.common.sql.ValueEncoder;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
@@ -22,13 +27,37 @@ import java.sql.SQLException;
  * {@link ResultSet#getBytes} would first copy it. Numbers and temporals are still copied: they are
  * short. Otherwise the result set is read as usual. Used by the dump, the one place where rows are
  * only turned into text and written.
+ *
+ * <p>Where the driver's row is a text row over its packet ({@link TextBufferRow}, as streaming gives)
+ * and its packet can be reached, the values are taken from the packet in one pass over its
+ * length-encoded fields ({@link #raw}): the driver's per-value lookup, decoding and copying of
+ * numbers are skipped as well. Any other row goes through the driver's accessors.
  */
 final class PacketRows {
+    /** Read the packet under a text row and where its values start; null when the driver hides them. */
+    private static final MethodHandle PACKET;
+    private static final MethodHandle HOME;
+
+    static {
+        MethodHandle packet = null;
+        MethodHandle home = null;
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(AbstractBufferRow.class, MethodHandles.lookup());
+            packet = lookup.findGetter(AbstractBufferRow.class, "rowFromServer", NativePacketPayload.class);
+            home = lookup.findGetter(AbstractBufferRow.class, "homePosition", int.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            packet = null;
+        }
+        PACKET = packet;
+        HOME = packet == null ? null : home;
+    }
+
     private final ResultSet rs;
     private final ResultsetRows rows;
     private final RowLiterals literals;
     private final Escaper escaper;
     private Row row;
+    private boolean fromPacket;
 
     /** @param direct whether to read from the driver's row reader ({@link RowLiterals#rows} decides) */
     PacketRows(ResultSet rs, RowLiterals literals, boolean direct) {
@@ -84,10 +113,73 @@ final class PacketRows {
             return;
         }
         try {
-            literals.appendDirect(out, this);
+            fromPacket = raw(out);
+            if (!fromPacket) {
+                literals.appendDirect(out, this);
+            }
         } catch (CJException e) {
             throw SQLExceptionsMapping.translateException(e, null);
         }
+    }
+
+    /**
+     * Appends the current row from its packet when it is a text row whose packet can be reached: a
+     * text row is its columns' values in order, each a length-encoded string, or 0xFB for NULL.
+     * False, having appended nothing, otherwise.
+     */
+    private boolean raw(SqlBytes out) {
+        if (PACKET == null || row.getClass() != TextBufferRow.class) {
+            return false;
+        }
+        NativePacketPayload packet;
+        int pos;
+        try {
+            packet = (NativePacketPayload) PACKET.invokeExact((AbstractBufferRow) row);
+            pos = (int) HOME.invokeExact((AbstractBufferRow) row);
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot read a row's packet", e); // a getter of a field does not throw
+        }
+        byte[] buf = packet.getByteBuffer();
+        int end = packet.getPayloadLength();
+        int columns = literals.columns();
+        for (int i = 0; i < columns; i++) {
+            if (pos >= end) {
+                throw new IllegalStateException("a row packet ended after " + i + " of " + columns + " values");
+            }
+            int first = buf[pos++] & 0xFF;
+            long len;
+            if (first < 0xFB) {
+                len = first;
+            } else if (first == 0xFB) {
+                literals.appendNull(out, i);
+                continue;
+            } else if (first == 0xFC) {
+                len = (buf[pos] & 0xFF) | (buf[pos + 1] & 0xFF) << 8;
+                pos += 2;
+            } else if (first == 0xFD) {
+                len = (buf[pos] & 0xFF) | (buf[pos + 1] & 0xFF) << 8 | (buf[pos + 2] & 0xFF) << 16;
+                pos += 3;
+            } else if (first == 0xFE) {
+                len = 0;
+                for (int b = 7; b >= 0; b--) {
+                    len = len << 8 | (buf[pos + b] & 0xFF);
+                }
+                pos += 8;
+            } else {
+                throw new IllegalStateException("a row packet holds no value at column " + (i + 1));
+            }
+            if (len > end - pos) {
+                throw new IllegalStateException("a row packet's value " + (i + 1) + " runs past its end");
+            }
+            literals.appendValue(out, i, buf, pos, (int) len);
+            pos += (int) len;
+        }
+        return true;
+    }
+
+    /** Whether the last row appended was read from its packet in one pass. */
+    boolean fromPacket() {
+        return fromPacket;
     }
 
     byte[] bytes(int column) {

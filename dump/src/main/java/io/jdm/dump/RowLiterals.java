@@ -56,6 +56,37 @@ final class RowLiterals {
         return new PacketRows(rs, this, direct);
     }
 
+    /** How many values a row has. */
+    int columns() {
+        return kinds.length;
+    }
+
+    /** Appends column {@code i}'s NULL, after a comma unless it is the first. */
+    void appendNull(SqlBytes out, int i) {
+        if (i > 0) {
+            out.append(',');
+        }
+        out.appendAscii("NULL");
+    }
+
+    /**
+     * Appends column {@code i}'s value, given as the {@code len} bytes the driver would hand over (the
+     * text protocol's form of the value), after a comma unless it is the first. Only for a direct
+     * {@link PacketRows}: every column is then a number, a temporal, UTF-8 text or binary.
+     */
+    void appendValue(SqlBytes out, int i, byte[] buf, int off, int len) {
+        if (i > 0) {
+            out.append(',');
+        }
+        switch (kinds[i]) {
+            case NUMBER -> out.append(buf, off, len);
+            case TEMPORAL -> out.append('\'').append(buf, off, len).append('\'');
+            case UTF8_TEXT -> ValueEncoder.appendString(out, buf, off, len);
+            case BINARY -> ValueEncoder.appendHex(out, buf, off, len);
+            default -> throw new IllegalStateException("column " + columns[i].name() + " is not read directly");
+        }
+    }
+
     /** Like {@link #append(SqlBytes, ResultSet)} for the current row of a direct {@link PacketRows}. */
     void appendDirect(SqlBytes out, PacketRows rows) {
         for (int i = 0; i < kinds.length; i++) {

@@ -122,6 +122,73 @@ class RowLiteralsIT {
         }
     }
 
+    /**
+     * A row read whole from its packet (all columns at once, as the dump reads them) writes what the
+     * result set path writes, for values of every length encoding of the protocol: one byte (up to
+     * 250), two (251 up), three (65,536 up) and eight (16 MiB up, where the row spans several packets);
+     * NULLs between them.
+     */
+    @Test
+    void rowsReadFromTheirPacketWriteTheSameLiteralsAtEveryLength() throws Exception {
+        TableName t = new TableName(DB, "lengths");
+        long packet = ((Number) scalar("SELECT @@GLOBAL.max_allowed_packet")).longValue();
+        source.execute("SET GLOBAL max_allowed_packet = " + (64 << 20));
+        try {
+            source.execute("CREATE TABLE " + t.quoted() + " (id INT PRIMARY KEY, s LONGTEXT, b LONGBLOB, n INT,"
+                    + " d DATETIME(6), e ENUM('x','y''z')) CHARSET utf8mb4");
+            int id = 0;
+            for (int len : new int[] {0, 1, 250, 251, 252, 65535, 65536, 65537, 16777211, 16777216, 16777300}) {
+                id++;
+                // four characters of five bytes: an escaped quote and a two-byte character
+                String text = "LEFT(REPEAT(CONCAT('ab', CHAR(39), _utf8mb4 x'C3A9'), " + (len / 5 + 1) + "), " + len + ")";
+                source.execute("INSERT INTO " + t.quoted() + " VALUES (" + id + ", " + text + ", UNHEX(REPEAT('00FF', "
+                        + (len / 2 + 1) + ")), " + (id % 3 == 0 ? "NULL" : String.valueOf(-id)) + ", "
+                        + (id % 2 == 0 ? "NULL" : "'2024-02-29 23:59:59.000001'") + ", " + (id % 2 == 0 ? "'y''z'" : "NULL")
+                        + ")");
+            }
+            String url = ConnectionSpec.of(source.host(), source.port(), source.user(), source.password()).jdbcUrl();
+            try (Connection c = java.sql.DriverManager.getConnection(url, source.user(), source.password())) {
+                List<Column> cols = SchemaReader.read(c, t).writableColumns();
+                String sql = "SELECT " + ResultSetValues.selectList(cols) + " FROM " + t.quoted() + " ORDER BY id";
+                List<String> viaResultSet = new ArrayList<>();
+                try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
+                    RowLiterals literals = new RowLiterals(rs, cols);
+                    while (rs.next()) {
+                        SqlBytes out = new SqlBytes(16);
+                        literals.append(out, rs);
+                        viaResultSet.add(out.toString());
+                    }
+                }
+                assertEquals(id, viaResultSet.size());
+                try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
+                    PacketRows rows = new RowLiterals(rs, cols).rows(rs);
+                    assertTrue(rows.direct(), "every column of the table is read directly");
+                    int i = 0;
+                    while (rows.next()) {
+                        SqlBytes out = new SqlBytes(16);
+                        rows.append(out);
+                        assertTrue(rows.fromPacket(), "row " + (i + 1) + " read from its packet");
+                        String got = out.toString();
+                        String want = viaResultSet.get(i);
+                        assertEquals(want.length(), got.length(), "row " + (i + 1) + " length");
+                        assertTrue(want.equals(got), "row " + (i + 1) + " differs");
+                        i++;
+                    }
+                    assertEquals(id, i);
+                }
+            }
+        } finally {
+            source.execute("SET GLOBAL max_allowed_packet = " + packet);
+        }
+    }
+
+    private static Object scalar(String sql) throws SQLException {
+        try (Connection c = source.connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getObject(1);
+        }
+    }
+
     private static Statement streaming(Connection c) throws SQLException {
         Statement st = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
         st.setFetchSize(Integer.MIN_VALUE);
