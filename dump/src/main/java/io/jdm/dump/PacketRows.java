@@ -7,6 +7,7 @@ import com.mysql.cj.jdbc.exceptions.SQLExceptionsMapping;
 import com.mysql.cj.jdbc.result.ResultSetImpl;
 import com.mysql.cj.protocol.a.NativePacketPayload;
 import com.mysql.cj.protocol.a.result.AbstractBufferRow;
+import com.mysql.cj.protocol.a.result.ResultsetRowsStreaming;
 import com.mysql.cj.protocol.a.result.TextBufferRow;
 import com.mysql.cj.protocol.ResultsetRows;
 import com.mysql.cj.result.DefaultValueFactory;
@@ -14,6 +15,7 @@ import com.mysql.cj.result.Field;
 import com.mysql.cj.result.Row;
 import io.jdm.common.sql.SqlBytes;
 import io.jdm.common.sql.ValueEncoder;
+import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.sql.ResultSet;
@@ -56,15 +58,26 @@ final class PacketRows {
     private final ResultsetRows rows;
     private final RowLiterals literals;
     private final Escaper escaper;
+    /** The connection's buffer, when rows are parsed where they arrive (see {@link WireInput}). */
+    private final WireInput wire;
     private Row row;
+    /** Where the current row's payload starts in {@link #wire}'s buffer, and its length; -1: none. */
+    private int wireStart;
+    private int wireLength = -1;
     private boolean fromPacket;
+    private long wireRows;
 
     /** @param direct whether to read from the driver's row reader ({@link RowLiterals#rows} decides) */
-    PacketRows(ResultSet rs, RowLiterals literals, boolean direct) {
+    PacketRows(ResultSet rs, RowLiterals literals, boolean direct) throws SQLException {
         this.rs = rs;
         this.rows = direct ? ((ResultSetImpl) rs).getRows() : null;
         this.escaper = direct ? new Escaper(((ResultSetImpl) rs).getSession().getPropertySet()) : null;
         this.literals = literals;
+        try {
+            this.wire = rows instanceof ResultsetRowsStreaming && PACKET != null ? WireInput.of(rs) : null;
+        } catch (IOException e) {
+            throw new SQLException("cannot read the connection's input: " + e.getMessage(), "08S01", e);
+        }
     }
 
     /** True when the rows come from the driver's row reader. */
@@ -99,10 +112,51 @@ final class PacketRows {
             return rs.next();
         }
         try {
+            if (wire != null && wireRow()) {
+                return true;
+            }
             row = rows.next();
             return row != null;
         } catch (CJException e) {
             throw SQLExceptionsMapping.translateException(e, null);
+        }
+    }
+
+    /**
+     * Takes the next packet as the current row where it lies in the connection's buffer, when it is
+     * a row packet that fits there. Anything else is left unread for the driver: a row over several
+     * packets or larger than the buffer, the end of the rows (0xFE: an EOF or OK packet; a row's first
+     * byte is 0xFE only in a packet of 16 MiB), an error (0xFF), or a read that failed (the driver
+     * reads again and reports it in its own words).
+     */
+    private boolean wireRow() {
+        if (wireLength >= 0) {
+            wire.consume(4 + wireLength);
+            wireLength = -1;
+        }
+        try {
+            if (!wire.want(5)) {
+                return false;
+            }
+            byte[] b = wire.buffer();
+            int p = wire.position();
+            int len = (b[p] & 0xFF) | (b[p + 1] & 0xFF) << 8 | (b[p + 2] & 0xFF) << 16;
+            if (len == 0 || len >= 0xFFFFFF || 4 + len > WireInput.CAPACITY || !wire.want(4 + len)) {
+                return false;
+            }
+            b = wire.buffer();
+            p = wire.position();
+            int first = b[p + 4] & 0xFF;
+            if (first == 0xFE || first == 0xFF) {
+                return false;
+            }
+            wireStart = p + 4;
+            wireLength = len;
+            row = null;
+            wireRows++;
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -113,6 +167,11 @@ final class PacketRows {
             return;
         }
         try {
+            if (wireLength >= 0) {
+                appendPacket(out, wire.buffer(), wireStart, wireStart + wireLength);
+                fromPacket = true;
+                return;
+            }
             fromPacket = raw(out);
             if (!fromPacket) {
                 literals.appendDirect(out, this);
@@ -139,8 +198,12 @@ final class PacketRows {
         } catch (Throwable e) {
             throw new IllegalStateException("cannot read a row's packet", e); // a getter of a field does not throw
         }
-        byte[] buf = packet.getByteBuffer();
-        int end = packet.getPayloadLength();
+        appendPacket(out, packet.getByteBuffer(), pos, packet.getPayloadLength());
+        return true;
+    }
+
+    /** Appends the row whose text-protocol payload is {@code buf} from {@code pos} to {@code end}. */
+    private void appendPacket(SqlBytes out, byte[] buf, int pos, int end) {
         int columns = literals.columns();
         for (int i = 0; i < columns; i++) {
             if (pos >= end) {
@@ -174,7 +237,14 @@ final class PacketRows {
             literals.appendValue(out, i, buf, pos, (int) len);
             pos += (int) len;
         }
-        return true;
+        if (pos != end) {
+            throw new IllegalStateException("a row packet holds more than its " + columns + " values");
+        }
+    }
+
+    /** How many rows were taken where they lay in the connection's buffer. */
+    long wireRows() {
+        return wireRows;
     }
 
     /** Whether the last row appended was read from its packet in one pass. */

@@ -47,7 +47,7 @@ final class RowLiterals {
      * The rows of {@code rs} (not yet read), read from Connector/J's row reader when no column needs
      * the result set (see {@link PacketRows}); from then on {@code rs} must only be closed.
      */
-    PacketRows rows(ResultSet rs) {
+    PacketRows rows(ResultSet rs) throws SQLException {
         boolean direct = wireTypes != null;
         for (int i = 0; i < kinds.length && direct; i++) {
             direct = kinds[i] == NUMBER || kinds[i] == TEMPORAL
