@@ -34,6 +34,10 @@ import java.sql.SQLException;
  * and its packet can be reached, the values are taken from the packet in one pass over its
  * length-encoded fields ({@link #raw}): the driver's per-value lookup, decoding and copying of
  * numbers are skipped as well. Any other row goes through the driver's accessors.
+ *
+ * <p>A row packet that fits the connection's {@link WireInput} is not even read by the driver: its
+ * header is looked at and its values parsed where they lie in that buffer ({@link #wireRow}), and
+ * the driver reads only what ends the rows (or reports an error), and rows too long for the buffer.
  */
 final class PacketRows {
     /** Read the packet under a text row and where its values start; null when the driver hides them. */

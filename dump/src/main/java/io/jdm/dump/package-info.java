@@ -8,6 +8,7 @@
  *                                                          (each database's and table's) ─► DumpListener
  *    ChunkPlanner (key ranges, in the snapshot) ──► bounded chunk queue ──► threads × ChunkWorker
  *                                                                              │ SELECT … streamed
+ *                                    WireInput (under the driver) ─► PacketRows: a row packet parsed in place
  *                                                                              ▼ RowLiterals: driver bytes → SQL literals (UTF-8)
  *                                                              DataFileWriter: {db}.{tbl}.{NNNNNNNNN}.sql[.gz|.zst]
  *                                                     a finished chunk's files ─► DumpListener (may wait)
