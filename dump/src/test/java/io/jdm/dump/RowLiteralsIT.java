@@ -87,15 +87,7 @@ class RowLiteralsIT {
             for (Column col : SchemaReader.read(c, TABLE).writableColumns()) {
                 List<Column> one = List.of(col);
                 String sql = "SELECT " + ResultSetValues.selectList(one) + " FROM " + TABLE.quoted() + " ORDER BY id";
-                List<String> viaResultSet = new ArrayList<>();
-                try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
-                    RowLiterals literals = new RowLiterals(rs, one);
-                    while (rs.next()) {
-                        SqlBytes out = new SqlBytes(16);
-                        literals.append(out, rs);
-                        viaResultSet.add(out.toString());
-                    }
-                }
+                List<String> viaResultSet = viaResultSet(c, sql, one);
                 try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
                     PacketRows rows = new RowLiterals(rs, one).rows(rs);
                     if (!rows.direct()) {
@@ -151,15 +143,7 @@ class RowLiteralsIT {
             try (Connection c = java.sql.DriverManager.getConnection(url, source.user(), source.password())) {
                 List<Column> cols = SchemaReader.read(c, t).writableColumns();
                 String sql = "SELECT " + ResultSetValues.selectList(cols) + " FROM " + t.quoted() + " ORDER BY id";
-                List<String> viaResultSet = new ArrayList<>();
-                try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
-                    RowLiterals literals = new RowLiterals(rs, cols);
-                    while (rs.next()) {
-                        SqlBytes out = new SqlBytes(16);
-                        literals.append(out, rs);
-                        viaResultSet.add(out.toString());
-                    }
-                }
+                List<String> viaResultSet = viaResultSet(c, sql, cols);
                 assertEquals(id, viaResultSet.size());
                 try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
                     PacketRows rows = new RowLiterals(rs, cols).rows(rs);
@@ -183,6 +167,20 @@ class RowLiteralsIT {
         } finally {
             source.execute("SET GLOBAL max_allowed_packet = " + packet);
         }
+    }
+
+    /** Each row of {@code sql} as {@link RowLiterals} writes it from the result set. */
+    private static List<String> viaResultSet(Connection c, String sql, List<Column> cols) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = streaming(c); ResultSet rs = st.executeQuery(sql)) {
+            RowLiterals literals = new RowLiterals(rs, cols);
+            while (rs.next()) {
+                SqlBytes row = new SqlBytes(16);
+                literals.append(row, rs);
+                out.add(row.toString());
+            }
+        }
+        return out;
     }
 
     private static Object scalar(String sql) throws SQLException {
