@@ -20,7 +20,7 @@
  * <p>After a lock-free dump the recorded position is its lowest LOW, and the sync writes in safe mode
  * until its stream passes the dump's highest HIGH ({@code jdm-chunks}; see the dump package).
  *
- * <p>While dump and load overlap, the dump waits whenever 2 × pool-size + threads of its data files are
+ * <p>While dump and load overlap, the dump waits whenever 4 × (2 × pool-size + threads) of its data files are
  * not loaded yet; either unit's failure stops the other, and {@code /status} shows the unit as Load
  * with the dump's numbers under {@code jdm.dump}.
  *

@@ -64,7 +64,7 @@ class DumpLoadOverlapIT {
         source.execute("CREATE TABLE " + db + ".a_keyless (a INT, b VARCHAR(20))",
                 "INSERT INTO " + db + ".a_keyless SELECT seq % 7, CONCAT('k', seq) FROM " + db + ".seq_1_to_300",
                 "CREATE TABLE " + db + ".t1 (id INT PRIMARY KEY, v VARCHAR(40), k INT, KEY k (k))",
-                "INSERT INTO " + db + ".t1 SELECT seq, CONCAT('v;', seq), seq % 13 FROM " + db + ".seq_1_to_1000",
+                "INSERT INTO " + db + ".t1 SELECT seq, CONCAT('v;', seq), seq % 13 FROM " + db + ".seq_1_to_2000",
                 "CREATE TABLE " + db + ".t2 (id BIGINT PRIMARY KEY, payload TEXT)",
                 "INSERT INTO " + db + ".t2 SELECT seq * 3, REPEAT(CHAR(65 + seq % 26), seq % 50) FROM " + db
                         + ".seq_1_to_600",

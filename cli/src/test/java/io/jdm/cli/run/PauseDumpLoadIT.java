@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
@@ -93,7 +94,11 @@ class PauseDumpLoadIT {
     }
 
     @Test
-    void aPauseDuringTheDumpEndsItAndResumeDumpsAgainUndoingWhatWasLoaded() throws Exception {
+    void aPauseDuringTheDumpEndsItAndResumeDumpsAgainUndoingWhatWasLoaded() throws Throwable {
+        statementByStatement(this::pauseDuringTheDump);
+    }
+
+    private void pauseDuringTheDump() throws Exception {
         String db = "pause_dump";
         String slow = "a_slow"; // dumped first: the dump waits for its slow load, far from complete
         TaskRunner runner = runner("pause-dump", db, slow);
@@ -132,7 +137,11 @@ class PauseDumpLoadIT {
     }
 
     @Test
-    void stopTaskWhilePausedStopsAndTheNextRunResumes() throws Exception {
+    void stopTaskWhilePausedStopsAndTheNextRunResumes() throws Throwable {
+        statementByStatement(this::stopWhilePaused);
+    }
+
+    private void stopWhilePaused() throws Exception {
         String db = "pause_stop";
         String slow = "z_slow";
         TaskRunner runner = runner("pause-stop", db, slow);
@@ -167,10 +176,25 @@ class PauseDumpLoadIT {
     }
 
     /** Source {@code t1} (10 files that load at once) and {@code slow} (8 files, a second each on the target). */
+    /**
+     * Runs {@code test} with the target's {@code local_infile} off, so files load statement by
+     * statement and the slow table's rows arrive a statement at a time (as one LOAD DATA they would
+     * all arrive at its commit), and the dump is held by the bound on files ahead of the load (a
+     * table's files are not held back for one LOAD DATA).
+     */
+    private static void statementByStatement(Executable test) throws Throwable {
+        target.execute("SET GLOBAL local_infile = 0");
+        try {
+            test.execute();
+        } finally {
+            target.execute("SET GLOBAL local_infile = 1");
+        }
+    }
+
     private TaskRunner runner(String name, String db, String slow) throws Exception {
         source.freshDatabase(db);
         source.execute("CREATE TABLE " + db + ".t1 (id INT PRIMARY KEY, v VARCHAR(20))",
-                "INSERT INTO " + db + ".t1 SELECT seq, CONCAT('t', seq) FROM " + db + ".seq_1_to_2000",
+                "INSERT INTO " + db + ".t1 SELECT seq, CONCAT('t', seq) FROM " + db + ".seq_1_to_4000",
                 "CREATE TABLE " + db + "." + slow + " (id INT PRIMARY KEY, v VARCHAR(20))",
                 "INSERT INTO " + db + "." + slow + " SELECT seq, CONCAT('s', seq) FROM " + db + ".seq_1_to_" + SLOW_ROWS,
                 "ANALYZE TABLE " + db + ".t1, " + db + "." + slow);
