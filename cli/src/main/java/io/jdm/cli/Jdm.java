@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.JdmException;
 import java.io.PrintWriter;
+import java.util.List;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,12 +13,13 @@ import picocli.CommandLine.Option;
 /** Entry point of the {@code jdm} command. */
 @Command(name = "jdm", mixinStandardHelpOptions = true, versionProvider = Jdm.Version.class,
         description = "Migrate a live MySQL/MariaDB database into TiDB or any MySQL-compatible target: "
-                + "dump, load, binlog sync.",
-        subcommands = {CheckCommand.class, DumpCommand.class, LoadCommand.class, SyncCommand.class,
-                RunCommand.class, StatusCommand.class, OperateTaskCommand.Pause.class,
-                OperateTaskCommand.Resume.class, OperateTaskCommand.Stop.class, ShardLockCommand.class, VerifyCommand.class,
-                BenchCommand.class, DemoCommand.class})
+                + "dump, load, binlog sync.")
 public final class Jdm implements Runnable {
+    /** The subcommands, in the order the usage lists them. */
+    private static final List<Class<?>> COMMANDS = List.of(CheckCommand.class, DumpCommand.class, LoadCommand.class,
+            SyncCommand.class, RunCommand.class, StatusCommand.class, OperateTaskCommand.Pause.class,
+            OperateTaskCommand.Resume.class, OperateTaskCommand.Stop.class, ShardLockCommand.class,
+            VerifyCommand.class, BenchCommand.class, DemoCommand.class);
 
     @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
             description = "Debug logging and stack traces on errors.")
@@ -58,7 +60,7 @@ public final class Jdm implements Runnable {
     /** Runs the command line and returns the exit code (for tests and {@link #main}). */
     public static int execute(String... args) {
         verbose = false;
-        CommandLine cl = new CommandLine(new Jdm());
+        CommandLine cl = commandLine(args);
         cl.setExecutionExceptionHandler(Jdm::handle);
         cl.setParameterExceptionHandler((ex, a) -> {
             PrintWriter err = ex.getCommandLine().getErr();
@@ -67,6 +69,37 @@ public final class Jdm implements Runnable {
             return ExitCode.USAGE;
         });
         return cl.execute(args);
+    }
+
+    /**
+     * The command line for {@code args}: only the command they name is built (picocli reads each
+     * command's options by reflection, and all of them cost about 0.1 s of every start); all of them
+     * for the usage or a name not known.
+     */
+    static CommandLine commandLine(String... args) {
+        CommandLine cl = new CommandLine(new Jdm());
+        Class<?> named = named(args);
+        for (Class<?> c : named == null ? COMMANDS : List.of(named)) {
+            cl.addSubcommand(c);
+        }
+        return cl;
+    }
+
+    /** The command the first argument that is not an option names (or one of its aliases); null if none. */
+    private static Class<?> named(String[] args) {
+        for (String a : args) {
+            if (a.startsWith("-")) {
+                continue;
+            }
+            for (Class<?> c : COMMANDS) {
+                Command command = c.getAnnotation(Command.class);
+                if (command.name().equals(a) || List.of(command.aliases()).contains(a)) {
+                    return c;
+                }
+            }
+            return null;
+        }
+        return null;
     }
 
     private static int handle(Exception ex, CommandLine cl, CommandLine.ParseResult parsed) {

@@ -114,7 +114,7 @@ class DeployExamplesTest {
 
     /** {@code args} is a {@code jdm run TASK --source-id ID} command line jdm's parser accepts. */
     private static void assertJdmCommandLine(List<String> args, String sourceId) {
-        CommandLine.ParseResult r = new CommandLine(new Jdm()).parseArgs(args.toArray(String[]::new));
+        CommandLine.ParseResult r = Jdm.commandLine(args.toArray(String[]::new)).parseArgs(args.toArray(String[]::new));
         CommandLine.ParseResult run = r.subcommand();
         assertEquals("run", run.commandSpec().name(), args.toString());
         assertEquals(List.of(sourceId), run.matchedOptionValue("--source-id", List.<String>of()), args.toString());
