@@ -55,6 +55,11 @@ final class FileLoader {
     private Session session;
     /** The file has not yet set its own character set: the default is due before its data. */
     private boolean namesPending;
+    /**
+     * The character set of the file's session ({@link #DEFAULT_NAMES} until it sets one); null when a
+     * statement set it in a way not followed here.
+     */
+    private String charset = "utf8mb4";
     private final EnumErrorValues enumErrorValues;
     /** What the dump recorded for this file; null for a dump without {@code jdm-files}. */
     private final FileManifest.Entry recorded;
@@ -90,6 +95,7 @@ final class FileLoader {
     boolean load(Connection c, Session session, long maxStatementBytes, LongConsumer diskBytes) throws LoadFailure {
         this.session = session;
         this.namesPending = true; // the previous file on this connection may have left SET NAMES binary behind
+        this.charset = "utf8mb4";
         boolean clean = false;
         try (Statement st = c.createStatement()) {
             st.setEscapeProcessing(false); // dump text is SQL, not JDBC escape syntax
@@ -199,7 +205,7 @@ final class FileLoader {
             if (s == null) {
                 break;
             }
-            String sql = SqlText.decode(s.text());
+            String sql = SqlText.decode(s.text(), charset);
             switch (SqlText.kind(sql)) {
                 case SESSION -> session(st, sql, s.start());
                 case DATA -> {
@@ -240,8 +246,12 @@ final class FileLoader {
     private void session(Statement st, String sql, long offset) throws LoadFailure {
         if (SqlText.isSetNames(sql)) {
             namesPending = false; // it replaces the default the file would otherwise start with
+            charset = SqlText.setNamesCharset(sql);
         } else {
             defaultNames(st, offset);
+            if (SqlText.setsCharsetVariable(sql)) {
+                charset = null; // set in a way not followed here
+            }
         }
         runSession(st, sql, offset);
     }

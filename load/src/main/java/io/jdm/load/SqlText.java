@@ -38,6 +38,18 @@ final class SqlText {
      * into hex literals ({@code X'..'}), which the server stores as exactly those bytes.
      */
     static String decode(byte[] b) {
+        return decode(b, null);
+    }
+
+    /**
+     * {@link #decode(byte[])} for a statement run after {@code SET NAMES charset}: a literal that is
+     * not UTF-8 becomes a hex literal with that character set's introducer ({@code _latin1 X'..'}),
+     * a string of that character set holding those bytes, as the literal was in the source's
+     * session (a bare hex literal is a binary string, which a text column refuses or stores
+     * unconverted). Without a known character set, or for {@code binary}, or where the literal has
+     * an introducer of its own, the hex literal stays bare.
+     */
+    static String decode(byte[] b, String charset) {
         String fast = new String(b, StandardCharsets.UTF_8); // the JDK's intrinsic path; ASCII stays compact
         if (fast.indexOf('\uFFFD') < 0) {
             return fast; // no replacement character: the bytes were valid UTF-8
@@ -47,7 +59,7 @@ final class SqlText {
         try {
             return d.decode(ByteBuffer.wrap(b)).toString();
         } catch (CharacterCodingException e) {
-            return new String(hexInvalidLiterals(b), StandardCharsets.UTF_8);
+            return new String(hexInvalidLiterals(b, charset), StandardCharsets.UTF_8);
         }
     }
 
@@ -76,6 +88,16 @@ final class SqlText {
         List<int[]> w = UP_TO_5_7.words(sql);
         return (w.size() == 3 || (w.size() == 5 && is(sql, w.get(3), "COLLATE"))) && is(sql, w.get(0), "SET")
                 && is(sql, w.get(1), "NAMES") && isName(sql, w.get(2)) && isName(sql, w.get(w.size() - 1));
+    }
+
+    /**
+     * Whether a session statement other than a plain {@link #isSetNames} may change the character
+     * set string literals are read in ({@code SET CHARACTER SET}, {@code character_set_client} or
+     * {@code _connection}, a {@code SET NAMES} among other assignments): said coarsely, by its words.
+     */
+    static boolean setsCharsetVariable(String sql) {
+        String s = sql.toLowerCase(java.util.Locale.ROOT);
+        return s.contains("names") || s.contains("character") || s.contains("charset");
     }
 
     /** The character set a {@link #isSetNames} statement names, in lower case. */
@@ -115,10 +137,16 @@ final class SqlText {
     }
 
     static byte[] hexInvalidLiterals(byte[] b) {
+        return hexInvalidLiterals(b, null);
+    }
+
+    static byte[] hexInvalidLiterals(byte[] b, String charset) {
+        String introducer = charset == null || charset.equals("binary") || !charset.matches("[a-z0-9_]+")
+                ? null : "_" + charset + " ";
         ByteArrayOutputStream out = new ByteArrayOutputStream(b.length * 2);
         SqlLexer lexer = new SqlLexer(DIALECT, (kind, start, end) -> {
             if (kind == SqlScanner.Kind.STRING) {
-                literal(b, (int) start, (int) end, out);
+                literal(b, (int) start, (int) end, introduced(b, (int) start) ? null : introducer, out);
             } else {
                 out.write(b, (int) start, (int) (end - start));
             }
@@ -131,8 +159,34 @@ final class SqlText {
         return out.toByteArray();
     }
 
-    /** Copies the literal {@code b[start, end)}, as a hex literal when its value is not UTF-8. */
-    private static void literal(byte[] b, int start, int end, ByteArrayOutputStream out) {
+    /**
+     * Whether the literal at {@code start} has a prefix of its own: a word right before its quote
+     * ({@code N'..'}, {@code _latin1'..'}) or an introducer word before it ({@code _latin1 '..'}).
+     */
+    private static boolean introduced(byte[] b, int start) {
+        int i = start - 1;
+        if (i >= 0 && isWordByte(b[i])) {
+            return true;
+        }
+        while (i >= 0 && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r')) {
+            i--;
+        }
+        int end = i;
+        while (i >= 0 && isWordByte(b[i])) {
+            i--;
+        }
+        return end > i && b[i + 1] == '_';
+    }
+
+    private static boolean isWordByte(byte c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$';
+    }
+
+    /**
+     * Copies the literal {@code b[start, end)}, as a hex literal when its value is not UTF-8, after
+     * {@code introducer} unless that is null.
+     */
+    private static void literal(byte[] b, int start, int end, String introducer, ByteArrayOutputStream out) {
         byte q = b[start];
         ByteArrayOutputStream value = new ByteArrayOutputStream();
         int i = start + 1;
@@ -155,6 +209,9 @@ final class SqlText {
         if (isUtf8(v)) {
             out.write(b, start, end - start);
         } else {
+            if (introducer != null) {
+                out.writeBytes(introducer.getBytes(StandardCharsets.US_ASCII));
+            }
             out.write('X');
             out.write('\'');
             for (byte x : v) {

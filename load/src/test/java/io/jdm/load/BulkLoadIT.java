@@ -99,6 +99,34 @@ class BulkLoadIT {
                 "the UTF-8 bytes of \u00e9 read as two latin1 characters, times read in +05:30");
     }
 
+    /**
+     * A latin1 file's raw byte that is not UTF-8 (as an older dump of a latin1 table holds it) loads
+     * as the latin1 character it is, by LOAD DATA and statement by statement alike.
+     */
+    @Test
+    void aLatin1ByteThatIsNotUtf8LoadsAsItsCharacterEitherWay() throws Exception {
+        String db = "BulkLoadIT_latin1";
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, s VARCHAR(20) CHARACTER SET utf8mb4,"
+                + " l VARCHAR(20) CHARACTER SET latin1)";
+        byte[] file = bytes("/*!40101 SET NAMES latin1*/;\nINSERT INTO `t` VALUES (1,'caf", new byte[] {(byte) 0xe9},
+                "','", new byte[] {(byte) 0xe9}, "t", new byte[] {(byte) 0xe9}, "'),(2,'plain','x');\n");
+        for (int infile : new int[] {1, 0}) {
+            Path dir = dump(db, create);
+            Files.write(dir.resolve(DumpFileNames.dataFile(db, "t", 1, "")), file);
+            target.execute("SET GLOBAL local_infile = " + infile);
+            try {
+                long loads = comLoad();
+                LoadResult r = new LoadUnit(config("bulk_latin1", dir)).run();
+                assertTrue(r.completed());
+                assertEquals(infile, comLoad() - loads, "local_infile " + infile);
+            } finally {
+                target.execute("SET GLOBAL local_infile = 1");
+            }
+            assertEquals(List.of("1|636166C3A9|E974E9", "2|706C61696E|78"), target.rows("SELECT id, HEX(s), HEX(l)"
+                    + " FROM " + new TableName(db, "t").quoted() + " ORDER BY id"), "local_infile " + infile);
+        }
+    }
+
     /** An unquoted number is an index to an ENUM, a year to YEAR, bits to BIT: as text it would be a label or a string. */
     @Test
     void valuesWhoseTextMeansAnotherValueLoadAsStatements() throws Exception {

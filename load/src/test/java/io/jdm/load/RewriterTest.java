@@ -105,6 +105,13 @@ class RewriterTest {
         byte[] bad = new byte[] {'I', 'N', 'S', ' ', '(', '\'', 'a', (byte) 0xff, '\\', '\'', '\\', '0', '\'', ',',
                 '\'', 'o', 'k', '\'', ')'};
         assertEquals("INS (X'61FF2700','ok')", SqlText.decode(bad));
+        // after SET NAMES latin1 the literal is a latin1 string of those bytes, as in the source's session
+        assertEquals("INS (_latin1 X'61FF2700','ok')", SqlText.decode(bad, "latin1"));
+        assertEquals("INS (X'61FF2700','ok')", SqlText.decode(bad, "binary"));
+        assertEquals("INS (X'61FF2700','ok')", SqlText.decode(bad, null));
+        // a literal with an introducer or N of its own keeps it, before a bare hex literal
+        byte[] own = "INS (_cp1251 'a\u00ff',N'b\u00ff',_binary'c\u00ff')".getBytes(StandardCharsets.ISO_8859_1);
+        assertEquals("INS (_cp1251 X'61FF',NX'62FF',_binaryX'63FF')", SqlText.decode(own, "latin1"));
     }
 
     @Test
