@@ -222,13 +222,14 @@ final class BulkLoader {
             throws SQLException, LoadFailure {
         String charset = "utf8mb4";
         for (String sql : rows.session) {
-            if (SqlText.isSetNames(sql)) {
-                charset = SqlText.setNamesCharset(sql);
-            } else {
-                String upper = sql.toUpperCase(Locale.ROOT);
-                if (upper.contains("NO_BACKSLASH_ESCAPES") || upper.contains("ANSI")) {
-                    return "its session statement " + SqlText.head(sql) + " changes how strings are written";
-                }
+            charset = SqlText.sessionCharset(charset, sql);
+            if (charset == null) {
+                return "its session statement " + SqlText.head(sql) + " sets the character set another way than"
+                        + " SET NAMES";
+            }
+            String upper = sql.toUpperCase(Locale.ROOT);
+            if (upper.contains("NO_BACKSLASH_ESCAPES") || upper.contains("ANSI")) {
+                return "its session statement " + SqlText.head(sql) + " changes how strings are written";
             }
         }
         if (!CHARSETS.contains(charset)) {

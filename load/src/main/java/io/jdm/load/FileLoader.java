@@ -246,13 +246,10 @@ final class FileLoader {
     private void session(Statement st, String sql, long offset) throws LoadFailure {
         if (SqlText.isSetNames(sql)) {
             namesPending = false; // it replaces the default the file would otherwise start with
-            charset = SqlText.setNamesCharset(sql);
         } else {
             defaultNames(st, offset);
-            if (SqlText.setsCharsetVariable(sql)) {
-                charset = null; // set in a way not followed here
-            }
         }
+        charset = SqlText.sessionCharset(charset, sql);
         runSession(st, sql, offset);
     }
 

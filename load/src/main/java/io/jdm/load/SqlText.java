@@ -91,13 +91,18 @@ final class SqlText {
     }
 
     /**
-     * Whether a session statement other than a plain {@link #isSetNames} may change the character
-     * set string literals are read in ({@code SET CHARACTER SET}, {@code character_set_client} or
-     * {@code _connection}, a {@code SET NAMES} among other assignments): said coarsely, by its words.
+     * The character set string literals are read in after the session statement {@code sql}, given
+     * {@code current} before it: what a plain {@link #isSetNames} names; null (not known) after any
+     * other statement that may change it ({@code SET CHARACTER SET}, {@code character_set_client} or
+     * {@code _connection}, a {@code SET NAMES} among other assignments; told coarsely, by its words);
+     * else {@code current}.
      */
-    static boolean setsCharsetVariable(String sql) {
+    static String sessionCharset(String current, String sql) {
+        if (isSetNames(sql)) {
+            return setNamesCharset(sql);
+        }
         String s = sql.toLowerCase(java.util.Locale.ROOT);
-        return s.contains("names") || s.contains("character") || s.contains("charset");
+        return s.contains("names") || s.contains("character") || s.contains("charset") ? null : current;
     }
 
     /** The character set a {@link #isSetNames} statement names, in lower case. */

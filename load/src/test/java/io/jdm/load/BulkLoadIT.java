@@ -108,7 +108,8 @@ class BulkLoadIT {
         String db = "BulkLoadIT_latin1";
         String create = "CREATE TABLE `t` (id INT PRIMARY KEY, s VARCHAR(20) CHARACTER SET utf8mb4,"
                 + " l VARCHAR(20) CHARACTER SET latin1)";
-        byte[] file = bytes("/*!40101 SET NAMES latin1*/;\nINSERT INTO `t` VALUES (1,'caf", new byte[] {(byte) 0xe9},
+        byte[] file = bytes("/*!40101 SET NAMES latin1*/;\n/*!40103 SET TIME_ZONE='+00:00' */;\n"
+                + "INSERT INTO `t` VALUES (1,'caf", new byte[] {(byte) 0xe9},
                 "','", new byte[] {(byte) 0xe9}, "t", new byte[] {(byte) 0xe9}, "'),(2,'plain','x');\n");
         for (int infile : new int[] {1, 0}) {
             Path dir = dump(db, create);

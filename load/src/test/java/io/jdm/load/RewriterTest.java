@@ -1,6 +1,7 @@
 package io.jdm.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -96,6 +97,11 @@ class RewriterTest {
         assertFalse(SqlText.isSetNames("SET NAMES utf8mb4, time_zone = '+00:00'"));
         assertFalse(SqlText.isSetNames("/*!40101 SET character_set_client = latin1*/"));
         assertFalse(SqlText.isSetNames("SET FOREIGN_KEY_CHECKS=0"));
+        // the character set literals are read in, statement by statement
+        assertEquals("latin1", SqlText.sessionCharset("utf8mb4", "/*!40101 SET NAMES latin1*/"));
+        assertEquals("latin1", SqlText.sessionCharset("latin1", "/*!40103 SET TIME_ZONE='+00:00' */"));
+        assertNull(SqlText.sessionCharset("latin1", "/*!40101 SET character_set_client = cp1251*/"));
+        assertNull(SqlText.sessionCharset("latin1", "SET NAMES utf8mb4, time_zone = '+00:00'"));
     }
 
     @Test
