@@ -14,7 +14,6 @@ import com.mysql.cj.result.DefaultValueFactory;
 import com.mysql.cj.result.Field;
 import com.mysql.cj.result.Row;
 import io.jdm.common.sql.SqlBytes;
-import io.jdm.common.sql.ValueEncoder;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -75,7 +74,8 @@ final class PacketRows {
     PacketRows(ResultSet rs, RowLiterals literals, boolean direct) throws SQLException {
         this.rs = rs;
         this.rows = direct ? ((ResultSetImpl) rs).getRows() : null;
-        this.escaper = direct ? new Escaper(((ResultSetImpl) rs).getSession().getPropertySet()) : null;
+        this.escaper = direct ? new Escaper(((ResultSetImpl) rs).getSession().getPropertySet(), literals)
+                : null;
         this.literals = literals;
         try {
             this.wire = rows instanceof ResultsetRowsStreaming && PACKET != null ? WireInput.of(rs) : null;
@@ -260,9 +260,10 @@ final class PacketRows {
         return row.getBytes(column);
     }
 
-    void escape(int column, SqlBytes out, boolean hex) {
+    /** Writes column {@code column}'s text or binary value straight from the driver's row. */
+    void escape(int column, SqlBytes out) {
         escaper.out = out;
-        escaper.hex = hex;
+        escaper.column = column;
         row.getValue(column, escaper);
     }
 
@@ -272,20 +273,18 @@ final class PacketRows {
      * driver's default factory as an unsupported conversion.
      */
     private static final class Escaper extends DefaultValueFactory<Void> {
+        private final RowLiterals literals;
         SqlBytes out;
-        boolean hex;
+        int column;
 
-        Escaper(PropertySet settings) {
+        Escaper(PropertySet settings, RowLiterals literals) {
             super(settings);
+            this.literals = literals;
         }
 
         @Override
         public Void createFromBytes(byte[] bytes, int offset, int length, Field f) {
-            if (hex) {
-                ValueEncoder.appendHex(out, bytes, offset, length);
-            } else {
-                ValueEncoder.appendString(out, bytes, offset, length);
-            }
+            literals.value(out, column, bytes, offset, length);
             return null;
         }
 

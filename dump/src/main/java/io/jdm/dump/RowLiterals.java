@@ -78,12 +78,20 @@ final class RowLiterals {
         if (i > 0) {
             out.append(',');
         }
+        value(out, i, buf, off, len);
+    }
+
+    /**
+     * Writes column {@code i}'s value from the bytes the driver hands over: the one place a number,
+     * a temporal, UTF-8 text or a binary value becomes its literal.
+     */
+    void value(SqlBytes out, int i, byte[] buf, int off, int len) {
         switch (kinds[i]) {
-            case NUMBER -> out.append(buf, off, len);
-            case TEMPORAL -> out.append('\'').append(buf, off, len).append('\'');
+            case NUMBER -> out.append(buf, off, len); // already a literal (a FLOAT is selected as its exact double)
+            case TEMPORAL -> out.append('\'').append(buf, off, len).append('\''); // digits, '-', ':', '.', ' '
             case UTF8_TEXT -> ValueEncoder.appendString(out, buf, off, len);
             case BINARY -> ValueEncoder.appendHex(out, buf, off, len);
-            default -> throw new IllegalStateException("column " + columns[i].name() + " is not read directly");
+            default -> throw new IllegalStateException("column " + columns[i].name() + " is not read as bytes");
         }
     }
 
@@ -98,13 +106,11 @@ final class RowLiterals {
                 byte[] raw = rows.bytes(i);
                 if (raw == null) {
                     out.appendAscii("NULL");
-                } else if (kind == NUMBER) {
-                    out.append(raw);
                 } else {
-                    out.append('\'').append(raw).append('\'');
+                    value(out, i, raw, 0, raw.length);
                 }
             } else {
-                rows.escape(i, out, kind == BINARY);
+                rows.escape(i, out);
             }
         }
     }
@@ -151,14 +157,8 @@ final class RowLiterals {
             byte[] raw = rs.getBytes(index);
             if (raw == null) {
                 out.appendAscii("NULL");
-            } else if (kind == NUMBER) {
-                out.append(raw); // already a valid literal (a FLOAT is selected as its exact double)
-            } else if (kind == UTF8_TEXT) {
-                ValueEncoder.appendString(out, raw);
-            } else if (kind == TEMPORAL) {
-                out.append('\'').append(raw).append('\''); // digits, '-', ':', '.' and ' ' need no escaping
             } else {
-                ValueEncoder.appendHex(out, raw);
+                value(out, i, raw, 0, raw.length);
             }
         }
     }
