@@ -49,12 +49,18 @@ class LockFreeKillResumeIT {
         Path task = task(source, target);
         int resumed = 0;
         int followed = 0;
-        try (LockFreeWorkload workload = LockFreeWorkload.start(source, DB, 12_000, seed)) {
+        try (LockFreeWorkload workload = LockFreeWorkload.start(source, DB, 24_000, seed)) {
             for (int run = 1; run <= KILLS; run++) {
                 Process p = jdm(task, "run" + run + ".log");
                 try {
                     awaitLine(p, "run" + run + ".log", "stage ");
-                    Thread.sleep(100 + random.nextInt(1500));
+                    if (run == 1) {
+                        // the dump runs ahead of the load now: the first kill comes while it is under way
+                        awaitFirstChunk(p);
+                        Thread.sleep(random.nextInt(300));
+                    } else {
+                        Thread.sleep(100 + random.nextInt(1500));
+                    }
                 } finally {
                     p.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // SIGKILL
                 }
@@ -110,6 +116,15 @@ class LockFreeKillResumeIT {
     }
 
     /** Waits until the process logs {@code text}: it has begun its stages. */
+    /** Until the lock-free dump has recorded its first finished chunk. */
+    private void awaitFirstChunk(Process p) throws Exception {
+        Path chunks = dir.resolve("dump").resolve(io.jdm.common.dumpdir.ChunkJournal.NAME);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!(Files.exists(chunks) && Files.size(chunks) > 0) && p.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+    }
+
     private void awaitLine(Process p, String log, String text) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {
