@@ -126,14 +126,27 @@ public final class ValueEncoder {
     /** {@link #appendString(SqlBytes, byte[])} of {@code len} bytes of {@code utf8} from {@code off}. */
     public static void appendString(SqlBytes out, byte[] utf8, int off, int len) {
         int n = off + len;
+        int lastWord = n - 8;
         out.ensure(len + 2);
         out.put((byte) '\'');
         int run = off;
         int i = off;
-        while (i < n) {
-            if (i + 8 <= n && !mayNeedEscape((long) LONGS.get(utf8, i))) {
-                i += 8; // the common case: eight bytes checked at once, copied later with their run
-                continue;
+        while (true) {
+            // The common case: eight bytes checked at once, copied later with their run. All escaped
+            // bytes are below 40 (NUL, LF, CR, ^Z, quote) or the backslash; bytes of multi-byte UTF-8
+            // characters (0x80 and up) never match. A clean word may match (a space), never the
+            // reverse. The test is written out here, not called: the quick compiler jdm runs with
+            // does not inline it (measured: 0.45 -> 0.34 ns a byte).
+            while (i <= lastWord) {
+                long x = (long) LONGS.get(utf8, i);
+                long y = x ^ ('\\' * ONES);
+                if ((((x - 40 * ONES) & ~x | (y - ONES) & ~y) & HIGHS) != 0) {
+                    break;
+                }
+                i += 8;
+            }
+            if (i >= n) {
+                break;
             }
             for (int end = Math.min(i + 8, n); i < end; i++) {
                 byte e = ESCAPE[utf8[i] & 0xFF];
@@ -146,18 +159,6 @@ public final class ValueEncoder {
         }
         out.append(utf8, run, n - run);
         out.append('\'');
-    }
-
-    /**
-     * False only when none of the eight bytes in {@code x} is escaped: all escaped bytes are below
-     * 40 (NUL, LF, CR, ^Z, quote) or the backslash; UTF-8 bytes of multi-byte characters (0x80 and
-     * up) never match. May be true for a clean word (a space), never false for one that needs escaping.
-     */
-    private static boolean mayNeedEscape(long x) {
-        long below40 = (x - 40 * ONES) & ~x & HIGHS;
-        long y = x ^ ('\\' * ONES);
-        long backslash = (y - ONES) & ~y & HIGHS;
-        return (below40 | backslash) != 0;
     }
 
     /** {@code 0x0A0B}, or {@code x''} for no bytes. */
