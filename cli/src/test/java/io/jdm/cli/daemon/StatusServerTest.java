@@ -1,0 +1,50 @@
+package io.jdm.cli.daemon;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class StatusServerTest {
+    private static final StatusProvider PROVIDER = new StatusProvider() {
+        @Override
+        public Map<String, Object> status() {
+            return Map.of("result", true);
+        }
+
+        @Override
+        public String metrics() {
+            return "x 1\n";
+        }
+
+        @Override
+        public Map<String, Object> operate(TaskOp op) {
+            throw new TaskOpRefused("not here");
+        }
+    };
+
+    @Test
+    void closingAfterServingDoesNotHoldTheProcess() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        StatusServer server = StatusServer.start("close", "127.0.0.1:0", PROVIDER);
+        URI status = URI.create("http://127.0.0.1:" + server.port() + "/status");
+        HttpResponse<String> answer = client.send(HttpRequest.newBuilder(status).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, answer.statusCode());
+
+        long start = System.nanoTime();
+        server.close();
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        // The JDK's server used to wait out a whole second of grace here, at the end of every run.
+        assertTrue(millis < 500, "close took " + millis + " ms");
+        assertThrows(IOException.class, () -> client.send(HttpRequest.newBuilder(status).build(),
+                HttpResponse.BodyHandlers.ofString()));
+    }
+}
