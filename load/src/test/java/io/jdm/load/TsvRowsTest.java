@@ -33,6 +33,37 @@ class TsvRowsTest {
     }
 
     @Test
+    void whatTheDumpWritesComesOutAsTheSameBytesAnywhereInALongString() throws Exception {
+        byte[] specials = {0, '\n', '\r', '\t', '\\', '\'', '"', 26, ' ', (byte) 0xC3, (byte) 0xA9};
+        java.util.Random random = new java.util.Random(5);
+        for (int round = 0; round < 5000; round++) {
+            byte[] value = new byte[random.nextInt(40)];
+            StringBuilder expected = new StringBuilder();
+            for (int i = 0; i < value.length; i++) {
+                value[i] = random.nextInt(4) == 0 ? specials[random.nextInt(specials.length)]
+                        : (byte) ('0' + random.nextInt(10));
+                expected.append(switch (value[i]) {
+                    case 0 -> "\\0";
+                    case '\n' -> "\\n";
+                    case '\r' -> "\\r";
+                    case '\t' -> "\\t";
+                    case '\\' -> "\\\\";
+                    case 26 -> "\\Z";
+                    default -> String.valueOf((char) (value[i] & 0xFF));
+                });
+            }
+            io.jdm.common.sql.SqlBytes sql = new io.jdm.common.sql.SqlBytes(16);
+            sql.append('(');
+            io.jdm.common.sql.ValueEncoder.appendString(sql, value);
+            sql.append(')');
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            sql.writeTo(bytes);
+            String values = bytes.toString(StandardCharsets.ISO_8859_1);
+            assertEquals(expected + "\n", convert(values, O), values);
+        }
+    }
+
+    @Test
     void numbersGoAsTheyAreIntoNumericColumnsAndNegativeDecimalZeroLosesItsSign() throws Exception {
         assertEquals("1\t-12.5\t1.5e3\t0\t0.00\t-0e0\n", convert("(1,-12.5,1.5e3,-0,-0.00,-0e0)", N, N, N, N, N, N));
         assertEquals("1\n2\n", convert(" (1) ,\n (2) ", N));

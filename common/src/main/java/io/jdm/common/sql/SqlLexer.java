@@ -119,9 +119,10 @@ public final class SqlLexer {
                 }
             } else if (s <= BLOCK) {
                 // literals are most of a dump's bytes: jump to the next byte that can end one
-                i = s == STRING ? skip(b, i, to, quote, backslashEscapes ? '\\' : quote)
-                        : s == IDENT ? skip(b, i, to, quote, quote)
-                        : s == LINE ? skip(b, i, to, '\n', '\n') : skip(b, i, to, '*', '*');
+                i = s == STRING ? ByteWords.indexOfEither(b, i, to, quote, backslashEscapes ? '\\' : quote)
+                        : s == IDENT ? ByteWords.indexOfEither(b, i, to, quote, quote)
+                        : s == LINE ? ByteWords.indexOfEither(b, i, to, '\n', '\n')
+                        : ByteWords.indexOfEither(b, i, to, '*', '*');
                 if (i == to) {
                     break;
                 }
@@ -228,18 +229,6 @@ public final class SqlLexer {
             i++;
         }
         return i;
-    }
-
-    /** The index of the first {@code x} or {@code y} in {@code b[i, end)}, or {@code end}. */
-    private static int skip(byte[] b, int i, int end, int x, int y) {
-        while (i < end) {
-            int c = b[i];
-            if (c == x || c == y) {
-                return i;
-            }
-            i++;
-        }
-        return end;
     }
 
     private boolean step(int c, long pos) {

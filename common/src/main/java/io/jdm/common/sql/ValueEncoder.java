@@ -1,10 +1,7 @@
 package io.jdm.common.sql;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -27,9 +24,7 @@ public final class ValueEncoder {
     private static final byte[] HEX_BYTES = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
     /** For each byte value, the character after the backslash that escapes it, or 0 when it needs none. */
     private static final byte[] ESCAPE = new byte[256];
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
+    private static final long BACKSLASHES = ByteWords.repeat('\\');
 
     static {
         ESCAPE[0] = '0';
@@ -135,12 +130,10 @@ public final class ValueEncoder {
             // The common case: eight bytes checked at once, copied later with their run. All escaped
             // bytes are below 40 (NUL, LF, CR, ^Z, quote) or the backslash; bytes of multi-byte UTF-8
             // characters (0x80 and up) never match. A clean word may match (a space), never the
-            // reverse. The test is written out here, not called: the quick compiler jdm runs with
-            // does not inline it (measured: 0.45 -> 0.34 ns a byte).
+            // reverse; the word that matches is then read byte by byte.
             while (i <= lastWord) {
-                long x = (long) LONGS.get(utf8, i);
-                long y = x ^ ('\\' * ONES);
-                if ((((x - 40 * ONES) & ~x | (y - ONES) & ~y) & HIGHS) != 0) {
+                long w = ByteWords.word(utf8, i);
+                if ((ByteWords.below(w, 40) | ByteWords.equal(w, BACKSLASHES)) != 0) {
                     break;
                 }
                 i += 8;
