@@ -78,6 +78,31 @@ class BulkLoadIT {
                 + "bulk_values_loader_checkpoint WHERE file LIKE '%.sql' ORDER BY file"));
     }
 
+    /**
+     * A UTF-8 file into a table whose text is all utf8mb4 (as a dump by jdm of such a table is): the
+     * rows are read as bytes ({@link BulkLoader#readAs}), and characters of several bytes beside
+     * escapes, raw tabs and newlines, and binary values that are not UTF-8, arrive as they were.
+     */
+    @Test
+    void aUtf8TableLoadsItsTextAndBytesAsTheyWere() throws Exception {
+        String db = "BulkLoadIT_utf8";
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, s VARCHAR(100), e ENUM('\u00e9','\ud83d\ude00','x'),"
+                + " vb VARBINARY(20), tx TEXT) DEFAULT CHARSET = utf8mb4";
+        byte[] file = bytes("/*!40101 SET NAMES utf8mb4*/;\n/*!40103 SET TIME_ZONE='+00:00' */;\n"
+                + "INSERT INTO `t` VALUES (1,'\u00e9\\tdolphin \ud83d\udc2c\\\\','\u00e9',0xE9095C0A00F0,'\u65e5\u672c\\n\u8a9e'),"
+                + "(2,'tab\traw \u00e9\nnewline\u00e9','\ud83d\ude00',X'F09F',''),"
+                + "(3,NULL,'x',NULL,'\\'\u00e9\\'\u00e9\\\\\u00e9');\n");
+        Path dir = dump(db, create, file);
+        long loads = comLoad();
+        LoadResult r = new LoadUnit(config("bulk_utf8", dir)).run();
+        assertTrue(r.completed());
+        assertEquals(3, r.rows());
+        assertEquals(1, comLoad() - loads, "the file loads as one LOAD DATA");
+        assertSameAsSource(db);
+        assertEquals(List.of("1|C3A909646F6C7068696E20F09F90AC5C|E9095C0A00F0", "2|7461620972617720C3A90A6E65776C696E65C3A9|F09F"),
+                target.rows("SELECT id, HEX(s), HEX(vb) FROM " + new TableName(db, "t").quoted() + " WHERE id < 3 ORDER BY id"));
+    }
+
     /** The file's SET NAMES and time zone apply to its rows as they would to its INSERTs. */
     @Test
     void theFilesCharacterSetAndTimeZoneTravelWithItsRows() throws Exception {

@@ -1,0 +1,19 @@
+package io.jdm.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class BulkLoaderTest {
+    @Test
+    void rowsAreReadAsBytesOnlyWhereNoCharacterIsConverted() {
+        assertEquals("binary", BulkLoader.readAs("utf8mb4", Set.of("utf8mb4")));
+        assertEquals("binary", BulkLoader.readAs("utf8mb4", Set.of()), "no text columns");
+        assertEquals("utf8mb4", BulkLoader.readAs("utf8mb4", Set.of("utf8mb4", "latin1")), "a latin1 column converts");
+        assertEquals("utf8mb4", BulkLoader.readAs("utf8mb4", Set.of("utf8mb3")), "utf8mb3 cannot hold every character");
+        assertEquals("latin1", BulkLoader.readAs("latin1", Set.of("latin1")));
+        assertEquals("binary", BulkLoader.readAs("binary", Set.of("utf8mb4")));
+        assertEquals("utf8mb3", BulkLoader.readAs("utf8mb3", Set.of("utf8mb3")));
+    }
+}
