@@ -31,8 +31,8 @@ import java.util.Objects;
 public record BenchConfig(String name, String database, int tables, long rowsPerTable, ConnectionSpec source,
                           ConnectionSpec target, WorkloadKind workload, KeyDistribution keys, int workloadThreads,
                           int warmUpRuns, Duration warmUp, Duration duration, int repetitions, boolean peers,
-                          DumpSweep dump, LoadSweep load, SyncSweep sync, VerifySweep verify, Path output,
-                          Runner runner) {
+                          DumpSweep dump, LoadSweep load, SyncSweep sync, VerifySweep verify, RunSweep run,
+                          Path output, Runner runner) {
 
     /** How jdm's samples run. */
     public enum Runner { PROCESS, IN_JVM }
@@ -46,6 +46,13 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
 
     /** load: pool size × rows per INSERT statement in the dump it loads. */
     public record LoadSweep(List<Integer> poolSize, List<Integer> rowsPerStatement) {
+    }
+
+    /**
+     * run: the whole migration, {@code jdm run} task-mode full (the load overlapping the dump) against
+     * mydumper then myloader, at threads × rows × statement-size × pool-size.
+     */
+    public record RunSweep(List<Integer> threads, List<Long> rows, List<Long> statementSize, List<Integer> poolSize) {
     }
 
     /** verify: {@code jdm verify}'s {@code --threads} × {@code --chunk-rows}. */
@@ -71,8 +78,8 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(runner, "runner");
-        if (dump == null && load == null && sync == null && verify == null) {
-            throw new IllegalArgumentException("sweeps: name at least one of dump, load, sync, verify");
+        if (dump == null && load == null && sync == null && verify == null && run == null) {
+            throw new IllegalArgumentException("sweeps: name at least one of dump, load, run, sync, verify");
         }
     }
 
@@ -102,17 +109,17 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
 
     public BenchConfig withOutput(Path dir) {
         return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
-                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, dir, runner);
+                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, run, dir, runner);
     }
 
     public BenchConfig withServers(ConnectionSpec src, ConnectionSpec tgt) {
         return new BenchConfig(name, database, tables, rowsPerTable, src, tgt, workload, keys, workloadThreads,
-                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, output, runner);
+                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, run, output, runner);
     }
 
     public BenchConfig withPeers(boolean on) {
         return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
-                warmUpRuns, warmUp, duration, repetitions, on, dump, load, sync, verify, output, runner);
+                warmUpRuns, warmUp, duration, repetitions, on, dump, load, sync, verify, run, output, runner);
     }
 
     @Override

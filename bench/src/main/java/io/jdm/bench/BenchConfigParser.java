@@ -2,6 +2,7 @@ package io.jdm.bench;
 
 import io.jdm.bench.BenchConfig.DumpSweep;
 import io.jdm.bench.BenchConfig.LoadSweep;
+import io.jdm.bench.BenchConfig.RunSweep;
 import io.jdm.bench.BenchConfig.SyncSweep;
 import io.jdm.bench.BenchConfig.VerifySweep;
 import io.jdm.bench.BenchConfig.WorkloadKind;
@@ -70,6 +71,7 @@ final class BenchConfigParser {
         LoadSweep load = sweeps.flatMap(s -> s.section("load")).map(BenchConfigParser::load).orElse(null);
         SyncSweep sync = sweeps.flatMap(s -> s.section("sync")).map(BenchConfigParser::sync).orElse(null);
         VerifySweep verify = sweeps.flatMap(s -> s.section("verify")).map(BenchConfigParser::verify).orElse(null);
+        RunSweep run = sweeps.flatMap(s -> s.section("run")).map(BenchConfigParser::run).orElse(null);
         sweeps.ifPresent(Section::finish);
         Path out = Path.of(root.text("output").orElse("bench-" + name));
         if (!out.isAbsolute() && base != null) {
@@ -77,12 +79,12 @@ final class BenchConfigParser {
         }
         BenchConfig.Runner runner = root.choice("runner", BenchConfig.Runner.PROCESS, Section.names(BenchConfig.Runner.values()));
         root.finish();
-        if (dump == null && load == null && sync == null && verify == null) {
-            root.problem("sweeps", "must name at least one of dump, load, sync, verify");
+        if (dump == null && load == null && sync == null && verify == null && run == null) {
+            root.problem("sweeps", "must name at least one of dump, load, run, sync, verify");
             return null;
         }
         return new BenchConfig(name, db, tables, rows, source, target, workload, keys, threads, warmRuns, warmUp,
-                duration, reps, peers, dump, load, sync, verify, out, runner);
+                duration, reps, peers, dump, load, sync, verify, run, out, runner);
     }
 
     private static DumpSweep dump(Section s) {
@@ -99,6 +101,18 @@ final class BenchConfigParser {
                 LoaderConfig.defaults().poolSize()),
                 swept(s, "rows-per-statement", e -> e.integer("rows-per-statement", ROWS_PER_STATEMENT, 1, 1_000_000),
                         ROWS_PER_STATEMENT));
+        s.finish();
+        return c;
+    }
+
+    /** The whole flow: the dump's keys with the task file's defaults (not the dump sweep's), and the load's pool size. */
+    private static RunSweep run(Section s) {
+        MydumperConfig d = MydumperConfig.defaults("bench");
+        var c = new RunSweep(swept(s, "threads", e -> mydumper(e).threads(), d.threads()),
+                swept(s, "rows", e -> mydumper(e).rows(), d.rows()),
+                swept(s, "statement-size", e -> mydumper(e).statementSize(), d.statementSize()),
+                swept(s, "pool-size", e -> UnitReaders.loader(e, Optional.empty()).poolSize(),
+                        LoaderConfig.defaults().poolSize()));
         s.finish();
         return c;
     }

@@ -53,7 +53,7 @@ public final class BenchRunner {
     }
 
     private BenchResults measure(ConnectionSpec source, ConnectionSpec target, Path work) throws Exception {
-        boolean processes = cfg.dump() != null || cfg.load() != null || cfg.verify() != null
+        boolean processes = cfg.dump() != null || cfg.load() != null || cfg.verify() != null || cfg.run() != null
                 || cfg.sync() != null && cfg.sync().mode() == BenchConfig.SyncMode.BACKLOG;
         if (cfg.runner() == BenchConfig.Runner.PROCESS && processes && !Measured.available()) {
             throw new IllegalStateException("bench: runner process measures each process with GNU time "
@@ -70,6 +70,9 @@ public final class BenchRunner {
         }
         if (cfg.load() != null) {
             new LoadSweeps(env).run();
+        }
+        if (cfg.run() != null) {
+            new RunSweeps(env).run();
         }
         if (cfg.verify() != null) {
             new VerifySweeps(env).run();

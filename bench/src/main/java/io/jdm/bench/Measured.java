@@ -59,6 +59,15 @@ record Measured(double wallSeconds, double cpuSeconds, double peakRssMb, double 
         }
     }
 
+    /**
+     * This process and {@code next}, run one after the other, as one: wall, CPU and the servers' CPU
+     * summed, the larger peak RSS.
+     */
+    Measured then(Measured next) {
+        return new Measured(wallSeconds + next.wallSeconds, cpuSeconds + next.cpuSeconds,
+                Math.max(peakRssMb, next.peakRssMb), serverCpuSeconds + next.serverCpuSeconds, output + next.output);
+    }
+
     /** Sample metrics: wall as seconds, throughput from it, CPU, peak RSS and the servers' CPU where known. */
     Map<String, Double> metrics(long rows, long bytes) {
         Map<String, Double> m = new Timed(wallSeconds, rows, bytes).metrics();

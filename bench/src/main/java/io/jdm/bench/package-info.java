@@ -11,6 +11,8 @@
  *                     ├─ DumpSweeps: jdm dump | mydumper | mariadb-dump   (threads × rows × statement-size)
  *                     ├─ LoadSweeps: jdm load | myloader                  (pool-size × rows per statement)
  *                     │              | LOAD DATA LOCAL INFILE, a stream per table (per rows per statement)
+ *                     ├─ RunSweeps: jdm run (task-mode full) | mydumper then myloader
+ *                     │              (threads × rows × statement-size × pool-size; processes only)
  *                     ├─ VerifySweeps: jdm verify                        (threads × chunk-rows)
  *                     └─ SyncSweeps: jdm sync | native parallel replication (worker-count × batch × mix)
  *                              backlog (default, SyncBacklog): workload alone P→E, then per sample

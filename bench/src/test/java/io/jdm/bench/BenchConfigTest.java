@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
+import io.jdm.common.config.MydumperConfig;
 import io.jdm.common.config.SyncerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,7 +99,7 @@ class BenchConfigTest {
         assertMessage("source.port: must be 1..65535, got 0", "source: {host: h, port: 0, user: u}\nsweeps: {sync: {}}");
         assertMessage("target: must be embedded or a mapping of host, port, user and password, got \"remote\"",
                 "target: remote\nsweeps: {sync: {}}");
-        assertMessage("sweeps: must name at least one of dump, load, sync, verify", "name: x");
+        assertMessage("sweeps: must name at least one of dump, load, run, sync, verify", "name: x");
         assertMessage("name: must be letters, digits, _ and - only, got \"a b\"", "name: a b\nsweeps: {sync: {}}");
     }
 
@@ -144,7 +145,7 @@ class BenchConfigTest {
     @Test
     void shippedExamplesAreValid() throws Exception {
         Path conf = Path.of("..", "conf");
-        for (String f : List.of("bench-load.yaml", "bench-sync.yaml", "bench-dump.yaml")) {
+        for (String f : List.of("bench-load.yaml", "bench-sync.yaml", "bench-dump.yaml", "bench-run.yaml")) {
             BenchConfig c = BenchConfig.load(conf.resolve(f));
             assertTrue(c.repetitions() >= 3, f);
         }
@@ -153,6 +154,22 @@ class BenchConfigTest {
         assertEquals(BenchConfig.SyncMode.BACKLOG, sync.sync().mode());
         assertEquals(List.of(4, 8, 16, 32), sync.sync().workerCount());
         assertEquals(List.of(1, 4, 8), BenchConfig.load(conf.resolve("bench-dump.yaml")).verify().threads());
+        BenchConfig.RunSweep run = BenchConfig.load(conf.resolve("bench-run.yaml")).run();
+        assertEquals(new BenchConfig.RunSweep(List.of(2), List.of(100_000L), List.of(1_000_000L), List.of(4)), run);
+    }
+
+    @Test
+    void theRunSweepTakesTheDumpsAndTheLoadsKeysWithTheTaskFilesDefaults() {
+        BenchConfig.RunSweep d = BenchConfig.parse("sweeps: {run: {}}", BASE).run();
+        assertEquals(List.of(4), d.threads());
+        assertEquals(List.of(MydumperConfig.DEFAULT_ROWS), d.rows());
+        assertEquals(List.of(16), d.poolSize());
+        BenchConfig.RunSweep r = BenchConfig.parse("sweeps: {run: {threads: [2, 4], rows: 1000, pool-size: [8]}}", BASE)
+                .run();
+        assertEquals(List.of(2, 4), r.threads());
+        assertEquals(List.of(1000L), r.rows());
+        assertEquals(List.of(8), r.poolSize());
+        assertMessage("sweeps.run.pool-size[0]: must be 1..1024, got -1", "sweeps: {run: {pool-size: [-1]}}");
     }
 
     private static void assertMessage(String expected, String yaml) {

@@ -17,6 +17,9 @@ final class Columns {
                     new Col(Sample.TXN_P95_MS, "txn p95 ms"), new Col(Sample.TXN_P99_MS, "txn p99 ms"),
                     new Col(Sample.SECONDS, "wall s"), new Col(Sample.CPU_S, "CPU s"),
                     new Col(Sample.RSS_MB, "peak RSS MB"), new Col(Sample.SERVER_CPU_S, "server CPU s")),
+            "run", List.of(new Col(Sample.MB_PER_S, "MB/s"), new Col(Sample.ROWS_PER_S, "rows/s"),
+                    new Col(Sample.SECONDS, "wall s"), new Col(Sample.CPU_S, "CPU s"),
+                    new Col(Sample.RSS_MB, "peak RSS MB"), new Col(Sample.SERVER_CPU_S, "server CPU s")),
             "sync", List.of(new Col(Sample.EVENTS_PER_S, "events/s"), new Col(Sample.ROWS_PER_S, "rows/s"),
                     new Col(Sample.FIRST_10S_ROWS_PER_S, "rows/s first 10 s"),
                     new Col(Sample.LAG_P95_S, "lag p95 s"), new Col(Sample.LAG_P99_S, "lag p99 s"),
@@ -45,11 +48,11 @@ final class Columns {
     static String xParam(String sweep) {
         return switch (sweep) {
             case "dump", "verify" -> "threads";
-            case "load" -> "pool-size";
+            case "load", "run" -> "pool-size";
             case "sync" -> "worker-count";
             default -> "";
         };
     }
 
-    static final List<String> SWEEPS = List.of("dump", "load", "verify", "sync");
+    static final List<String> SWEEPS = List.of("dump", "load", "run", "verify", "sync");
 }
