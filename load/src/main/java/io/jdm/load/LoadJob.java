@@ -44,6 +44,8 @@ final class LoadJob {
     private volatile OnDuplicate onDuplicate;
     /** Why files are not loaded with LOAD DATA LOCAL ({@link BulkLoader}); null while they may be. */
     private volatile String noBulk = "not checked yet";
+    /** The target is MariaDB, whose statistics thread spins while LOAD DATA fills an empty table. */
+    private volatile boolean mariadb;
     /** Used only by the coordinating thread, through {@link #withRetry}. */
     private Connection admin;
     private final AtomicBoolean stopRequested = new AtomicBoolean();
@@ -96,6 +98,7 @@ final class LoadJob {
             try (java.sql.Statement st = c.createStatement();
                  java.sql.ResultSet rs = st.executeQuery("SELECT @@local_infile, VERSION()")) {
                 rs.next();
+                mariadb = rs.getString(2).contains("MariaDB");
                 if (rs.getString(2).contains("TiDB")) {
                     return "the target is TiDB";
                 }
@@ -107,6 +110,17 @@ final class LoadJob {
         if (why != null) {
             LOG.info("{}: files load statement by statement, not with LOAD DATA LOCAL: {}", who(), why);
         }
+    }
+
+    /**
+     * Whether the tables this load creates have their automatic statistics paused until their rows
+     * are in ({@link SchemaLoader#createTable}): on a MariaDB target taking LOAD DATA, whose
+     * statistics thread otherwise recomputes an empty table's statistics over and over while one
+     * LOAD DATA fills it in bulk (measured: a load of 8 x 500k sysbench rows, 15.6 -> 11.5 s of the
+     * target's CPU, 9.5 -> 7.6 s wall).
+     */
+    boolean pausesStatistics() {
+        return mariadb && noBulk == null; // not bulk(): how duplicates go is decided at the first data file
     }
 
     /** The target refused LOAD DATA LOCAL after all: the rest loads statement by statement. */

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -204,6 +205,7 @@ public final class LoadUnit {
         if (job.stopRequested()) {
             return result(position, t0, false);
         }
+        resumeStatistics(schema, dump, done);
         addIndexes(schema, deferred, done);
         if (!dump.views().isEmpty()) {
             job.withRetry("creating views", c -> {
@@ -365,6 +367,22 @@ public final class LoadUnit {
                 pool.shutdownNow();
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** Gives back the automatic statistics of the tables whose creation paused them, now that their rows are in. */
+    private void resumeStatistics(SchemaLoader schema, DumpDirectory dump, Map<String, LoaderCheckpoint.Row> done) {
+        Set<TableName> targets = new LinkedHashSet<>();
+        dump.tables().forEach(t -> targets.add(config.router().apply(t.source())));
+        for (TableName t : targets) {
+            LoaderCheckpoint.Row row = done.get(LoaderCheckpoint.statsKey(t));
+            if (row == null || row.finished() || job.stopRequested()) {
+                continue;
+            }
+            job.withRetry("computing the statistics of " + t.quoted(), c -> {
+                schema.resumeStatistics(c, t);
+                return null;
+            });
         }
     }
 

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * {@code {meta-schema}.{task}_loader_checkpoint} in the target: one row per data file (and one per
- * target table whose indexes were deferred). A file's row is updated in the same transaction as
+ * target table whose indexes were deferred, one per table whose automatic statistics were paused). A file's row is updated in the same transaction as
  * the statements it covers, so after a crash at any instant the row says exactly how far the data
  * got: {@code offset} is the end of the last committed statement in the uncompressed stream, and
  * {@code rows_loaded} the rows of the statements before it, so a resumed file's row count can be
@@ -54,6 +54,11 @@ final class LoaderCheckpoint {
     /** The row key of a target table's deferred indexes. */
     static String indexKey(TableName target) {
         return "indexes:" + target.quoted();
+    }
+
+    /** The row key of a target table whose automatic statistics the load paused. */
+    static String statsKey(TableName target) {
+        return "stats:" + target.quoted();
     }
 
     void ensureTable(Connection c) throws SQLException {

@@ -82,16 +82,63 @@ final class SchemaLoader {
         }
     }
 
-    /** Runs a table's schema file under its routed name; returns the secondary indexes it deferred. */
+    /**
+     * Runs a table's schema file under its routed name; returns the secondary indexes it deferred.
+     * A table this creates on a target where {@link LoadJob#pausesStatistics()} gets
+     * {@code STATS_AUTO_RECALC = 0} until its rows are in ({@link #resumeStatistics}), unless its
+     * definition sets that option itself; the checkpoint records it first, so a load that stops in
+     * between gives the table its statistics back when it is run again. A table that was already
+     * there is left as it is.
+     */
     List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t) throws SQLException {
         TableName target = job.config.router().apply(t.source());
         List<SchemaRewriter.Index> deferred = new ArrayList<>();
         runFile(c, t.path(), "table " + describe(t.source(), target), (st, sql) -> {
             SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, job.config.deferIndexes());
-            st.execute(ddl.create());
+            boolean pause = job.pausesStatistics() && !sql.toUpperCase(Locale.ROOT).contains("STATS_AUTO_RECALC")
+                    && createOptions(c, target) == null;
+            if (pause) {
+                job.checkpoint.advance(c, LoaderCheckpoint.statsKey(target), 0, 0, LoaderCheckpoint.PENDING, 0);
+            }
+            st.execute(ddl.create()); // its implicit commit commits the checkpoint's row first
+            if (pause) {
+                st.execute("ALTER TABLE " + target.quoted() + " STATS_AUTO_RECALC = 0");
+            }
             deferred.addAll(ddl.deferred());
         });
         return deferred;
+    }
+
+    /**
+     * Gives a table whose statistics {@link #createTable} paused its automatic statistics back (the
+     * option as its definition had it: absent) and computes them for the rows now in it, then marks
+     * that done in the checkpoint.
+     */
+    void resumeStatistics(Connection c, TableName table) throws SQLException {
+        String options = createOptions(c, table);
+        if (options != null && options.toLowerCase(Locale.ROOT).contains("stats_auto_recalc=0")) {
+            try (Statement st = c.createStatement()) {
+                st.execute("ALTER TABLE " + table.quoted() + " STATS_AUTO_RECALC = DEFAULT");
+                st.execute("ANALYZE TABLE " + table.quoted());
+            }
+        }
+        job.checkpoint.advance(c, LoaderCheckpoint.statsKey(table), 0, 0, LoaderCheckpoint.FINISHED, 0);
+    }
+
+    /** The table's {@code CREATE_OPTIONS} ("" when none), or null when there is no such table. */
+    private static String createOptions(Connection c, TableName table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT CREATE_OPTIONS FROM information_schema.TABLES "
+                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                String o = rs.getString(1);
+                return o == null ? "" : o;
+            }
+        }
     }
 
     /** Adds the deferred indexes the target table does not have yet (a crash may have added some). */

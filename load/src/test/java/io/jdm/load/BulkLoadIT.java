@@ -103,6 +103,52 @@ class BulkLoadIT {
                 target.rows("SELECT id, HEX(s), HEX(vb) FROM " + new TableName(db, "t").quoted() + " WHERE id < 3 ORDER BY id"));
     }
 
+    /**
+     * While LOAD DATA fills a table it created, the load keeps MariaDB's statistics thread off it
+     * ({@code STATS_AUTO_RECALC = 0}); once the rows are in, the table is as its definition says and
+     * its statistics count them, also when the load stopped in between and ran again. A definition
+     * that sets the option, and a table that was there before, keep theirs.
+     */
+    @Test
+    void aTableTheLoadCreatesGetsItsStatisticsBackWithItsRows() throws Exception {
+        String db = "BulkLoadIT_stats";
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20), KEY v (v))";
+        byte[] file = bytes(HEADER, "INSERT INTO `t` VALUES (1,'a'),(2,'b'),(3,'c');\n");
+        Path dir = dump(db, create, file);
+        LoadConfig cfg = config("bulk_stats", dir);
+        assertTrue(new LoadUnit(cfg).run().completed());
+        TableName t = new TableName(db, "t");
+        assertEquals(showCreate(source, t), showCreate(target, t));
+        assertEquals(List.of("3"), target.rows("SELECT n_rows FROM mysql.innodb_table_stats WHERE database_name = '"
+                + db + "' AND table_name = 't'"), "statistics computed for the rows loaded");
+        assertEquals(List.of("finished"), target.rows("SELECT status FROM jdm_meta.bulk_stats_loader_checkpoint"
+                + " WHERE file LIKE 'stats:%'"));
+
+        // as a load that stopped after creating the table leaves it: paused, its checkpoint row pending
+        target.execute("ALTER TABLE " + t.quoted() + " STATS_AUTO_RECALC = 0",
+                "UPDATE jdm_meta.bulk_stats_loader_checkpoint SET status = 'pending' WHERE file LIKE 'stats:%'");
+        assertTrue(new LoadUnit(cfg).run().completed());
+        assertEquals(showCreate(source, t), showCreate(target, t), "the rerun gives the statistics back");
+
+        String own = "BulkLoadIT_stats_own";
+        Path ownDir = dump(own, "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20)) STATS_AUTO_RECALC=1", file);
+        assertTrue(new LoadUnit(config("bulk_stats_own", ownDir)).run().completed());
+        assertEquals(showCreate(source, new TableName(own, "t")), showCreate(target, new TableName(own, "t")));
+
+        String there = "BulkLoadIT_stats_there";
+        Path thereDir = dump(there, create, file);
+        target.execute("CREATE DATABASE `" + there + "`",
+                "CREATE TABLE `" + there + "`.`t` (id INT PRIMARY KEY, v VARCHAR(20), KEY v (v)) STATS_AUTO_RECALC=0");
+        assertTrue(new LoadUnit(config("bulk_stats_there", thereDir)).run().completed());
+        assertEquals(List.of("stats_auto_recalc=0"), target.rows("SELECT CREATE_OPTIONS FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = '" + there + "' AND TABLE_NAME = 't'"), "a table that was there keeps its own");
+        assertEquals(3, target.rows("SELECT id FROM `" + there + "`.`t`").size());
+    }
+
+    private static String showCreate(SqlServer server, TableName t) throws Exception {
+        return server.rows("SHOW CREATE TABLE " + t.quoted()).get(0);
+    }
+
     /** The file's SET NAMES and time zone apply to its rows as they would to its INSERTs. */
     @Test
     void theFilesCharacterSetAndTimeZoneTravelWithItsRows() throws Exception {

@@ -44,7 +44,7 @@ final class MarkdownReport {
         return r.runner().equals(BenchResults.IN_JVM)
                 ? "Runner in-jvm, a profiling aid: jdm's samples are its units run inside the bench's warm JVM (no "
                 + "JVM start, JIT already warm), not the command a user runs. The figures come from runner: process."
-                : "Runner process: every jdm sample of the dump, load and backlog sync sweeps is a whole `jdm` "
+                : "Runner process: every jdm sample of the dump, load, run, verify and backlog sync sweeps is a whole `jdm` "
                 + "process started by the launcher as a user starts it, measured by GNU time like the peers.";
     }
 
