@@ -1,8 +1,32 @@
 package io.jdm.bench;
 
+import io.jdm.bench.result.Sample;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.nio.file.Path;
+import java.util.Map;
 
 /** What every sweep shares: the file, both servers, a scratch directory and the recorder. */
 record BenchEnv(BenchConfig cfg, ConnectionSpec source, ConnectionSpec target, Path work, Recorder rec) {
+    /** One sample of one tool: its metrics. */
+    interface Op {
+        Map<String, Double> run() throws Exception;
+    }
+
+    /**
+     * Warm-up runs of every tool, then the repetitions alternating tool by tool, so a machine that
+     * gets slower or faster during the run shifts every tool alike; each repetition is recorded as a
+     * sample of {@code sweep} at {@code params}.
+     */
+    void alternate(String sweep, Map<String, Long> params, Map<String, Op> tools) throws Exception {
+        for (int i = 0; i < cfg.warmUpRuns(); i++) {
+            for (Op op : tools.values()) {
+                op.run();
+            }
+        }
+        for (int rep = 1; rep <= cfg.repetitions(); rep++) {
+            for (Map.Entry<String, Op> t : tools.entrySet()) {
+                rec.sample(new Sample(sweep, t.getKey(), null, params, rep, t.getValue().run()));
+            }
+        }
+    }
 }

@@ -1,6 +1,5 @@
 package io.jdm.bench;
 
-import io.jdm.bench.result.Sample;
 import io.jdm.dump.DumpConfig;
 import io.jdm.dump.DumpResult;
 import io.jdm.dump.DumpUnit;
@@ -49,41 +48,21 @@ final class DumpSweeps {
                     p.put("threads", (long) threads);
                     p.put("rows", rows);
                     p.put("statement-size", stmt);
-                    Map<String, Op> tools = new LinkedHashMap<>();
-                    tools.put("jdm", rep -> process ? jdmProcess(threads, rows, stmt) : jdm(threads, rows, stmt, rep));
+                    Map<String, BenchEnv.Op> tools = new LinkedHashMap<>();
+                    tools.put("jdm", () -> process ? jdmProcess(threads, rows, stmt) : jdm(threads, rows, stmt));
                     if (mydumper.isPresent()) {
-                        tools.put("mydumper", rep -> mydumper(mydumper.get(), threads, rows, stmt, process));
+                        tools.put("mydumper", () -> mydumper(mydumper.get(), threads, rows, stmt, process));
                     }
-                    alternate(p, tools);
+                    env.alternate("dump", p, tools);
                 }
             }
         }
         if (mdump.isPresent()) {
-            alternate(Map.of(), Map.of("mariadb-dump", rep -> mariadbDump(mdump.get(), process)));
+            env.alternate("dump", Map.of(), Map.of("mariadb-dump", () -> mariadbDump(mdump.get(), process)));
         }
     }
 
-    /** One sample's metrics. */
-    private interface Op {
-        Map<String, Double> run(int repetition) throws Exception;
-    }
 
-    /**
-     * Warm-up runs of every tool, then the repetitions alternating tool by tool, so a machine that
-     * gets slower or faster during the run shifts every tool alike.
-     */
-    private void alternate(Map<String, Long> params, Map<String, Op> tools) throws Exception {
-        for (int i = 0; i < env.cfg().warmUpRuns(); i++) {
-            for (Op op : tools.values()) {
-                op.run(-1);
-            }
-        }
-        for (int rep = 1; rep <= env.cfg().repetitions(); rep++) {
-            for (Map.Entry<String, Op> t : tools.entrySet()) {
-                env.rec().sample(new Sample("dump", t.getKey(), null, params, rep, t.getValue().run(rep)));
-            }
-        }
-    }
 
     private Path fresh(String name) throws Exception {
         Path dir = env.work().resolve(name);
@@ -112,7 +91,7 @@ final class DumpSweeps {
         return m.metrics(totalRows, bytes);
     }
 
-    private Map<String, Double> jdm(int threads, long rows, long stmt, int rep) throws Exception {
+    private Map<String, Double> jdm(int threads, long rows, long stmt) throws Exception {
         Path dir = fresh("dump-jdm");
         String db = env.cfg().database();
         DumpConfig c = DumpConfig.defaults("bench", env.source(), dir).withThreads(threads).withRows(rows)
@@ -131,13 +110,7 @@ final class DumpSweeps {
             throws Exception {
         Path dir = fresh("dump-mydumper");
         Files.createDirectories(dir);
-        List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-h", env.source().host(), "-P",
-                String.valueOf(env.source().port()), "-u", env.source().user(), "-t", String.valueOf(threads),
-                "-s", String.valueOf(stmt), "-B", env.cfg().database(), "-o", dir.toString()));
-        if (rows > 0) {
-            cmd.addAll(List.of("-r", String.valueOf(rows)));
-        }
-        password(cmd, "-p");
+        List<String> cmd = mydumperCommand(env, exe, threads, rows, stmt, dir);
         if (process) {
             Measured m = Measured.run(cmd, Map.of(), TOOL_TIMEOUT);
             long bytes = Tools.size(dir);
@@ -173,6 +146,20 @@ final class DumpSweeps {
         long bytes = Files.size(file);
         Tools.deleteTree(dir);
         return new Timed(secs, totalRows, bytes).metrics();
+    }
+
+    /** mydumper of the bench's database into {@code dir} at a dump setting (rows 0: whole tables). */
+    static List<String> mydumperCommand(BenchEnv env, Path exe, int threads, long rows, long stmt, Path dir) {
+        List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-h", env.source().host(), "-P",
+                String.valueOf(env.source().port()), "-u", env.source().user(), "-t", String.valueOf(threads),
+                "-s", String.valueOf(stmt), "-B", env.cfg().database(), "-o", dir.toString()));
+        if (rows > 0) {
+            cmd.addAll(List.of("-r", String.valueOf(rows)));
+        }
+        if (!env.source().password().isEmpty()) {
+            cmd.addAll(List.of("-p", env.source().password()));
+        }
+        return cmd;
     }
 
     private void password(List<String> cmd, String flag) {

@@ -46,6 +46,29 @@ final class JdmProcess {
                 + passwordVar + ":-}\"}";
     }
 
+    /**
+     * The lines of a task file (task-mode full) that copies the bench's database into
+     * {@code targetDb}, with {@code keys} (its units' sections, a status address) among them.
+     */
+    static List<String> copyTask(BenchEnv env, String name, String metaSchema, String targetDb, List<String> keys) {
+        String db = env.cfg().database();
+        List<String> lines = new ArrayList<>(List.of(
+                "name: " + name,
+                "task-mode: full",
+                "meta-schema: " + metaSchema,
+                "target-database: " + server(env.target(), "JDM_BENCH_TARGET_PASSWORD"),
+                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
+                "routes: {to-copy: {schema-pattern: \"" + db + "\", target-schema: \"" + targetDb + "\"}}"));
+        lines.addAll(keys);
+        lines.addAll(List.of(
+                "mysql-instances:",
+                "  - source-id: bench",
+                "    block-allow-list: only",
+                "    route-rules: [to-copy]",
+                "    from: " + server(env.source(), "JDM_BENCH_SOURCE_PASSWORD")));
+        return lines;
+    }
+
     /** Writes {@code lines} as the task file {@code name} in {@code dir}. */
     static Path taskFile(Path dir, String name, List<String> lines) throws IOException {
         Files.createDirectories(dir);

@@ -1,7 +1,6 @@
 package io.jdm.bench;
 
 import io.jdm.bench.result.Sample;
-import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -11,9 +10,6 @@ import io.jdm.load.LoadConfig;
 import io.jdm.load.LoadResult;
 import io.jdm.load.LoadUnit;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -38,10 +34,12 @@ final class LoadSweeps {
     private static final String META = "jdm_bench_meta";
     private final BenchEnv env;
     private final String targetDb;
+    private final CopyDb copy;
 
     LoadSweeps(BenchEnv env) {
         this.env = env;
         this.targetDb = env.cfg().database() + "_load";
+        this.copy = new CopyDb(env, targetDb);
     }
 
     void run() throws Exception {
@@ -59,16 +57,16 @@ final class LoadSweeps {
                 Map<String, Long> p = new LinkedHashMap<>();
                 p.put("pool-size", (long) pool);
                 p.put("rows-per-statement", (long) rps);
-                Map<String, Op> tools = new LinkedHashMap<>();
+                Map<String, BenchEnv.Op> tools = new LinkedHashMap<>();
                 tools.put("jdm", () -> process ? jdmProcess(dump, pool, bytes) : jdm(dump, pool, bytes));
                 if (myloader.isPresent()) {
                     tools.put("myloader", () -> myloader(myloader.get(), dump, pool, bytes, process));
                 }
-                alternate(p, tools);
+                env.alternate("load", p, tools);
             }
             if (loadData.isPresent()) {
                 // rows-per-statement means nothing to LOAD DATA; it names the dump whose bytes MB/s counts
-                alternate(Map.of("rows-per-statement", (long) rps),
+                env.alternate("load", Map.of("rows-per-statement", (long) rps),
                         Map.of(LoadDataPeer.TOOL, () -> loadData.get().run(targetDb, bytes, process)));
             }
             Tools.deleteTree(dump);
@@ -76,7 +74,7 @@ final class LoadSweeps {
         if (loadData.isPresent()) {
             loadData.get().deleteFiles();
         }
-        drop();
+        copy.drop();
     }
 
     /** The LOAD DATA peer, its files written, when peers are on and a mariadb client is on PATH. */
@@ -95,46 +93,17 @@ final class LoadSweeps {
         return Optional.of(peer);
     }
 
-    /** One sample's metrics. */
-    private interface Op {
-        Map<String, Double> run() throws Exception;
-    }
 
-    /** Warm-up runs of every tool, then the repetitions alternating tool by tool. */
-    private void alternate(Map<String, Long> params, Map<String, Op> tools) throws Exception {
-        for (int i = 0; i < env.cfg().warmUpRuns(); i++) {
-            for (Op op : tools.values()) {
-                op.run();
-            }
-        }
-        for (int rep = 1; rep <= env.cfg().repetitions(); rep++) {
-            for (Map.Entry<String, Op> t : tools.entrySet()) {
-                env.rec().sample(new Sample("load", t.getKey(), null, params, rep, t.getValue().run()));
-            }
-        }
-    }
 
     /** jdm load as a user runs it: the launcher, a task file with the sweep's keys only. */
     private Map<String, Double> jdmProcess(Path dump, int pool, long bytes) throws Exception {
-        drop();
-        exec("DROP DATABASE IF EXISTS " + Identifiers.quote(META));
-        String db = env.cfg().database();
-        Path task = JdmProcess.taskFile(env.work(), "bench-load.yaml", List.of(
-                "name: bench-load",
-                "task-mode: full",
-                "meta-schema: " + META,
-                "target-database: " + JdmProcess.server(env.target(), "JDM_BENCH_TARGET_PASSWORD"),
-                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
-                "routes: {to-copy: {schema-pattern: \"" + db + "\", target-schema: \"" + targetDb + "\"}}",
-                "mydumpers: {global: {dir: \"" + dump + "\"}}",
-                "loaders: {global: {pool-size: " + pool + "}}",
-                "mysql-instances:",
-                "  - source-id: bench",
-                "    block-allow-list: only",
-                "    route-rules: [to-copy]",
-                "    from: " + JdmProcess.server(env.source(), "JDM_BENCH_SOURCE_PASSWORD")));
+        copy.drop();
+        copy.exec("DROP DATABASE IF EXISTS " + Identifiers.quote(META));
+        Path task = JdmProcess.taskFile(env.work(), "bench-load.yaml", JdmProcess.copyTask(env, "bench-load", META,
+                targetDb, List.of("mydumpers: {global: {dir: \"" + dump + "\"}}",
+                        "loaders: {global: {pool-size: " + pool + "}}")));
         Measured m = JdmProcess.run("load", task, env.source(), env.target());
-        check("jdm load");
+        copy.check("jdm load");
         return m.metrics(env.cfg().tables() * env.cfg().rowsPerTable(), bytes);
     }
 
@@ -147,8 +116,8 @@ final class LoadSweeps {
     }
 
     private Map<String, Double> jdm(Path dump, int pool, long bytes) throws Exception {
-        drop();
-        exec("CREATE DATABASE IF NOT EXISTS jdm_meta",
+        copy.drop();
+        copy.exec("CREATE DATABASE IF NOT EXISTS jdm_meta",
                 "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(TASK + "_loader_checkpoint"));
         LoadConfig c = LoadConfig.of(TASK, "bench", env.target(), dump).withPoolSize(pool)
                 .withRouter(t -> new TableName(targetDb, t.table()));
@@ -157,7 +126,7 @@ final class LoadSweeps {
         LoadResult r = unit.run();
         double secs = Timed.since(t0);
         Latency latency = unit.metrics().transactionLatency();
-        check("jdm load");
+        copy.check("jdm load");
         Map<String, Double> m = new Timed(secs, r.rows(), bytes).metrics();
         m.put(Sample.TXN_P95_MS, latency.percentileMillis(95));
         m.put(Sample.TXN_P99_MS, latency.percentileMillis(99));
@@ -166,39 +135,30 @@ final class LoadSweeps {
 
     private Map<String, Double> myloader(Path exe, Path dump, int pool, long bytes, boolean process)
             throws Exception {
-        drop();
+        copy.drop();
+        List<String> cmd = myloaderCommand(env, exe, dump, pool, targetDb);
+        long rows = env.cfg().tables() * env.cfg().rowsPerTable();
+        if (process) {
+            Measured m = Measured.run(cmd, Map.of(), Duration.ofMinutes(30));
+            copy.check("myloader");
+            return m.metrics(rows, bytes);
+        }
+        long t0 = System.nanoTime();
+        Tools.run(cmd, null, Duration.ofMinutes(30));
+        double secs = Timed.since(t0);
+        copy.check("myloader");
+        return new Timed(secs, rows, bytes).metrics();
+    }
+
+    /** myloader of {@code dump} into {@code targetDb} on {@code pool} threads. */
+    static List<String> myloaderCommand(BenchEnv env, Path exe, Path dump, int pool, String targetDb) {
         List<String> cmd = new ArrayList<>(List.of(exe.toString(), "-h", env.target().host(), "-P",
                 String.valueOf(env.target().port()), "-u", env.target().user(), "-d", dump.toString(), "-t",
                 String.valueOf(pool), "-B", targetDb));
         if (!env.target().password().isEmpty()) {
             cmd.addAll(List.of("-p", env.target().password()));
         }
-        long rows = env.cfg().tables() * env.cfg().rowsPerTable();
-        if (process) {
-            Measured m = Measured.run(cmd, Map.of(), Duration.ofMinutes(30));
-            check("myloader");
-            return m.metrics(rows, bytes);
-        }
-        long t0 = System.nanoTime();
-        Tools.run(cmd, null, Duration.ofMinutes(30));
-        double secs = Timed.since(t0);
-        check("myloader");
-        return new Timed(secs, rows, bytes).metrics();
+        return cmd;
     }
 
-    private void check(String who) throws SQLException {
-        Checksums.assertSame(env.source(), env.cfg().database(), env.target(), targetDb, env.cfg().tables(), who);
-    }
-
-    private void drop() throws SQLException {
-        exec("DROP DATABASE IF EXISTS " + Identifiers.quote(targetDb));
-    }
-
-    private void exec(String... sql) throws SQLException {
-        try (Connection c = DataSources.connect(env.target()); Statement st = c.createStatement()) {
-            for (String s : sql) {
-                st.execute(s);
-            }
-        }
-    }
 }

@@ -150,10 +150,6 @@ final class NativeReplication implements Replicator {
     }
 
     private void exec(String... sql) throws SQLException {
-        try (Connection c = DataSources.connect(target); Statement st = c.createStatement()) {
-            for (String s : sql) {
-                st.execute(s);
-            }
-        }
+        Tools.execute(target, sql);
     }
 }

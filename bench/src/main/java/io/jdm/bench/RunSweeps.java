@@ -1,18 +1,12 @@
 package io.jdm.bench;
 
-import io.jdm.bench.result.Sample;
-import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.sql.Identifiers;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,11 +26,13 @@ final class RunSweeps {
     private static final String META = "jdm_bench_meta";
     private final BenchEnv env;
     private final String targetDb;
+    private final CopyDb copy;
     private final long totalRows;
 
     RunSweeps(BenchEnv env) {
         this.env = env;
         this.targetDb = env.cfg().database() + "_run";
+        this.copy = new CopyDb(env, targetDb);
         this.totalRows = env.cfg().tables() * env.cfg().rowsPerTable();
     }
 
@@ -61,62 +57,34 @@ final class RunSweeps {
                         p.put("rows", rows);
                         p.put("statement-size", stmt);
                         p.put("pool-size", (long) pool);
-                        Map<String, Op> tools = new LinkedHashMap<>();
+                        Map<String, BenchEnv.Op> tools = new LinkedHashMap<>();
                         tools.put("jdm", () -> jdm(threads, rows, stmt, pool));
                         if (mydumper.isPresent() && myloader.isPresent()) {
                             tools.put("mydumper+myloader",
                                     () -> peers(mydumper.get(), myloader.get(), threads, rows, stmt, pool));
                         }
-                        alternate(p, tools);
+                        env.alternate("run", p, tools);
                     }
                 }
             }
         }
-        drop();
+        copy.drop();
     }
 
-    /** One sample's metrics. */
-    private interface Op {
-        Map<String, Double> run() throws Exception;
-    }
 
-    /** Warm-up runs of every tool, then the repetitions alternating tool by tool. */
-    private void alternate(Map<String, Long> params, Map<String, Op> tools) throws Exception {
-        for (int i = 0; i < env.cfg().warmUpRuns(); i++) {
-            for (Op op : tools.values()) {
-                op.run();
-            }
-        }
-        for (int rep = 1; rep <= env.cfg().repetitions(); rep++) {
-            for (Map.Entry<String, Op> t : tools.entrySet()) {
-                env.rec().sample(new Sample("run", t.getKey(), null, params, rep, t.getValue().run()));
-            }
-        }
-    }
 
     /** jdm run as a user runs it: the launcher, a task file with the sweep's keys only. */
     private Map<String, Double> jdm(int threads, long rows, long stmt, int pool) throws Exception {
-        drop();
-        exec("DROP DATABASE IF EXISTS " + Identifiers.quote(META));
+        copy.drop();
+        copy.exec("DROP DATABASE IF EXISTS " + Identifiers.quote(META));
         Path dir = fresh("run-jdm");
-        String db = env.cfg().database();
-        Path task = JdmProcess.taskFile(env.work(), "bench-run.yaml", List.of(
-                "name: bench-run",
-                "task-mode: full",
-                "meta-schema: " + META,
-                "status-addr: \"127.0.0.1:" + freePort() + "\"", // not the default port a user's task may hold
-                "target-database: " + JdmProcess.server(env.target(), "JDM_BENCH_TARGET_PASSWORD"),
-                "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
-                "routes: {to-copy: {schema-pattern: \"" + db + "\", target-schema: \"" + targetDb + "\"}}",
-                "mydumpers: {global: {threads: " + threads + ", rows: " + rows + ", statement-size: " + stmt + "}}",
-                "loaders: {global: {pool-size: " + pool + ", dir: \"" + dir.resolve("dump") + "\"}}",
-                "mysql-instances:",
-                "  - source-id: bench",
-                "    block-allow-list: only",
-                "    route-rules: [to-copy]",
-                "    from: " + JdmProcess.server(env.source(), "JDM_BENCH_SOURCE_PASSWORD")));
+        Path task = JdmProcess.taskFile(env.work(), "bench-run.yaml", JdmProcess.copyTask(env, "bench-run", META,
+                targetDb, List.of(
+                        "status-addr: \"127.0.0.1:" + freePort() + "\"", // not the default port a user's task may hold
+                        "mydumpers: {global: {threads: " + threads + ", rows: " + rows + ", statement-size: " + stmt + "}}",
+                        "loaders: {global: {pool-size: " + pool + ", dir: \"" + dir.resolve("dump") + "\"}}")));
         Measured m = JdmProcess.run("run", task, env.source(), env.target());
-        check("jdm run");
+        copy.check("jdm run");
         long bytes = Tools.size(dir);
         Tools.deleteTree(dir);
         return m.metrics(totalRows, bytes);
@@ -125,27 +93,14 @@ final class RunSweeps {
     /** mydumper, then myloader of its directory, each a whole process; the pair is one sample. */
     private Map<String, Double> peers(Path mydumper, Path myloader, int threads, long rows, long stmt, int pool)
             throws Exception {
-        drop();
+        copy.drop();
         Path dir = fresh("run-mydumper");
         Files.createDirectories(dir);
-        List<String> dump = new ArrayList<>(List.of(mydumper.toString(), "-h", env.source().host(), "-P",
-                String.valueOf(env.source().port()), "-u", env.source().user(), "-t", String.valueOf(threads),
-                "-s", String.valueOf(stmt), "-B", env.cfg().database(), "-o", dir.toString()));
-        if (rows > 0) {
-            dump.addAll(List.of("-r", String.valueOf(rows)));
-        }
-        if (!env.source().password().isEmpty()) {
-            dump.addAll(List.of("-p", env.source().password()));
-        }
-        List<String> load = new ArrayList<>(List.of(myloader.toString(), "-h", env.target().host(), "-P",
-                String.valueOf(env.target().port()), "-u", env.target().user(), "-d", dir.toString(), "-t",
-                String.valueOf(pool), "-B", targetDb));
-        if (!env.target().password().isEmpty()) {
-            load.addAll(List.of("-p", env.target().password()));
-        }
+        List<String> dump = DumpSweeps.mydumperCommand(env, mydumper, threads, rows, stmt, dir);
+        List<String> load = LoadSweeps.myloaderCommand(env, myloader, dir, pool, targetDb);
         Measured d = Measured.run(dump, Map.of(), TOOL_TIMEOUT);
         Measured l = Measured.run(load, Map.of(), TOOL_TIMEOUT);
-        check("mydumper then myloader");
+        copy.check("mydumper then myloader");
         long bytes = Tools.size(dir);
         Tools.deleteTree(dir);
         return d.then(l).metrics(totalRows, bytes);
@@ -161,21 +116,5 @@ final class RunSweeps {
         Path dir = env.work().resolve(name);
         Tools.deleteTree(dir);
         return dir;
-    }
-
-    private void check(String who) throws SQLException {
-        Checksums.assertSame(env.source(), env.cfg().database(), env.target(), targetDb, env.cfg().tables(), who);
-    }
-
-    private void drop() throws SQLException {
-        exec("DROP DATABASE IF EXISTS " + Identifiers.quote(targetDb));
-    }
-
-    private void exec(String... sql) throws SQLException {
-        try (Connection c = DataSources.connect(env.target()); Statement st = c.createStatement()) {
-            for (String s : sql) {
-                st.execute(s);
-            }
-        }
     }
 }

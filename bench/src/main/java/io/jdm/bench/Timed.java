@@ -6,10 +6,6 @@ import java.util.Map;
 
 /** One timed operation: what it moved and how long it took, as sample metrics. */
 record Timed(double seconds, long rows, long bytes) {
-    interface Op {
-        Timed run(int repetition) throws Exception;
-    }
-
     Map<String, Double> metrics() {
         Map<String, Double> m = new LinkedHashMap<>();
         m.put(Sample.SECONDS, seconds);

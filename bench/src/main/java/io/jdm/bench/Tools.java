@@ -1,18 +1,35 @@
 package io.jdm.bench;
 
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.DataSources;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** Peer tools on PATH, and running one with a deadline and its output kept for the error message. */
+/**
+ * Peer tools on PATH, and running one with a deadline and its output kept for the error message;
+ * statements run on a server between samples.
+ */
 final class Tools {
     private Tools() {
+    }
+
+    /** Runs {@code sql} on {@code server}, one statement after the other, on one connection. */
+    static void execute(ConnectionSpec server, String... sql) throws SQLException {
+        try (Connection c = DataSources.connect(server); Statement st = c.createStatement()) {
+            for (String s : sql) {
+                st.execute(s);
+            }
+        }
     }
 
     /** The first of {@code names} found executable on PATH. */

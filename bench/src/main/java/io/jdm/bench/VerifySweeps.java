@@ -2,7 +2,6 @@ package io.jdm.bench;
 
 import io.jdm.bench.result.Sample;
 import io.jdm.bench.workload.Sbtest;
-import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.dump.DumpConfig;
@@ -14,9 +13,7 @@ import io.jdm.verify.Verifier;
 import io.jdm.verify.VerifyConfig;
 import io.jdm.verify.VerifyReport;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,12 +50,7 @@ final class VerifySweeps {
                 Map<String, Long> p = new LinkedHashMap<>();
                 p.put("threads", (long) threads);
                 p.put("chunk-rows", chunk);
-                for (int i = 0; i < cfg.warmUpRuns(); i++) {
-                    sample(task, threads, chunk);
-                }
-                for (int rep = 1; rep <= cfg.repetitions(); rep++) {
-                    env.rec().sample(new Sample("verify", "jdm", null, p, rep, sample(task, threads, chunk)));
-                }
+                env.alternate("verify", p, Map.of("jdm", () -> sample(task, threads, chunk)));
             }
         }
         exec("DROP DATABASE IF EXISTS " + Identifiers.quote(targetDb));
@@ -125,10 +117,6 @@ final class VerifySweeps {
     }
 
     private void exec(String... sql) throws SQLException {
-        try (Connection c = DataSources.connect(env.target()); Statement st = c.createStatement()) {
-            for (String s : sql) {
-                st.execute(s);
-            }
-        }
+        Tools.execute(env.target(), sql);
     }
 }
