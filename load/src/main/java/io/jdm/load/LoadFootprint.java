@@ -15,16 +15,20 @@ import java.util.TreeSet;
  * tables holding rows of its files. When the dump those rows came from never completed, its snapshot
  * is gone and a new dump takes another one; {@link #erase()} then empties those tables and clears
  * the checkpoint, so that no row of the old snapshot meets the new snapshot's rows and position.
+ * Tables whose automatic statistics that load paused get them back first: the checkpoint rows
+ * that say so are cleared with the rest, and the next load finds the tables already there.
  */
 public final class LoadFootprint {
     private final LoadJob job;
     private final int rows;
     private final Set<TableName> tables;
+    private final Set<TableName> paused;
 
-    private LoadFootprint(LoadJob job, int rows, Set<TableName> tables) {
+    private LoadFootprint(LoadJob job, int rows, Set<TableName> tables, Set<TableName> paused) {
         this.job = job;
         this.rows = rows;
         this.tables = tables;
+        this.paused = paused;
     }
 
     /**
@@ -41,18 +45,23 @@ public final class LoadFootprint {
                     all = job.checkpoint.readAll(c);
                 } catch (SQLException e) {
                     if (ErrorClassifier.isNoSuchTableOrDatabase(e)) {
-                        return new LoadFootprint(job, 0, Set.of()); // no checkpoint table: nothing loaded
+                        return new LoadFootprint(job, 0, Set.of(), Set.of()); // no checkpoint table: nothing loaded
                     }
                     throw e;
                 }
                 Set<TableName> written = new TreeSet<>();
+                Set<TableName> paused = new TreeSet<>();
                 for (LoaderCheckpoint.Row r : all.values()) {
+                    TableName pausedTable = LoaderCheckpoint.pausedTable(r.file());
+                    if (pausedTable != null && !r.finished()) {
+                        paused.add(pausedTable);
+                    }
                     DumpFileNames.Parsed p = DumpDirectory.parse(r.file(), DumpFileNames.Escaping.PERCENT);
                     if (p != null && p.kind() == DumpFileNames.Kind.DATA && (r.finished() || r.offset() > 0)) {
                         written.add(config.router().apply(new TableName(p.schema(), p.table())));
                     }
                 }
-                return new LoadFootprint(job, all.size(), written);
+                return new LoadFootprint(job, all.size(), written, paused);
             });
         } finally {
             job.closeAdmin();
@@ -83,6 +92,16 @@ public final class LoadFootprint {
     public void erase() {
         try {
             job.withRetry("emptying the tables of an abandoned load", c -> {
+                SchemaLoader schema = new SchemaLoader(job);
+                for (TableName t : paused) {
+                    try {
+                        schema.resumeStatistics(c, t);
+                    } catch (SQLException e) {
+                        if (!ErrorClassifier.isNoSuchTable(e) || ErrorClassifier.isRetriable(e)) {
+                            throw e;
+                        } // dropped since: nothing of it is left
+                    }
+                }
                 try (Statement st = c.createStatement()) {
                     for (TableName t : tables) {
                         try {

@@ -23,6 +23,7 @@ final class LoaderCheckpoint {
     static final String PENDING = "pending";
     static final String LOADING = "loading";
     static final String FINISHED = "finished";
+    private static final String STATS = "stats:";
 
     /** One row. {@code endOffset} is the file's size, or 0 while a compressed file's is unknown. */
     record Row(String file, long offset, long endOffset, String status, long rows) {
@@ -58,7 +59,20 @@ final class LoaderCheckpoint {
 
     /** The row key of a target table whose automatic statistics the load paused. */
     static String statsKey(TableName target) {
-        return "stats:" + target.quoted();
+        return STATS + target.quoted();
+    }
+
+    /** The table of a {@link #statsKey} row; null for any other row. */
+    static TableName pausedTable(String key) {
+        if (!key.startsWith(STATS)) {
+            return null;
+        }
+        try {
+            String[] name = new SqlCursor(key.substring(STATS.length())).qualifiedName();
+            return name[0] == null ? null : new TableName(name[0], name[1]);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 
     void ensureTable(Connection c) throws SQLException {

@@ -189,6 +189,8 @@ class DumpLoadOverlapIT {
         assertEquals(StageStore.Stage.DONE, stage(db, "overlap-restart"));
         assertEquals(0, target.rows("SELECT file FROM jdm_meta_" + db + ".`overlap-restart_loader_checkpoint`"
                 + " WHERE status <> 'finished'").size(), "rows of the abandoned load are left in the checkpoint");
+        assertEquals(List.of(), target.rows("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
+                + db + "' AND CREATE_OPTIONS LIKE '%stats_auto_recalc%'"), "the statistics the first run paused are back");
     }
 
     @Test
