@@ -68,12 +68,7 @@ class BulkLoadIT {
                 + " ( 4 , '' , NULL,NULL,NULL,NULL,NULL,-1E-3,NULL,NULL,NULL,''),\n"
                 + " (5,NULL,NULL,NULL,NULL,NULL,-0,-0e0,NULL,NULL,-0,NULL);\n");
         Path dir = dump(db, create, first, second);
-        long loads = comLoad();
-        LoadResult r = new LoadUnit(config("bulk_values", dir)).run();
-        assertTrue(r.completed());
-        assertEquals(5, r.rows());
-        assertEquals(1, comLoad() - loads, "both files load as one LOAD DATA");
-        assertSameAsSource(db);
+        loadsAsOneLoadDataLikeTheSource("bulk_values", dir, db, 5);
         assertEquals(List.of("finished|2", "finished|3"), target.rows("SELECT status, rows_loaded FROM jdm_meta."
                 + "bulk_values_loader_checkpoint WHERE file LIKE '%.sql' ORDER BY file"));
     }
@@ -93,12 +88,7 @@ class BulkLoadIT {
                 + "(2,'tab\traw \u00e9\nnewline\u00e9','\ud83d\ude00',X'F09F',''),"
                 + "(3,NULL,'x',NULL,'\\'\u00e9\\'\u00e9\\\\\u00e9');\n");
         Path dir = dump(db, create, file);
-        long loads = comLoad();
-        LoadResult r = new LoadUnit(config("bulk_utf8", dir)).run();
-        assertTrue(r.completed());
-        assertEquals(3, r.rows());
-        assertEquals(1, comLoad() - loads, "the file loads as one LOAD DATA");
-        assertSameAsSource(db);
+        loadsAsOneLoadDataLikeTheSource("bulk_utf8", dir, db, 3);
         assertEquals(List.of("1|C3A909646F6C7068696E20F09F90AC5C|E9095C0A00F0", "2|7461620972617720C3A90A6E65776C696E65C3A9|F09F"),
                 target.rows("SELECT id, HEX(s), HEX(vb) FROM " + new TableName(db, "t").quoted() + " WHERE id < 3 ORDER BY id"));
     }
@@ -160,11 +150,7 @@ class BulkLoadIT {
                         + "INSERT INTO `t` VALUES (1,'caf\u00e9','2024-03-01 10:00:00'),",
                 "(2,'\u00e9','1970-01-01 05:30:01');\n");
         Path dir = dump(db, create, file);
-        long loads = comLoad();
-        LoadResult r = new LoadUnit(config("bulk_session", dir)).run();
-        assertTrue(r.completed());
-        assertEquals(1, comLoad() - loads, "the file loads as one LOAD DATA");
-        assertSameAsSource(db);
+        loadsAsOneLoadDataLikeTheSource("bulk_session", dir, db, 2);
         assertEquals(List.of("1|636166C383C2A9|1709267400", "2|C383C2A9|1"), target.rows("SELECT id, HEX(s),"
                 + " UNIX_TIMESTAMP(ts) FROM " + new TableName(db, "t").quoted() + " ORDER BY id"),
                 "the UTF-8 bytes of \u00e9 read as two latin1 characters, times read in +05:30");
@@ -301,6 +287,16 @@ class BulkLoadIT {
                 "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_loader_checkpoint"));
         return LoadConfig.of(task, "src1", ConnectionSpec.of(target.host(), target.port(), target.user(),
                 target.password()), dir).withPoolSize(1);
+    }
+
+    /** Loads {@code dir} as task {@code task}: all its rows, in one LOAD DATA, the target then equal to the source. */
+    private static void loadsAsOneLoadDataLikeTheSource(String task, Path dir, String db, long rows) throws Exception {
+        long loads = comLoad();
+        LoadResult r = new LoadUnit(config(task, dir)).run();
+        assertTrue(r.completed());
+        assertEquals(rows, r.rows());
+        assertEquals(1, comLoad() - loads, "the files load as one LOAD DATA");
+        assertSameAsSource(db);
     }
 
     private static void assertSameAsSource(String db) throws Exception {
