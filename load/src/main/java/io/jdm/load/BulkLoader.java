@@ -475,10 +475,11 @@ final class BulkLoader {
                         continue;
                     }
                 }
-                byte[] text = s.text();
+                byte[] text = s.bytes(); // valid until the lexer's next statement
+                int from = s.from();
                 int values = head.length;
-                if (text.length < values || !Arrays.equals(text, 0, values, head, 0, values)) {
-                    String sql = SqlText.decode(text);
+                if (s.length() < values || !Arrays.equals(text, from, from + values, head, 0, values)) {
+                    String sql = SqlText.decode(s.text());
                     throw new Abort(SqlText.kind(sql) == SqlText.Kind.DATA
                             ? "the statement at byte " + s.start() + " of " + files.get(fileIndex).name()
                                     + " does not start as the first one did"
@@ -486,7 +487,7 @@ final class BulkLoader {
                 }
                 int n;
                 try {
-                    n = TsvRows.append(text, values, columns, out);
+                    n = TsvRows.append(text, from, from + values, s.to(), columns, out);
                 } catch (TsvRows.Unsupported e) {
                     throw new Abort(files.get(fileIndex).name() + " at byte " + s.start() + ": " + e.getMessage());
                 }

@@ -299,7 +299,7 @@ final class FileLoader {
         for (String piece : pieces) {
             executeData(st, piece, s.start(), sql);
         }
-        txn.bytes += s.text().length;
+        txn.bytes += s.length();
         txn.rows += Math.max(0, s.topLevelGroups() - (ins.columnList() ? 1 : 0));
         txn.statements += pieces.size();
     }

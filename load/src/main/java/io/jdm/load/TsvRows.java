@@ -67,52 +67,77 @@ final class TsvRows {
 
     private static final long BACKSLASHES = ByteWords.repeat('\\');
 
-    private TsvRows() {
+    /** The statement's bytes: {@code sql[start, end)}. */
+    private final byte[] sql;
+    private final int start;
+    private final int end;
+
+    private TsvRows(byte[] sql, int start, int end) {
+        this.sql = sql;
+        this.start = start;
+        this.end = end;
     }
 
     /**
-     * Appends the rows of the VALUES list that starts at {@code from} (just after the keyword) to
-     * {@code out}.
+     * Appends the rows of the VALUES list that starts at {@code from} (just after the keyword) of the
+     * statement {@code sql} to {@code out}.
      *
      * @param columns what each field's column is, in the order of the statement's fields
      * @return the number of rows appended
      * @throws Unsupported when a value cannot be carried exactly (out then holds a partial row)
      */
     static int append(byte[] sql, int from, Column[] columns, Out out) throws Unsupported {
-        int i = skipBlank(sql, from);
+        return append(sql, 0, from, sql.length, columns, out);
+    }
+
+    /**
+     * As {@link #append(byte[], int, Column[], Out)}, for the statement {@code sql[start, end)};
+     * {@code from} is an index into {@code sql}.
+     */
+    static int append(byte[] sql, int start, int from, int end, Column[] columns, Out out) throws Unsupported {
+        return new TsvRows(sql, start, end).rows(from, columns, out);
+    }
+
+    private int rows(int from, Column[] columns, Out out) throws Unsupported {
+        int i = skipBlank(from);
         int rows = 0;
         while (true) {
-            if (i >= sql.length || sql[i] != '(') {
-                throw new Unsupported("expected a row at byte " + i + " of the statement");
+            if (i >= end || sql[i] != '(') {
+                throw new Unsupported("expected a row at byte " + at(i) + " of the statement");
             }
-            i = row(sql, i + 1, columns, out);
+            i = row(i + 1, columns, out);
             rows++;
-            i = skipBlank(sql, i);
-            if (i >= sql.length) {
+            i = skipBlank(i);
+            if (i >= end) {
                 return rows;
             }
             if (sql[i] != ',') {
-                throw new Unsupported("text after the VALUES list at byte " + i + " of the statement");
+                throw new Unsupported("text after the VALUES list at byte " + at(i) + " of the statement");
             }
-            i = skipBlank(sql, i + 1);
+            i = skipBlank(i + 1);
         }
     }
 
+    /** Where index {@code i} is in the statement. */
+    private int at(int i) {
+        return i - start;
+    }
+
     /** One row from just after its {@code (}; returns the index after its {@code )}. */
-    private static int row(byte[] sql, int i, Column[] columns, Out out) throws Unsupported {
+    private int row(int i, Column[] columns, Out out) throws Unsupported {
         int field = 0;
         while (true) {
-            i = skipBlank(sql, i);
+            i = skipBlank(i);
             if (field >= columns.length) {
                 throw new Unsupported("a row has more values than the table has columns");
             }
             if (field > 0) {
                 out.put((byte) '\t');
             }
-            i = value(sql, i, columns[field], out);
+            i = value(i, columns[field], out);
             field++;
-            i = skipBlank(sql, i);
-            if (i >= sql.length) {
+            i = skipBlank(i);
+            if (i >= end) {
                 throw new Unsupported("the statement ends inside a row");
             }
             byte c = sql[i];
@@ -124,53 +149,53 @@ final class TsvRows {
                 return i + 1;
             }
             if (c != ',') {
-                throw new Unsupported("unexpected text in a row at byte " + i + " of the statement");
+                throw new Unsupported("unexpected text in a row at byte " + at(i) + " of the statement");
             }
             i++;
         }
     }
 
-    private static int value(byte[] sql, int i, Column column, Out out) throws Unsupported {
-        if (i >= sql.length) {
+    private int value(int i, Column column, Out out) throws Unsupported {
+        if (i >= end) {
             throw new Unsupported("the statement ends inside a row");
         }
         byte c = sql[i];
         if (c == '\'' || c == '"') {
-            return string(sql, i, out);
+            return string(i, out);
         }
-        int end = i;
-        while (end < sql.length && isWordByte(sql[end])) {
-            end++;
+        int word = i;
+        while (word < end && isWordByte(sql[word])) {
+            word++;
         }
-        if (end == i) {
-            throw new Unsupported("unexpected text in a row at byte " + i + " of the statement");
+        if (word == i) {
+            throw new Unsupported("unexpected text in a row at byte " + at(i) + " of the statement");
         }
-        if (end - i == 4 && (c == 'N' || c == 'n') && regionIs(sql, i, "NULL")) {
+        if (word - i == 4 && (c == 'N' || c == 'n') && regionIs(i, "NULL")) {
             out.put((byte) '\\');
             out.put((byte) 'N');
-            return end;
+            return word;
         }
-        if ((c == 'X' || c == 'x') && end - i == 1 && end < sql.length && sql[end] == '\'') {
-            return hexQuoted(sql, end, column, out);
+        if ((c == 'X' || c == 'x') && word - i == 1 && word < end && sql[word] == '\'') {
+            return hexQuoted(word, column, out);
         }
-        if (c == '0' && end - i > 2 && (sql[i + 1] == 'x')) {
+        if (c == '0' && word - i > 2 && (sql[i + 1] == 'x')) {
             requireBinary(column);
-            hex(sql, i + 2, end, out);
-            return end;
+            hex(i + 2, word, out);
+            return word;
         }
-        if (column != Column.NUMBER || !isNumber(sql, i, end)) {
-            throw new Unsupported("the value at byte " + i + " of the statement is neither a string nor a number"
+        if (column != Column.NUMBER || !isNumber(i, word)) {
+            throw new Unsupported("the value at byte " + at(i) + " of the statement is neither a string nor a number"
                     + " in a numeric column");
         }
-        if (c == '-' && isZero(sql, i + 1, end)) {
+        if (c == '-' && isZero(i + 1, word)) {
             i++; // -0.0 is a DECIMAL literal, which has no negative zero; as text a DOUBLE column would keep the sign
         }
-        out.put(sql, i, end - i);
-        return end;
+        out.put(sql, i, word - i);
+        return word;
     }
 
     /** Only zeros and a point: no exponent, after which the literal is a DOUBLE and keeps its sign. */
-    private static boolean isZero(byte[] sql, int from, int to) {
+    private boolean isZero(int from, int to) {
         for (int i = from; i < to; i++) {
             if (sql[i] != '0' && sql[i] != '.') {
                 return false;
@@ -180,12 +205,14 @@ final class TsvRows {
     }
 
     /** A quoted string from its opening quote; returns the index after its closing quote. */
-    private static int string(byte[] sql, int start, Out out) throws Unsupported {
+    private int string(int start, Out out) throws Unsupported {
+        byte[] sql = this.sql;
+        int end = this.end;
         byte q = sql[start];
         long quotes = ByteWords.repeat(q);
         int i = start + 1;
         int run = i; // start of the bytes copied as they are
-        for (int lastWord = sql.length - 8; i < sql.length; ) {
+        for (int lastWord = end - 8; i < end; ) {
             // eight bytes at a time past those copied as they are: none below 11 (tab, line feed),
             // no quote, no backslash
             if (i <= lastWord) {
@@ -198,7 +225,7 @@ final class TsvRows {
             byte c = sql[i];
             if (c == '\\') {
                 out.put(sql, run, i - run);
-                if (i + 1 >= sql.length) {
+                if (i + 1 >= end) {
                     break;
                 }
                 escape(sql[i + 1], out);
@@ -206,7 +233,7 @@ final class TsvRows {
                 run = i;
             } else if (c == q) {
                 out.put(sql, run, i - run);
-                if (i + 1 < sql.length && sql[i + 1] == q) {
+                if (i + 1 < end && sql[i + 1] == q) {
                     out.put(q); // a doubled quote is one quote
                     i += 2;
                     run = i;
@@ -223,7 +250,7 @@ final class TsvRows {
                 i++;
             }
         }
-        throw new Unsupported("a string that starts at byte " + start + " of the statement does not end");
+        throw new Unsupported("a string that starts at byte " + at(start) + " of the statement does not end");
     }
 
     /** The SQL escape {@code \e} as LOAD DATA's escape of the same byte. */
@@ -261,17 +288,17 @@ final class TsvRows {
         }
     }
 
-    private static int hexQuoted(byte[] sql, int quote, Column column, Out out) throws Unsupported {
+    private int hexQuoted(int quote, Column column, Out out) throws Unsupported {
         requireBinary(column);
-        int end = quote + 1;
-        while (end < sql.length && sql[end] != '\'') {
-            end++;
+        int close = quote + 1;
+        while (close < end && sql[close] != '\'') {
+            close++;
         }
-        if (end >= sql.length || (end - quote - 1) % 2 != 0) {
-            throw new Unsupported("a malformed hex literal at byte " + quote + " of the statement");
+        if (close >= end || (close - quote - 1) % 2 != 0) {
+            throw new Unsupported("a malformed hex literal at byte " + at(quote) + " of the statement");
         }
-        hex(sql, quote + 1, end, out);
-        return end + 1;
+        hex(quote + 1, close, out);
+        return close + 1;
     }
 
     private static void requireBinary(Column column) throws Unsupported {
@@ -281,7 +308,7 @@ final class TsvRows {
     }
 
     /** The bytes the hex digits {@code sql[from, to)} spell (an odd count has a leading 0). */
-    private static void hex(byte[] sql, int from, int to, Out out) throws Unsupported {
+    private void hex(int from, int to, Out out) throws Unsupported {
         int i = from;
         if ((to - from) % 2 != 0) {
             plain((byte) digit(sql[i++]), out);
@@ -300,7 +327,7 @@ final class TsvRows {
     }
 
     /** Digits with at most one point and an exponent: what a dump writes for a number. */
-    private static boolean isNumber(byte[] sql, int from, int to) {
+    private boolean isNumber(int from, int to) {
         int i = from;
         if (sql[i] == '-' || sql[i] == '+') {
             i++;
@@ -342,7 +369,7 @@ final class TsvRows {
                 || c == '.' || c == '+' || c == '-' || c == '_';
     }
 
-    private static boolean regionIs(byte[] sql, int i, String upper) {
+    private boolean regionIs(int i, String upper) {
         for (int k = 0; k < upper.length(); k++) {
             if (Character.toUpperCase(sql[i + k]) != upper.charAt(k)) {
                 return false;
@@ -351,8 +378,8 @@ final class TsvRows {
         return true;
     }
 
-    private static int skipBlank(byte[] sql, int i) {
-        while (i < sql.length && (sql[i] == ' ' || sql[i] == '\n' || sql[i] == '\r' || sql[i] == '\t')) {
+    private int skipBlank(int i) {
+        while (i < end && (sql[i] == ' ' || sql[i] == '\n' || sql[i] == '\r' || sql[i] == '\t')) {
             i++;
         }
         return i;

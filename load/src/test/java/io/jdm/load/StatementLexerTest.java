@@ -19,7 +19,7 @@ class StatementLexerTest {
         List<StatementLexer.Statement> out = new ArrayList<>();
         StatementLexer.Statement s;
         while ((s = lx.next()) != null) {
-            out.add(s);
+            out.add(s.copy()); // the lexer's buffer holds a statement only until the next one
         }
         return out;
     }
@@ -142,5 +142,38 @@ class StatementLexerTest {
         }
         assertEquals(List.of(), texts("/*M!100100 SET x = 1 */;\n", 3), "MariaDB's conditional comment is a comment");
         assertEquals(List.of("/*!40101 SET x = 1 */"), texts("/*!40101 SET x = 1 */;\n", 3));
+    }
+
+    @Test
+    void statementsOfEverySizeComeOutOfTheBufferWithTheirBytesAndSpans() throws Exception {
+        java.util.Random r = new java.util.Random(7);
+        List<String> expected = new ArrayList<>();
+        StringBuilder all = new StringBuilder();
+        for (int k = 0; k < 300; k++) {
+            int size = r.nextInt(8) == 0 ? 2000 + r.nextInt(20_000) : r.nextInt(60);
+            StringBuilder v = new StringBuilder();
+            for (int j = 0; j < size; j++) {
+                v.append((char) ('a' + r.nextInt(26)));
+            }
+            String st = "INSERT INTO t VALUES ('" + v + "')," + "(" + k + ")";
+            expected.add(st);
+            all.append(r.nextBoolean() ? "\n" : " ").append(st).append(';');
+        }
+        byte[] bytes = all.toString().getBytes(StandardCharsets.UTF_8);
+        for (int chunk : new int[] {5, 64, 1000, 1 << 16}) {
+            StatementLexer lx = new StatementLexer(new ByteArrayInputStream(bytes), chunk, 1 << 20);
+            long end = 0;
+            for (String want : expected) {
+                StatementLexer.Statement s = lx.next();
+                // read in place, as the loader reads it, before the next statement is asked for
+                assertEquals(want, new String(s.bytes(), s.from(), s.length(), StandardCharsets.UTF_8), "chunk " + chunk);
+                assertEquals(end, s.start(), "chunk " + chunk);
+                end = s.end();
+                assertEquals(';', bytes[(int) end - 1], "chunk " + chunk);
+                assertEquals(2, s.topLevelGroups());
+            }
+            assertNull(lx.next());
+            assertEquals(bytes.length, lx.offset());
+        }
     }
 }

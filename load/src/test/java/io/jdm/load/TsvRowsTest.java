@@ -20,7 +20,19 @@ class TsvRowsTest {
         TsvRows.Out out = new TsvRows.Out();
         byte[] sql = values.getBytes(StandardCharsets.ISO_8859_1);
         TsvRows.append(sql, 0, columns, out);
-        return new String(out.buf, 0, out.len, StandardCharsets.ISO_8859_1);
+        String whole = new String(out.buf, 0, out.len, StandardCharsets.ISO_8859_1);
+        // the same statement in the middle of a larger buffer, as the statement splitter hands it
+        // over: the bytes around it (a row more, an open string) must not be read
+        byte[] before = "INSERT INTO t VALUES (1);\n".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] after = ",(9);('".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] buf = new byte[before.length + sql.length + after.length];
+        System.arraycopy(before, 0, buf, 0, before.length);
+        System.arraycopy(sql, 0, buf, before.length, sql.length);
+        System.arraycopy(after, 0, buf, before.length + sql.length, after.length);
+        out.clear();
+        TsvRows.append(buf, before.length, before.length, before.length + sql.length, columns, out);
+        assertEquals(whole, new String(out.buf, 0, out.len, StandardCharsets.ISO_8859_1), "inside a larger buffer");
+        return whole;
     }
 
     @Test
@@ -87,5 +99,13 @@ class TsvRowsTest {
         assertThrows(TsvRows.Unsupported.class, () -> convert("(1)", N, N), "fewer values than columns");
         assertThrows(TsvRows.Unsupported.class, () -> convert("('open", O), "an unterminated string");
         assertThrows(TsvRows.Unsupported.class, () -> convert("(1) ON DUPLICATE KEY UPDATE a=1", N), "a tail");
+    }
+
+    @Test
+    void aStatementInsideALargerBufferEndsWhereItsSpanEndsAndIsReportedFromItsOwnStart() {
+        byte[] buf = "xx(1,'open')".getBytes(StandardCharsets.ISO_8859_1);
+        TsvRows.Unsupported e = assertThrows(TsvRows.Unsupported.class,
+                () -> TsvRows.append(buf, 2, 2, 10, new Column[] {N, O}, new TsvRows.Out()));
+        assertEquals("a string that starts at byte 3 of the statement does not end", e.getMessage());
     }
 }
