@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * in one transaction: the rows of their INSERT statements are converted to LOAD DATA's text
  * ({@link TsvRows}) while the server reads them, one statement in memory at a time, and the files'
  * checkpoint rows are written finished in the same transaction. A kill leaves nothing of the group
- * committed and the rerun starts it again, so the resume stays exact. On an empty table this is the
- * target's fastest way in (InnoDB builds the indexes of a table filled in one statement in bulk).
+ * committed and the rerun starts it again, so the resume stays exact. Each file is read once: its
+ * CRC32C is computed as its rows go and compared with the dump's record at its end, before the
+ * commit.
  *
  * <p>LOCAL makes the server turn errors into warnings (a duplicate key is skipped, a bad value
  * adjusted), so the result must have no warning and, unless rows replace others, exactly the rows
@@ -90,7 +91,9 @@ final class BulkLoader {
         long startNanos = System.nanoTime();
         for (DumpDirectory.DataFile f : files) {
             try {
-                FileLoader.verify(f, job.recorded.apply(f.name()), 0);
+                // the CRC32C is computed as the rows are read and checked at each file's end, before
+                // the commit (Rows#endFile): each file is read once
+                FileLoader.verifySize(f, job.recorded.apply(f.name()), 0);
             } catch (LoadFailure e) {
                 throw e.damaged() ? LoadFailure.damaged(0, f.name() + ": " + e.getMessage()) : e;
             }
@@ -348,6 +351,7 @@ final class BulkLoader {
         private int outPos;
         private int fileIndex = -1;
         private InputStream in;
+        private DumpFileInput.Checked checked;
         private StatementLexer lexer;
         /** The data statement read ahead while looking for the end of a file's session statements. */
         private StatementLexer.Statement pending;
@@ -400,7 +404,8 @@ final class BulkLoader {
                 closeQuietly();
                 DumpDirectory.DataFile f = files.get(fileIndex);
                 try {
-                    in = DumpFileInput.open(f.path(), f.compression(), diskBytes);
+                    checked = DumpFileInput.openChecked(f.path(), f.compression(), diskBytes);
+                    in = checked.text;
                 } catch (IOException e) {
                     throw LoadFailure.badFile(0, "cannot read " + f.name() + ": " + e.getMessage(), e);
                 }
@@ -443,12 +448,24 @@ final class BulkLoader {
             }
         }
 
-        /** The current file is read to its end: its rows must be the ones the dump recorded. */
+        /**
+         * The current file is read to its end: its bytes and rows must be the ones the dump recorded.
+         * A file that differs ends the transfer before anything is committed.
+         */
         private void endFile() throws LoadFailure {
             DumpDirectory.DataFile f = files.get(fileIndex);
             long end = lexer.offset();
             ends[fileIndex] = end;
             var recorded = job.recorded.apply(f.name());
+            if (recorded != null) {
+                try {
+                    FileLoader.verifyCrc(recorded, checked.crcToEnd(), end);
+                } catch (IOException e) {
+                    throw LoadFailure.badFile(end, "cannot read " + f.name() + ": " + e.getMessage(), e);
+                } catch (LoadFailure e) {
+                    throw LoadFailure.damaged(end, f.name() + ": " + e.getMessage());
+                }
+            }
             if (recorded != null && rowsPerFile[fileIndex] != recorded.rows()) {
                 throw LoadFailure.damaged(end, "the file " + f.name() + " holds " + rowsPerFile[fileIndex]
                         + " rows but the dump wrote " + recorded.rows() + " (" + FileManifest.NAME + ")");

@@ -5,9 +5,12 @@ import java.io.BufferedInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.LongConsumer;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedInputStream;
 import java.util.zip.GZIPInputStream;
 
 /** Opens a dump file as its uncompressed text, reporting bytes read from disk as they are read. */
@@ -16,7 +19,40 @@ final class DumpFileInput {
     }
 
     static InputStream open(Path path, String compression, LongConsumer diskBytes) throws IOException {
-        InputStream raw = new Counting(new BufferedInputStream(Files.newInputStream(path), 1 << 16), diskBytes);
+        return text(Files.newInputStream(path), compression, diskBytes);
+    }
+
+    /**
+     * Opens {@code path} as {@link #open} does, with the CRC32C of its bytes as stored computed as
+     * they are read: a file is read once for its text and its check.
+     */
+    static Checked openChecked(Path path, String compression, LongConsumer diskBytes) throws IOException {
+        CheckedInputStream file = new CheckedInputStream(Files.newInputStream(path), new CRC32C());
+        return new Checked(file, text(file, compression, diskBytes));
+    }
+
+    /** A dump file's text, and the checksum of its stored bytes read so far. */
+    static final class Checked {
+        private final CheckedInputStream file;
+        final InputStream text;
+
+        private Checked(CheckedInputStream file, InputStream text) {
+            this.file = file;
+            this.text = text;
+        }
+
+        /**
+         * The CRC32C of the whole file as stored: what the text did not read of it (a compressed
+         * file's trailer) is read now.
+         */
+        long crcToEnd() throws IOException {
+            file.transferTo(OutputStream.nullOutputStream());
+            return file.getChecksum().getValue();
+        }
+    }
+
+    private static InputStream text(InputStream file, String compression, LongConsumer diskBytes) throws IOException {
+        InputStream raw = new Counting(new BufferedInputStream(file, 1 << 16), diskBytes);
         try {
             return switch (compression) {
                 case "" -> raw;

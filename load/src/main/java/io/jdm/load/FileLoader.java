@@ -156,6 +156,19 @@ final class FileLoader {
 
     /** Refuses {@code file} when its size or CRC32C is not what the dump recorded (nothing to compare: passes). */
     static void verify(DumpDirectory.DataFile file, FileManifest.Entry recorded, long offset) throws LoadFailure {
+        verifySize(file, recorded, offset);
+        if (recorded == null) {
+            return;
+        }
+        try {
+            verifyCrc(recorded, FileManifest.crc32c(file.path()), offset);
+        } catch (IOException e) {
+            throw LoadFailure.badFile(offset, "cannot read the file: " + e.getMessage(), e);
+        }
+    }
+
+    /** Refuses {@code file} when its size is not what the dump recorded (nothing to compare: passes). */
+    static void verifySize(DumpDirectory.DataFile file, FileManifest.Entry recorded, long offset) throws LoadFailure {
         if (recorded == null) {
             return;
         }
@@ -165,13 +178,16 @@ final class FileLoader {
                 throw LoadFailure.damaged(offset, "the file is " + size + " bytes but the dump wrote "
                         + recorded.size() + " (" + FileManifest.NAME + "): it was cut short or changed");
             }
-            long crc = FileManifest.crc32c(file.path());
-            if (crc != recorded.crc32c()) {
-                throw LoadFailure.damaged(offset, String.format("the file's CRC32C is %08x but the dump wrote %08x"
-                        + " (%s): it was changed", crc, recorded.crc32c(), FileManifest.NAME));
-            }
         } catch (IOException e) {
             throw LoadFailure.badFile(offset, "cannot read the file: " + e.getMessage(), e);
+        }
+    }
+
+    /** Refuses a file whose bytes' CRC32C is {@code crc} when the dump recorded another. */
+    static void verifyCrc(FileManifest.Entry recorded, long crc, long offset) throws LoadFailure {
+        if (crc != recorded.crc32c()) {
+            throw LoadFailure.damaged(offset, String.format("the file's CRC32C is %08x but the dump wrote %08x"
+                    + " (%s): it was changed", crc, recorded.crc32c(), FileManifest.NAME));
         }
     }
 

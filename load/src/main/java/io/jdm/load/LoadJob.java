@@ -116,7 +116,7 @@ final class LoadJob {
      * Whether the tables this load creates have their automatic statistics paused until their rows
      * are in ({@link SchemaLoader#createTable}): on a MariaDB target taking LOAD DATA, whose
      * statistics thread otherwise recomputes an empty table's statistics over and over while one
-     * LOAD DATA fills it in bulk (measured: a load of 8 x 500k sysbench rows, 15.6 -> 11.9 s of the
+     * LOAD DATA fills it (measured: a load of 8 x 500k sysbench rows, 15.6 -> 11.9 s of the
      * target's CPU, 9.5 -> 8.7 s wall).
      */
     boolean pausesStatistics() {
