@@ -104,11 +104,26 @@ final class ArrivingFiles implements FileQueue {
                 pick = mostWaiting();
             }
             if (pick != null) {
+                pick = first(pick.file().source());
                 waiting.remove(pick);
                 return pick.file();
             }
             wait(100); // the dump starting to wait does not notify: look again in a while
         }
+    }
+
+    /**
+     * The lowest-numbered waiting file of {@code table}: a group starts there, whatever order the
+     * dump's threads finished the files in, so that it fills the table from empty.
+     */
+    private Waiting first(TableName table) {
+        Waiting pick = null;
+        for (Waiting w : waiting) {
+            if (w.file().source().equals(table) && (pick == null || w.file().index() < pick.file().index())) {
+                pick = w;
+            }
+        }
+        return pick;
     }
 
     /** The lowest-numbered waiting file of the table with the most files waiting. */
@@ -121,13 +136,7 @@ final class ArrivingFiles implements FileQueue {
                 most = e.getKey();
             }
         }
-        Waiting pick = null;
-        for (Waiting w : waiting) {
-            if (w.file().source().equals(most) && (pick == null || w.file().index() < pick.file().index())) {
-                pick = w;
-            }
-        }
-        return pick;
+        return first(most);
     }
 
     /** The files of {@code first}'s table that have arrived and follow it without a gap, within the group size. */

@@ -22,6 +22,26 @@ interface FileQueue {
         return List.of();
     }
 
+    /**
+     * The next file with the files {@link #claimFollowing} gives it when {@code groupable} accepts
+     * it, as one step: no other worker takes a file of the group in between. Empty when no more
+     * will come.
+     */
+    default List<DumpDirectory.DataFile> nextGroup(java.util.function.Predicate<DumpDirectory.DataFile> groupable)
+            throws InterruptedException {
+        synchronized (this) {
+            DumpDirectory.DataFile first = next();
+            if (first == null) {
+                return List.of();
+            }
+            List<DumpDirectory.DataFile> group = new java.util.ArrayList<>(List.of(first));
+            if (groupable.test(first)) {
+                group.addAll(claimFollowing(first, groupable));
+            }
+            return group;
+        }
+    }
+
     /** A file handed out by {@link #next()} is finished on the target. */
     void finished(DumpDirectory.DataFile file);
 

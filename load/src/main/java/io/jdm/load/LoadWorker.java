@@ -8,7 +8,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongConsumer;
@@ -48,12 +47,10 @@ final class LoadWorker implements Runnable {
     @Override
     public void run() {
         try {
-            DumpDirectory.DataFile f;
-            while (!job.stopping() && (f = queue.next()) != null) {
-                List<DumpDirectory.DataFile> group = List.of(f);
+            List<DumpDirectory.DataFile> group;
+            while (!job.stopping() && !(group = queue.nextGroup(g -> job.bulk() && fresh(g))).isEmpty()) {
+                DumpDirectory.DataFile f = group.get(0);
                 if (job.bulk() && fresh(f)) {
-                    group = new ArrayList<>(group);
-                    group.addAll(queue.claimFollowing(f, this::fresh));
                     BulkLoader loader = new BulkLoader(job, group, job.config.router().apply(f.source()));
                     BulkLoader.Outcome outcome = bulkWithRetry(loader);
                     group = loader.files();

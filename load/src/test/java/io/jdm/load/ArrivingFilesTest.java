@@ -59,4 +59,39 @@ class ArrivingFilesTest {
         assertEquals("db.c.000000001.sql", files.next().name());
         assertNull(files.next());
     }
+
+    @Test
+    void aWrittenTableGoesAsOneGroupFromItsFirstFileWhateverOrderItsFilesCameIn() throws Exception {
+        ArrivingFiles files = new ArrivingFiles(JOB, f -> { }, () -> false, () -> true);
+        for (int i : new int[] {2, 3, 1, 5, 4}) { // two dump threads finish the chunks out of order
+            files.add(file("a", i));
+        }
+        files.add(file("b", 1));
+        List<List<String>> groups = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<Thread> workers = new java.util.ArrayList<>();
+        for (int w = 0; w < 4; w++) { // the pool's workers all wake when the table is written
+            Thread t = new Thread(() -> {
+                try {
+                    List<DumpDirectory.DataFile> g = files.nextGroup(f -> true);
+                    if (!g.isEmpty()) {
+                        groups.add(g.stream().map(DumpDirectory.DataFile::name).toList());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            t.start();
+            workers.add(t);
+        }
+        Thread.sleep(200);
+        files.tableWritten(new TableName("db", "a"));
+        Thread.sleep(200);
+        files.close();
+        for (Thread t : workers) {
+            t.join(5000);
+        }
+        assertEquals(List.of(List.of("db.a.000000001.sql", "db.a.000000002.sql", "db.a.000000003.sql",
+                "db.a.000000004.sql", "db.a.000000005.sql"), List.of("db.b.000000001.sql")), groups,
+                "one group fills the empty table; the other workers get none of its files");
+    }
 }
