@@ -12,19 +12,25 @@ record BenchEnv(BenchConfig cfg, ConnectionSpec source, ConnectionSpec target, P
         Map<String, Double> run() throws Exception;
     }
 
+    /** The longest wait for the servers to be quiet before a sample. */
+    static final long QUIET_MAX_MILLIS = 60_000;
+
     /**
      * Warm-up runs of every tool, then the repetitions alternating tool by tool, so a machine that
      * gets slower or faster during the run shifts every tool alike; each repetition is recorded as a
-     * sample of {@code sweep} at {@code params}.
+     * sample of {@code sweep} at {@code params}. Every run starts once the servers are quiet
+     * ({@link ServerCpu#awaitQuiet}), not while they still work off the run before.
      */
     void alternate(String sweep, Map<String, Long> params, Map<String, Op> tools) throws Exception {
         for (int i = 0; i < cfg.warmUpRuns(); i++) {
             for (Op op : tools.values()) {
+                ServerCpu.awaitQuiet(QUIET_MAX_MILLIS);
                 op.run();
             }
         }
         for (int rep = 1; rep <= cfg.repetitions(); rep++) {
             for (Map.Entry<String, Op> t : tools.entrySet()) {
+                ServerCpu.awaitQuiet(QUIET_MAX_MILLIS);
                 rec.sample(new Sample(sweep, t.getKey(), null, params, rep, t.getValue().run()));
             }
         }

@@ -30,6 +30,30 @@ final class ServerCpu {
         return servers.isEmpty() ? Double.NaN : sum;
     }
 
+    /**
+     * Waits until the servers are quiet: under a tenth of a core over half a second, at most
+     * {@code maxMillis}. What a sample leaves behind (InnoDB flushing its pages, purging its undo)
+     * would otherwise run during the next sample, of whichever tool comes next; a user's migration
+     * starts on servers at rest. Returns at once when the servers cannot be seen.
+     */
+    static void awaitQuiet(long maxMillis) throws InterruptedException {
+        awaitQuiet(ServerCpu::seconds, maxMillis);
+    }
+
+    /** {@link #awaitQuiet(long)} with the servers' CPU seconds read from {@code cpu}. */
+    static void awaitQuiet(java.util.function.DoubleSupplier cpu, long maxMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + maxMillis * 1_000_000L;
+        double before = cpu.getAsDouble();
+        while (!Double.isNaN(before) && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            double now = cpu.getAsDouble();
+            if (Double.isNaN(now) || now - before < 0.05) {
+                return;
+            }
+            before = now;
+        }
+    }
+
     /** utime + stime of one {@code /proc/<pid>/stat} line; NaN when it cannot be read. */
     static double ofStat(String stat) {
         if (stat == null) {

@@ -50,4 +50,24 @@ class MeasuredTest {
         assertTrue(e.getMessage().contains("exited with 3") && e.getMessage().contains("refused by the test"),
                 e.getMessage());
     }
+
+    @Test
+    void aSampleWaitsForTheServersToBeQuietButNotForever() throws Exception {
+        double[] busy = {0, 0, 0}; // servers still working off the sample before for two half-seconds
+        int[] reads = {0};
+        long t0 = System.nanoTime();
+        ServerCpu.awaitQuiet(() -> reads[0]++ < 3 ? (busy[0] += 0.4) : busy[0], 60_000);
+        long waited = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(4, reads[0], "read until a half-second passed under a tenth of a core");
+        assertTrue(waited >= 1400 && waited < 5000, "waited " + waited + " ms");
+
+        t0 = System.nanoTime();
+        ServerCpu.awaitQuiet(() -> busy[0] += 1, 1200); // never quiet: gives up at the limit
+        waited = (System.nanoTime() - t0) / 1_000_000;
+        assertTrue(waited >= 1000 && waited < 3000, "waited " + waited + " ms");
+
+        t0 = System.nanoTime();
+        ServerCpu.awaitQuiet(() -> Double.NaN, 60_000); // servers given by address: nothing to wait for
+        assertTrue((System.nanoTime() - t0) / 1_000_000 < 100);
+    }
 }

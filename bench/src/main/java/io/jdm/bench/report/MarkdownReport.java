@@ -45,7 +45,9 @@ final class MarkdownReport {
                 ? "Runner in-jvm, a profiling aid: jdm's samples are its units run inside the bench's warm JVM (no "
                 + "JVM start, JIT already warm), not the command a user runs. The figures come from runner: process."
                 : "Runner process: every jdm sample of the dump, load, run, verify and backlog sync sweeps is a whole `jdm` "
-                + "process started by the launcher as a user starts it, measured by GNU time like the peers.";
+                + "process started by the launcher as a user starts it, measured by GNU time like the peers. Every "
+                + "sample, of any tool, starts once the servers it can see are quiet (under a tenth of a core over half "
+                + "a second, waiting at most a minute), not while they still flush and purge after the one before.";
     }
 
     private static void table(StringBuilder sb, String sweep, List<Group> gs) {
