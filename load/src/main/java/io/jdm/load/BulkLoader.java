@@ -30,9 +30,10 @@ import org.slf4j.LoggerFactory;
  * in one transaction: the rows of their INSERT statements are converted to LOAD DATA's text
  * ({@link TsvRows}) while the server reads them, one statement in memory at a time, and the files'
  * checkpoint rows are written finished in the same transaction. A kill leaves nothing of the group
- * committed and the rerun starts it again, so the resume stays exact. Each file is read once: its
- * CRC32C is computed as its rows go and compared with the dump's record at its end, before the
- * commit.
+ * committed and the rerun starts it again, so the resume stays exact. On an empty table this is the
+ * target's fastest way in (InnoDB writes no undo per row and builds the secondary indexes of a
+ * table filled in one statement by sorting). Each file is read once: its CRC32C is computed as its
+ * rows go and compared with the dump's record at its end, before the commit.
  *
  * <p>LOCAL makes the server turn errors into warnings (a duplicate key is skipped, a bad value
  * adjusted), so the result must have no warning and, unless rows replace others, exactly the rows
