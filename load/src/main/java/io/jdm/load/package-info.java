@@ -9,7 +9,7 @@
  *             bounded queue of files
  *          ┌───────────┼───────────┐
  *      LoadWorker  LoadWorker  LoadWorker      pool-size connections, retries (io.jdm.common.retry)
- *          │ files not begun: the next ones of the same table (FileQueue.claimFollowing) join them,
+ *          │ files not begun: the next ones of the same table join them in the same take (FileQueue.nextGroup),
  *          │   BulkLoader: StatementLexer → TsvRows (INSERT rows as LOAD DATA text, streamed)
  *          │   → LOAD DATA LOCAL INFILE ; no warning, every row? ; checkpoint rows finished ; COMMIT
  *          │   anything else rolls back and the files go to FileLoader, as below
@@ -28,7 +28,8 @@
  *  DumpFeed ──► DumpFollower: table schema file → CREATE (routed); data file → checkpoint row
  *                      │
  *                      ▼ ArrivingFiles: LoadPlan's order among the files that have arrived; for LOAD DATA
- *                        a table's files wait for its last one (tableWritten), unless the dump waits
+ *                        a table's files wait for its last one (tableWritten), unless the dump waits,
+ *                        and go as one group from its first file
  *          pool-size LoadWorkers, as above ──► each finished file lets the dump write one more
  *                      │
  *                      ▼ dump complete (metadata): the complete directory as above, whose files are
