@@ -351,7 +351,6 @@ final class BulkLoader {
         private final TsvRows.Out out = new TsvRows.Out();
         private int outPos;
         private int fileIndex = -1;
-        private InputStream in;
         private DumpFileInput.Checked checked;
         private StatementLexer lexer;
         /** The data statement read ahead while looking for the end of a file's session statements. */
@@ -406,11 +405,10 @@ final class BulkLoader {
                 DumpDirectory.DataFile f = files.get(fileIndex);
                 try {
                     checked = DumpFileInput.openChecked(f.path(), f.compression(), diskBytes);
-                    in = checked.text;
                 } catch (IOException e) {
                     throw LoadFailure.badFile(0, "cannot read " + f.name() + ": " + e.getMessage(), e);
                 }
-                lexer = new StatementLexer(in);
+                lexer = new StatementLexer(checked.text);
                 fileSession = new ArrayList<>();
                 while (true) {
                     StatementLexer.Statement s = next();
@@ -418,7 +416,7 @@ final class BulkLoader {
                         endFile();
                         break;
                     }
-                    String sql = SqlText.decode(s.text());
+                    String sql = SqlText.decode(s.bytes(), s.from(), s.to(), null);
                     SqlText.Kind kind = SqlText.kind(sql);
                     if (kind == SqlText.Kind.SESSION) {
                         fileSession.add(sql);
@@ -564,8 +562,10 @@ final class BulkLoader {
         }
 
         void closeQuietly() {
-            LoadJob.closeQuietly(in);
-            in = null;
+            if (checked != null) {
+                LoadJob.closeQuietly(checked.text);
+                checked = null;
+            }
         }
     }
 

@@ -221,7 +221,7 @@ final class FileLoader {
             if (s == null) {
                 break;
             }
-            String sql = SqlText.decode(s.text(), charset);
+            String sql = SqlText.decode(s.bytes(), s.from(), s.to(), charset); // the statement read in place
             switch (SqlText.kind(sql)) {
                 case SESSION -> session(st, sql, s.start());
                 case DATA -> {

@@ -9,6 +9,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /** Turns statement bytes into text for JDBC and tells data statements from session settings. */
@@ -50,9 +51,17 @@ final class SqlText {
      * an introducer of its own, the hex literal stays bare.
      */
     static String decode(byte[] b, String charset) {
-        String fast = new String(b, StandardCharsets.UTF_8); // the JDK's intrinsic path; ASCII stays compact
+        return decode(b, 0, b.length, charset);
+    }
+
+    /** {@link #decode(byte[], String)} of {@code b[from, to)}, read where it lies. */
+    static String decode(byte[] b, int from, int to, String charset) {
+        String fast = new String(b, from, to - from, StandardCharsets.UTF_8); // the JDK's intrinsic path
         if (fast.indexOf('\uFFFD') < 0) {
             return fast; // no replacement character: the bytes were valid UTF-8
+        }
+        if (from != 0 || to != b.length) {
+            b = Arrays.copyOfRange(b, from, to);
         }
         CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);

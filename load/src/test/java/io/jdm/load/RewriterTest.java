@@ -115,6 +115,13 @@ class RewriterTest {
         assertEquals("INS (_latin1 X'61FF2700','ok')", SqlText.decode(bad, "latin1"));
         assertEquals("INS (X'61FF2700','ok')", SqlText.decode(bad, "binary"));
         assertEquals("INS (X'61FF2700','ok')", SqlText.decode(bad, null));
+        // the same statement where the statement splitter hands it over: inside a larger buffer
+        byte[] around = new byte[bad.length + 7];
+        System.arraycopy(bad, 0, around, 3, bad.length);
+        around[0] = (byte) 0xfe; // bytes around it that are not UTF-8 either, and must not be read
+        around[around.length - 1] = (byte) 0xfe;
+        assertEquals("INS (_latin1 X'61FF2700','ok')", SqlText.decode(around, 3, 3 + bad.length, "latin1"));
+        assertEquals("INS ('a\\'b','é')", SqlText.decode(withUtf8, 0, withUtf8.length, null));
         // a literal with an introducer or N of its own keeps it, before a bare hex literal
         byte[] own = "INS (_cp1251 'a\u00ff',N'b\u00ff',_binary'c\u00ff')".getBytes(StandardCharsets.ISO_8859_1);
         assertEquals("INS (_cp1251 X'61FF',NX'62FF',_binaryX'63FF')", SqlText.decode(own, "latin1"));
