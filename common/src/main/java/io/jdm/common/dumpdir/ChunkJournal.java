@@ -1,7 +1,6 @@
 package io.jdm.common.dumpdir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jdm.common.error.ErrorClassifier;
@@ -29,7 +28,6 @@ import java.util.Optional;
  */
 public final class ChunkJournal implements AutoCloseable {
     public static final String NAME = "jdm-chunks";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One finished chunk; {@code low} and {@code high} are null when the source writes no binlog. */
     public record Done(String schema, String table, int chunk, BinlogPosition low, BinlogPosition high,
@@ -85,7 +83,7 @@ public final class ChunkJournal implements AutoCloseable {
     }
 
     static String render(Done d) {
-        ObjectNode n = JSON.createObjectNode().put("schema", d.schema()).put("table", d.table())
+        ObjectNode n = JsonLines.MAPPER.createObjectNode().put("schema", d.schema()).put("table", d.table())
                 .put("chunk", d.chunk());
         position(n, "low", d.low());
         position(n, "high", d.high());
@@ -122,7 +120,7 @@ public final class ChunkJournal implements AutoCloseable {
                 continue;
             }
             try {
-                out.add(parseLine(JSON.readTree(line)));
+                out.add(parseLine(JsonLines.MAPPER.readTree(line)));
             } catch (IOException | RuntimeException e) {
                 throw new IOException(NAME + " line " + (i + 1) + " cannot be read (" + ErrorClassifier.oneLine(e)
                         + "); delete the dump directory and dump again");

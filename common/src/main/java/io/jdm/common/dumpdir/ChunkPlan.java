@@ -1,7 +1,6 @@
 package io.jdm.common.dumpdir;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jdm.common.error.ErrorClassifier;
@@ -27,7 +26,6 @@ import java.util.Optional;
  */
 public record ChunkPlan(String settings, List<Table> tables) {
     public static final String NAME = "jdm-chunk-plan";
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One table: its columns' fingerprint, the key order of its reads and its chunks' conditions. */
     public record Table(String schema, String table, String fingerprint, String orderBy, List<String> conditions) {
@@ -45,9 +43,9 @@ public record ChunkPlan(String settings, List<Table> tables) {
 
     public String render() {
         StringBuilder sb = new StringBuilder();
-        sb.append(JSON.createObjectNode().put("settings", settings)).append('\n');
+        sb.append(JsonLines.MAPPER.createObjectNode().put("settings", settings)).append('\n');
         for (Table t : tables) {
-            ObjectNode n = JSON.createObjectNode().put("schema", t.schema()).put("table", t.table())
+            ObjectNode n = JsonLines.MAPPER.createObjectNode().put("schema", t.schema()).put("table", t.table())
                     .put("fingerprint", t.fingerprint()).put("orderBy", t.orderBy());
             ArrayNode chunks = n.putArray("chunks");
             t.conditions().forEach(chunks::add);
@@ -81,7 +79,7 @@ public record ChunkPlan(String settings, List<Table> tables) {
                 continue;
             }
             try {
-                JsonNode n = JSON.readTree(line);
+                JsonNode n = JsonLines.MAPPER.readTree(line);
                 if (settings == null) {
                     settings = n.get("settings").asText();
                     continue;
