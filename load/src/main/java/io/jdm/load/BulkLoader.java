@@ -39,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * adjusted), so the result must have no warning and, unless rows replace others, exactly the rows
  * sent; otherwise it is rolled back and the files load statement by statement, which keeps every
  * error and adjustment of the SQL path. Files the conversion cannot carry exactly (a session other
- * than the first file's, a value of another meaning as text) take that path as well.
+ * than the first file's, a value of another meaning as text) take that path as well, and so do
+ * the files of a table whose engine keeps rows outside transactions ({@link TableEngines}): a
+ * rollback would leave its rows there and the statements would write them a second time.
  */
 final class BulkLoader {
     private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
@@ -98,6 +100,14 @@ final class BulkLoader {
             } catch (LoadFailure e) {
                 throw e.damaged() ? LoadFailure.damaged(0, f.name() + ": " + e.getMessage()) : e;
             }
+        }
+        try {
+            TableEngines.Engine engine = job.engines.of(c, target);
+            if (!engine.transactional()) {
+                return fallBack("its table is " + engine.name() + ", whose rows a rollback cannot take back");
+            }
+        } catch (SQLException e) {
+            throw LoadFailure.sql(0, "reading the engine of " + target.quoted(), e);
         }
         Rows rows = new Rows(diskBytes);
         boolean committed = false;

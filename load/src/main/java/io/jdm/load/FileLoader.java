@@ -1,6 +1,8 @@
 package io.jdm.load;
 
+import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
+import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.sql.TableName;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,6 +72,13 @@ final class FileLoader {
     private Txn txn = new Txn();
     /** At most this many of the file's statements per transaction: lowered when TiDB finds one too large. */
     private int maxStatements = Integer.MAX_VALUE;
+    /** The target table's engine, read when the load begins. */
+    private TableEngines.Engine engine;
+    /**
+     * The offset of a statement into a table outside transactions that a previous run began and did
+     * not see end (the checkpoint row {@link LoaderCheckpoint#APPLYING}); -1 when there is none.
+     */
+    private long inDoubt = -1;
 
     FileLoader(LoadJob job, DumpDirectory.DataFile file, TableName target, LoaderCheckpoint.Row known) {
         this.job = job;
@@ -103,6 +112,7 @@ final class FileLoader {
             if (row.finished()) {
                 return clean = true;
             }
+            engine(c, row);
             verify();
             try (InputStream in = DumpFileInput.open(file.path(), file.compression(), diskBytes)) {
                 boolean done = run(c, st, new StatementLexer(in), maxStatementBytes);
@@ -138,8 +148,27 @@ final class FileLoader {
             }
         }
         committed = row.offset();
-        committedRows = row.offset() > 0 && row.rows() == 0 ? -1 : row.rows(); // every INSERT has a row
+        // every INSERT has a row, and a statement announced before it runs counts those before it
+        boolean counted = row.rows() > 0 || row.offset() == 0 || LoaderCheckpoint.APPLYING.equals(row.status());
+        committedRows = counted ? row.rows() : -1;
         return row;
+    }
+
+    /**
+     * Reads the target table's engine: a table outside transactions commits each statement on its
+     * own, announced before it runs ({@link #announce}), and a statement a previous run left in doubt
+     * is written again first.
+     */
+    private void engine(Connection c, LoaderCheckpoint.Row row) throws LoadFailure {
+        try {
+            engine = job.engines.of(c, target);
+        } catch (SQLException e) {
+            throw LoadFailure.sql(committed, "reading the engine of " + target.quoted(), e);
+        }
+        if (!engine.transactional()) {
+            maxStatements = 1;
+            inDoubt = LoaderCheckpoint.APPLYING.equals(row.status()) ? row.offset() : -1;
+        }
     }
 
     /**
@@ -234,6 +263,9 @@ final class FileLoader {
                                 + ": the file changed since the last run; restore it or clear the checkpoint", null);
                     }
                     defaultNames(st, s.start());
+                    if (!engine.transactional()) {
+                        announce(c, s.start());
+                    }
                     data(st, s, sql, maxStatementBytes, txn);
                     lastEnd = s.end();
                     if (txn.bytes >= job.config.transactionBytes() || txn.fileStatements >= maxStatements) {
@@ -296,12 +328,41 @@ final class FileLoader {
         }
     }
 
+    /**
+     * Commits, before a statement into a table outside transactions runs, that it is about to: its
+     * rows stay whatever happens to the transaction, so after a kill the checkpoint must say that
+     * this statement may have landed in part. A statement the previous run left so is written again
+     * over its rows that landed, which only a key tells apart from the rest: without one the load
+     * stops.
+     */
+    private void announce(Connection c, long start) throws LoadFailure {
+        if (inDoubt >= 0 && !engine.keyed()) {
+            throw LoadFailure.badFile(start, "the table " + target.quoted() + " is " + engine.name() + ", which keeps"
+                    + " rows outside transactions, and has no primary or NOT NULL unique key: the statement at byte"
+                    + " offset " + start + " was being written when the last run ended, and which of its rows"
+                    + " landed cannot be told; empty the table, delete the checkpoint rows of its files from "
+                    + job.checkpoint.table() + " and rerun", null);
+        }
+        try {
+            job.checkpoint.advance(c, file.name(), start, 0, LoaderCheckpoint.APPLYING, Math.max(0, committedRows));
+            c.commit();
+        } catch (SQLException e) {
+            throw LoadFailure.sql(committed, "marking the statement at byte offset " + start + " as begun", e);
+        }
+    }
+
     private void data(Statement st, StatementLexer.Statement s, String sql, long maxStatementBytes, Txn txn)
             throws LoadFailure {
         InsertRewriter.Insert ins;
         List<String> pieces;
+        // a statement in doubt is written again skipping the rows of it that landed; with replace or
+        // ignore the statement does that as it is
+        boolean redo = inDoubt >= 0;
+        inDoubt = -1;
+        OnDuplicate onDuplicate = redo && job.onDuplicate() == OnDuplicate.ERROR ? OnDuplicate.IGNORE
+                : job.onDuplicate();
         try {
-            ins = InsertRewriter.rewrite(sql, target, job.onDuplicate());
+            ins = InsertRewriter.rewrite(sql, target, onDuplicate);
             checkTable(job, file, ins, s.start());
             pieces = InsertRewriter.split(ins.sql(), maxStatementBytes);
         } catch (IllegalArgumentException e) {
@@ -313,7 +374,7 @@ final class FileLoader {
         }
         txn.fileStatements++;
         for (String piece : pieces) {
-            executeData(st, piece, s.start(), sql);
+            executeData(st, piece, s.start(), sql, redo);
         }
         txn.bytes += s.length();
         txn.rows += Math.max(0, s.topLevelGroups() - (ins.columnList() ? 1 : 0));
@@ -353,10 +414,20 @@ final class FileLoader {
         txn.reset();
     }
 
-    /** {@link #execute}, writing back an ENUM's index 0 that the strict session refused. */
-    private void executeData(Statement st, String sql, long offset, String original) throws LoadFailure {
+    /**
+     * {@link #execute}, writing back an ENUM's index 0 that the strict session refused. Into a table
+     * outside transactions, strict mode adjusts a bad value after the first row with a warning rather
+     * than fail the half-written statement: any warning but an ENUM's error value (and on a
+     * {@code redo}, a row that landed before) stops the load.
+     */
+    private void executeData(Statement st, String sql, long offset, String original, boolean redo)
+            throws LoadFailure {
         try {
-            st.execute(sql);
+            if (engine.transactional()) {
+                st.execute(sql);
+            } else {
+                enumErrorValues.executeChecked(st, sql, redo);
+            }
         } catch (SQLException e) {
             try {
                 // the error code first: after a lost connection the statement cannot even name its connection
@@ -366,8 +437,27 @@ final class FileLoader {
                 }
                 enumErrorValues.executeNonStrict(st, sql);
             } catch (SQLException again) {
+                if (engine.keyed() && !ErrorClassifier.isRetriable(again)) {
+                    settle(st, offset);
+                }
                 throw LoadFailure.sql(offset, "the statement " + SqlText.head(original), again);
             }
+        }
+    }
+
+    /**
+     * A statement into a keyed table outside transactions failed with an answer from the target: it
+     * is no longer in doubt, and the rerun runs it as it is, meeting the same error on the rows that
+     * landed (or on the row that failed) rather than skipping them as its own. A keyless table's
+     * statement stays in doubt, which stops the rerun until the table is emptied.
+     */
+    private void settle(Statement st, long offset) {
+        try {
+            job.checkpoint.advance(st.getConnection(), file.name(), offset, 0, LoaderCheckpoint.LOADING,
+                    Math.max(0, committedRows));
+            st.getConnection().commit();
+        } catch (SQLException ignored) {
+            // the checkpoint keeps the statement in doubt: the rerun writes it again over its own rows
         }
     }
 

@@ -35,6 +35,8 @@ final class LoadJob {
     final LoadConfig config;
     final LoaderCheckpoint checkpoint;
     final LoadMetrics metrics;
+    /** Which target tables keep their rows outside transactions. */
+    final TableEngines engines = new TableEngines();
     /**
      * What the dump recorded of a data file ({@code jdm-files}, or what a dump being followed announced);
      * null for a dump without that record. Set before the workers start.

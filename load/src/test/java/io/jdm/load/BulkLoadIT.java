@@ -5,22 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.dumpdir.DumpFileNames;
-import io.jdm.common.dumpdir.DumpMetadata;
-import io.jdm.common.jdbc.ConnectionSpec;
-import io.jdm.common.position.BinlogPosition;
-import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.time.LocalDateTime;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * holds what they mean; the target must hold the same bytes.
  */
 class BulkLoadIT {
-    private static final String HEADER = "/*!40101 SET NAMES binary*/;\n/*!40014 SET FOREIGN_KEY_CHECKS=0*/;\n"
-            + "/*!40103 SET TIME_ZONE='+00:00' */;\n";
+    private static final String HEADER = HandDump.HEADER;
     private static SqlServer source;
     private static SqlServer target;
     @TempDir
@@ -252,41 +242,12 @@ class BulkLoadIT {
         assertSameAsSource(db);
     }
 
-    /**
-     * A dump directory of one table {@code t} whose data files are {@code files}; the source runs
-     * the same statements, so that it holds what they mean.
-     */
     private static Path dump(String db, String create, byte[]... files) throws Exception {
-        source.execute("DROP DATABASE IF EXISTS `" + db + "`", "CREATE DATABASE `" + db + "`");
-        target.execute("DROP DATABASE IF EXISTS `" + db + "`");
-        try (Connection c = source.connect(); Statement st = c.createStatement()) {
-            st.execute("USE `" + db + "`");
-            st.execute(create);
-            for (byte[] f : files) {
-                StatementLexer lexer = new StatementLexer(new java.io.ByteArrayInputStream(f));
-                StatementLexer.Statement s;
-                while ((s = lexer.next()) != null) {
-                    st.execute(SqlText.decode(s.text()));
-                }
-            }
-        }
-        Path dir = tmp.resolve(db);
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(DumpFileNames.databaseSchema(db)), "CREATE DATABASE `" + db + "`;\n");
-        Files.writeString(dir.resolve(DumpFileNames.tableSchema(db, "t")), create + ";\n");
-        for (int i = 0; i < files.length; i++) {
-            Files.write(dir.resolve(DumpFileNames.dataFile(db, "t", i + 1, "")), files[i]);
-        }
-        new DumpMetadata(LocalDateTime.now(), LocalDateTime.now(), BinlogPosition.of("mysql-bin.000001", 4), null)
-                .writeTo(dir);
-        return dir;
+        return HandDump.write(source, target, tmp, null, db, create, files);
     }
 
     private static LoadConfig config(String task, Path dir) {
-        target.execute("CREATE DATABASE IF NOT EXISTS jdm_meta",
-                "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_loader_checkpoint"));
-        return LoadConfig.of(task, "src1", ConnectionSpec.of(target.host(), target.port(), target.user(),
-                target.password()), dir).withPoolSize(1);
+        return HandDump.config(target, task, dir);
     }
 
     /** Loads {@code dir} as task {@code task}: all its rows, in one LOAD DATA, the target then equal to the source. */
@@ -300,22 +261,14 @@ class BulkLoadIT {
     }
 
     private static void assertSameAsSource(String db) throws Exception {
-        TableName t = new TableName(db, "t");
-        try (Connection s = source.connect(); Connection c = target.connect()) {
-            TestData.assertSameRows(s, t, c, t);
-        }
+        HandDump.assertSameAsSource(source, target, db);
     }
 
     private static long comLoad() throws Exception {
-        return Long.parseLong(target.rows("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
-                + " WHERE VARIABLE_NAME = 'COM_LOAD'").get(0));
+        return HandDump.comLoad(target);
     }
 
     private static byte[] bytes(Object... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object p : parts) {
-            out.writeBytes(p instanceof byte[] b ? b : ((String) p).getBytes(StandardCharsets.UTF_8));
-        }
-        return out.toByteArray();
+        return HandDump.bytes(parts);
     }
 }
