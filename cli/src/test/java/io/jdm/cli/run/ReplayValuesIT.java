@@ -178,6 +178,30 @@ class ReplayValuesIT {
         }
     }
 
+    /** A FLOAT's and a DOUBLE's -0 keep their sign through the dump and both ways of loading it. */
+    @Test
+    void aFloatAndDoubleMinusZeroKeepTheirSign() throws Exception {
+        String db = "replay_zero";
+        source.freshDatabase(db);
+        source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, f FLOAT, d DOUBLE, r REAL)",
+                "INSERT INTO " + db + ".t VALUES (1, -0e0, -0e0, -0e0), (2, 0, 0, 0), (3, -1.5, -2.5e-300, -0.0)");
+        String rows = "SELECT id, CAST(f AS CHAR), CAST(d AS CHAR), CAST(r AS CHAR) FROM " + db + ".t ORDER BY id";
+        assertEquals("1|-0|-0|-0", source.rows(rows).get(0), "the source holds -0");
+        Path dump = dir.resolve("dump");
+        new DumpUnit(DumpConfig.defaults("replay_zero", spec(source), dump).withTableFilter((s, t) -> s.equals(db)))
+                .run();
+        for (int infile : new int[] {1, 0}) {
+            target.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE IF NOT EXISTS jdm_meta",
+                    "DROP TABLE IF EXISTS jdm_meta.replay_zero_loader_checkpoint", "SET GLOBAL local_infile = " + infile);
+            try {
+                assertTrue(new LoadUnit(LoadConfig.of("replay_zero", "s1", spec(target), dump)).run().completed());
+            } finally {
+                target.execute("SET GLOBAL local_infile = 1");
+            }
+            assertEquals(source.rows(rows), target.rows(rows), "local_infile " + infile);
+        }
+    }
+
     private static String aiRows(String db) {
         return "SELECT id, HEX(v) FROM " + db + ".ai ORDER BY id";
     }
