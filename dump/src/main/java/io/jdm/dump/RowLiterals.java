@@ -127,8 +127,8 @@ final class RowLiterals {
             case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric", "float",
                     "double", "real" -> NUMBER;
             case "date", "datetime", "timestamp", "time", "year" -> TEMPORAL;
-            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" ->
-                    deliversUtf8(rs, index) ? UTF8_TEXT : OTHER;
+            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json",
+                    "inet4", "inet6", "uuid" -> deliversUtf8(rs, index) ? UTF8_TEXT : OTHER;
             case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> BINARY;
             default -> OTHER;
         };

@@ -5,6 +5,7 @@ import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.sql.TableName;
+import io.jdm.common.sql.TypedColumn;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -293,7 +294,8 @@ final class BulkLoader {
      * rows without working out where each character ends: in UTF-8 no byte of a character that takes
      * several is a tab, a newline or a backslash, so there is nothing to work out (measured: a load
      * of 8 x 500k sysbench rows, 18.0 -> 15.6 s of the target's CPU). A column in another character
-     * set keeps the files' name, so that its values are converted as the INSERT would convert them.
+     * set keeps the files' name, so that its values are converted as the INSERT would convert them,
+     * and so does a MariaDB INET4, INET6 or UUID column (a binary string of 16 bytes is a raw INET6).
      */
     static String readAs(String filesCharset, Set<String> textCharsets) {
         boolean utf8 = "utf8mb4".equals(filesCharset);
@@ -303,7 +305,8 @@ final class BulkLoader {
     /**
      * What each field of the INSERT is, from the target's columns: the listed ones, or all visible
      * ones in order; null when a listed column is not in the table. Adds the character set of every
-     * character column of the table to {@code textCharsets}.
+     * character column of the table to {@code textCharsets}, and the type of every MariaDB INET4, INET6
+     * or UUID column, whose text sent as bytes would be taken as its raw form.
      */
     private TsvRows.Column[] columns(Connection c, String columnList, Set<String> textCharsets) throws SQLException {
         Map<String, TsvRows.Column> byName = new HashMap<>();
@@ -315,10 +318,12 @@ final class BulkLoader {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String charset = rs.getString(4);
+                    String type = rs.getString(2).toLowerCase(Locale.ROOT);
                     if (charset != null) {
                         textCharsets.add(charset.toLowerCase(Locale.ROOT));
+                    } else if (TypedColumn.fixedBinaryLength(type) > 0) {
+                        textCharsets.add(type); // its text must not arrive as bytes
                     }
-                    String type = rs.getString(2).toLowerCase(Locale.ROOT);
                     TsvRows.Column col = NUMERIC.contains(type) ? TsvRows.Column.NUMBER
                             : BINARY.contains(type) ? TsvRows.Column.BINARY : TsvRows.Column.OTHER;
                     byName.put(rs.getString(1).toLowerCase(Locale.ROOT), col);

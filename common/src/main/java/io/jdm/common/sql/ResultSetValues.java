@@ -109,7 +109,7 @@ public final class ResultSetValues {
     private static boolean isText(String dataType) {
         return switch (dataType) {
             case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" -> true;
-            default -> false;
+            default -> TypedColumn.fixedBinaryLength(dataType) > 0; // written as text, as mariadb-dump does
         };
     }
 
