@@ -53,6 +53,15 @@ final class BulkLoader {
     private static final Set<String> BINARY = Set.of("binary", "varbinary", "tinyblob", "blob", "mediumblob",
             "longblob");
 
+    /**
+     * sql_mode flags under which a file's strings mean something else than LOAD DATA's text:
+     * {@code ANSI_QUOTES} and the modes that imply it (MariaDB's and MySQL 5.7's combinations),
+     * {@code NO_BACKSLASH_ESCAPES}, and MariaDB's {@code EMPTY_STRING_IS_NULL}, which LOAD DATA does
+     * not honour ({@code ''} stays {@code ''} where the INSERT stores NULL).
+     */
+    private static final Set<String> STRING_MODES = Set.of("ANSI_QUOTES", "ANSI", "ORACLE", "DB2", "MSSQL",
+            "POSTGRESQL", "MAXDB", "NO_BACKSLASH_ESCAPES", "EMPTY_STRING_IS_NULL");
+
     /** A LOAD DATA whose rows the server has not taken for this long is looked at: is the server there? */
     private static final long STALL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
@@ -243,9 +252,15 @@ final class BulkLoader {
                 return "its session statement " + SqlText.head(sql) + " sets the character set another way than"
                         + " SET NAMES";
             }
-            String upper = sql.toUpperCase(Locale.ROOT);
-            if (upper.contains("NO_BACKSLASH_ESCAPES") || upper.contains("ANSI")) {
-                return "its session statement " + SqlText.head(sql) + " changes how strings are written";
+            Set<String> modes = SqlText.sqlModeFlags(sql);
+            if (modes == null) {
+                return "its session statement " + SqlText.head(sql) + " sets sql_mode in a way not read here";
+            }
+            for (String mode : modes) {
+                if (STRING_MODES.contains(mode)) {
+                    return "its session statement " + SqlText.head(sql) + " sets sql_mode " + mode
+                            + ", which changes how strings are written or stored";
+                }
             }
         }
         if (!CHARSETS.contains(charset)) {

@@ -175,6 +175,33 @@ class BulkLoadIT {
         }
     }
 
+    /**
+     * A file's session that LOAD DATA would not honour sends its files by statements, each case
+     * holding what the source's INSERTs stored: EMPTY_STRING_IS_NULL ('' stored NULL), a
+     * collation_connection after SET NAMES (literals converted to latin1 on the way), and sql_mode
+     * ORACLE (which implies ANSI_QUOTES) read by name.
+     */
+    @Test
+    void aSessionLoadDataWouldNotHonourGoesByStatements() throws Exception {
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, s VARCHAR(20) CHARACTER SET utf8mb4 NULL)";
+        String[][] cases = {
+            {"empty", "/*!40101 SET NAMES utf8mb4*/;\nSET sql_mode = 'EMPTY_STRING_IS_NULL';\n"},
+            {"collation", "/*!40101 SET NAMES utf8mb4*/;\nSET collation_connection = latin1_swedish_ci;\n"},
+            {"oracle", "/*!40101 SET NAMES utf8mb4*/;\nSET sql_mode = 'ORACLE';\n"},
+        };
+        for (String[] c : cases) {
+            String db = "BulkLoadIT_session_" + c[0];
+            Path dir = dump(db, create, bytes(c[1], "INSERT INTO `t` VALUES (1,''),(2,'\u65e5\u672c caf\u00e9');\n"));
+            long loads = comLoad();
+            assertTrue(new LoadUnit(config("bulk_session_" + c[0], dir)).run().completed(), c[0]);
+            assertEquals(0, comLoad() - loads, c[0] + " goes by statements");
+            assertSameAsSource(db);
+        }
+        assertEquals(List.of("1|"), target.rows("SELECT id, HEX(s) FROM `BulkLoadIT_session_empty`.t WHERE s IS NULL"));
+        assertEquals(List.of("2|3F3F20636166C3A9"), target.rows("SELECT id, HEX(s) FROM `BulkLoadIT_session_collation`.t"
+                + " WHERE id = 2"), "converted to latin1 and back, as the INSERT did");
+    }
+
     /** An unquoted number is an index to an ENUM, a year to YEAR, bits to BIT: as text it would be a label or a string. */
     @Test
     void valuesWhoseTextMeansAnotherValueLoadAsStatements() throws Exception {
