@@ -472,7 +472,7 @@ final class BulkLoader {
                 throw LoadFailure.badFile(e.offset(), files.get(fileIndex).name() + ": " + e.getMessage(), e);
             } catch (IOException e) {
                 throw LoadFailure.badFile(lexer.offset(), "the file " + files.get(fileIndex).name()
-                        + " cannot be read past byte offset " + lexer.offset() + " (" + e.getMessage()
+                        + " cannot be read past byte offset " + lexer.offset() + " (" + DumpFileInput.why(e)
                         + "): it is truncated or corrupt", e);
             }
         }

@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import com.mysql.cj.exceptions.MysqlErrorNumbers;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
@@ -106,8 +107,12 @@ final class FileLoader {
         this.namesPending = true; // the previous file on this connection may have left SET NAMES binary behind
         this.charset = "utf8mb4";
         boolean clean = false;
+        boolean checkUnique = job.uniqueChecked.contains(target);
         try (Statement st = c.createStatement()) {
             st.setEscapeProcessing(false); // dump text is SQL, not JDBC escape syntax
+            if (checkUnique) {
+                st.execute("SET SESSION unique_checks = 1");
+            }
             LoaderCheckpoint.Row row = checkpoint(c);
             if (row.finished()) {
                 return clean = true;
@@ -120,13 +125,25 @@ final class FileLoader {
                 return done;
             }
         } catch (IOException e) {
-            throw LoadFailure.badFile(committed, "cannot read the file: " + e.getMessage(), e);
+            throw LoadFailure.badFile(committed, "cannot read the file: " + DumpFileInput.why(e), e);
         } catch (SQLException e) {
             throw LoadFailure.sql(committed, "opening a statement", e);
         } finally {
             if (!clean) {
                 LoadJob.rollbackQuietly(c);
             }
+            if (checkUnique) {
+                uniqueChecksOff(c);
+            }
+        }
+    }
+
+    /** Gives the connection the task's unique_checks back for the next file. */
+    private static void uniqueChecksOff(Connection c) {
+        try (Statement st = c.createStatement()) {
+            st.execute("SET SESSION unique_checks = 0");
+        } catch (SQLException e) {
+            // the connection is lost, and with it the setting
         }
     }
 
@@ -324,7 +341,7 @@ final class FileLoader {
             throw LoadFailure.badFile(e.offset(), e.getMessage(), e);
         } catch (IOException e) {
             throw LoadFailure.badFile(lexer.offset(), "the file cannot be read past byte offset " + lexer.offset()
-                    + " (" + e.getMessage() + "): it is truncated or corrupt", e);
+                    + " (" + DumpFileInput.why(e) + "): it is truncated or corrupt", e);
         }
     }
 
@@ -402,7 +419,7 @@ final class FileLoader {
             job.checkpoint.advance(c, file.name(), offset, endOffset, status, rows);
             c.commit();
         } catch (SQLException e) {
-            throw LoadFailure.sql(committed, "committing up to byte offset " + offset, e);
+            throw refused(committed, "committing up to byte offset " + offset, e);
         }
         committed = offset;
         if (committedRows >= 0) {
@@ -440,9 +457,25 @@ final class FileLoader {
                 if (engine.keyed() && !ErrorClassifier.isRetriable(again)) {
                     settle(st, offset);
                 }
-                throw LoadFailure.sql(offset, "the statement " + SqlText.head(original), again);
+                throw refused(offset, "the statement " + SqlText.head(original), again);
             }
         }
+    }
+
+    /**
+     * What the target refused: {@link LoadFailure#sql}, or, the first time MariaDB says "Got error 1
+     * during COMMIT" (1180) with unique_checks off, which is how it reports a value a unique key holds
+     * twice without naming the key, a failure retried at once with the checks on for the table
+     * ({@link LoadJob#uniqueChecked}), where the statement holding the value fails naming both.
+     */
+    private LoadFailure refused(long offset, String what, SQLException e) {
+        if (e.getErrorCode() == MysqlErrorNumbers.ER_ERROR_DURING_COMMIT && job.config.disableUniqueChecks()
+                && job.uniqueChecked.add(target)) {
+            return LoadFailure.again(committed, what + " failed: " + ErrorClassifier.oneLine(e) + ", as MariaDB"
+                    + " says with unique_checks off when a unique key holds a value twice; loading "
+                    + target.quoted() + " again with unique checks on to name it", e);
+        }
+        return LoadFailure.sql(offset, what, e);
     }
 
     /**

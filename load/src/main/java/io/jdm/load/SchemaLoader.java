@@ -235,8 +235,8 @@ final class SchemaLoader {
             throw new FatalException(job.who() + ": " + what + ", file " + name + " at byte offset " + e.offset() + ": "
                     + e.getMessage(), e);
         } catch (IOException e) {
-            throw new FatalException(job.who() + ": " + what + ", file " + name + ": cannot be read: " + e.getMessage()
-                    + "; the dump is damaged, dump again", e);
+            throw new FatalException(job.who() + ": " + what + ", file " + name + ": cannot be read: "
+                    + DumpFileInput.why(e) + "; the dump is damaged, dump again", e);
         }
     }
 

@@ -2,9 +2,11 @@ package io.jdm.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.error.FatalException;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
@@ -250,6 +252,31 @@ class BulkLoadIT {
         assertTrue(rest.completed());
         assertEquals(400, rest.rows());
         assertEquals(TestData.fortyStatementsRows(), target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
+    }
+
+    /**
+     * With unique_checks off, MariaDB finds two rows holding one value of a unique key only at
+     * COMMIT and says "Got error 1"; the load runs the table again with the checks on, and the
+     * failure names the key and the value, by LOAD DATA and by statements alike.
+     */
+    @Test
+    void aUniqueKeyCollisionUnderUniqueChecksOffIsNamed() throws Exception {
+        String db = "BulkLoadIT_unique";
+        for (int infile : new int[] {1, 0}) {
+            Path dir = dump(db, "CREATE TABLE `t` (id INT PRIMARY KEY, u INT)",
+                    bytes(HEADER, "INSERT INTO `t` VALUES (1,5),(2,6),(3,5);\n"));
+            target.execute("CREATE DATABASE `" + db + "`",
+                    "CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, u INT, UNIQUE KEY uk (u))",
+                    "SET GLOBAL local_infile = " + infile);
+            try {
+                LoadConfig cfg = config("bulk_unique", dir).withFastPath(true, true, false);
+                FatalException e = assertThrows(FatalException.class, () -> new LoadUnit(cfg).run());
+                assertTrue(e.getMessage().contains("Duplicate entry '5' for key 'uk'"), e.getMessage());
+            } finally {
+                target.execute("SET GLOBAL local_infile = 1");
+            }
+            assertEquals(List.of("0"), target.rows("SELECT COUNT(*) FROM `" + db + "`.t"), "nothing committed");
+        }
     }
 
     @Test
