@@ -73,13 +73,8 @@ final class FileLoader {
     private Txn txn = new Txn();
     /** At most this many of the file's statements per transaction: lowered when TiDB finds one too large. */
     private int maxStatements = Integer.MAX_VALUE;
-    /** The target table's engine, read when the load begins. */
-    private TableEngines.Engine engine;
-    /**
-     * The offset of a statement into a table outside transactions that a previous run began and did
-     * not see end (the checkpoint row {@link LoaderCheckpoint#APPLYING}); -1 when there is none.
-     */
-    private long inDoubt = -1;
+    /** How the statements go into a table outside transactions; null for any other table. */
+    private AnnouncedStatements announced;
 
     FileLoader(LoadJob job, DumpDirectory.DataFile file, TableName target, LoaderCheckpoint.Row known) {
         this.job = job;
@@ -173,10 +168,10 @@ final class FileLoader {
 
     /**
      * Reads the target table's engine: a table outside transactions commits each statement on its
-     * own, announced before it runs ({@link #announce}), and a statement a previous run left in doubt
-     * is written again first.
+     * own, announced before it runs ({@link AnnouncedStatements}).
      */
     private void engine(Connection c, LoaderCheckpoint.Row row) throws LoadFailure {
+        TableEngines.Engine engine;
         try {
             engine = job.engines.of(c, target);
         } catch (SQLException e) {
@@ -184,7 +179,7 @@ final class FileLoader {
         }
         if (!engine.transactional()) {
             maxStatements = 1;
-            inDoubt = LoaderCheckpoint.APPLYING.equals(row.status()) ? row.offset() : -1;
+            announced = new AnnouncedStatements(job, file.name(), target, engine, row);
         }
     }
 
@@ -280,8 +275,8 @@ final class FileLoader {
                                 + ": the file changed since the last run; restore it or clear the checkpoint", null);
                     }
                     defaultNames(st, s.start());
-                    if (!engine.transactional()) {
-                        announce(c, s.start());
+                    if (announced != null) {
+                        announced.announce(c, s.start(), Math.max(0, committedRows));
                     }
                     data(st, s, sql, maxStatementBytes, txn);
                     lastEnd = s.end();
@@ -345,37 +340,13 @@ final class FileLoader {
         }
     }
 
-    /**
-     * Commits, before a statement into a table outside transactions runs, that it is about to: its
-     * rows stay whatever happens to the transaction, so after a kill the checkpoint must say that
-     * this statement may have landed in part. A statement the previous run left so is written again
-     * over its rows that landed, which only a key tells apart from the rest: without one the load
-     * stops.
-     */
-    private void announce(Connection c, long start) throws LoadFailure {
-        if (inDoubt >= 0 && !engine.keyed()) {
-            throw LoadFailure.badFile(start, "the table " + target.quoted() + " is " + engine.name() + ", which keeps"
-                    + " rows outside transactions, and has no primary or NOT NULL unique key: the statement at byte"
-                    + " offset " + start + " was being written when the last run ended, and which of its rows"
-                    + " landed cannot be told; empty the table, delete the checkpoint rows of its files from "
-                    + job.checkpoint.table() + " and rerun", null);
-        }
-        try {
-            job.checkpoint.advance(c, file.name(), start, 0, LoaderCheckpoint.APPLYING, Math.max(0, committedRows));
-            c.commit();
-        } catch (SQLException e) {
-            throw LoadFailure.sql(committed, "marking the statement at byte offset " + start + " as begun", e);
-        }
-    }
-
     private void data(Statement st, StatementLexer.Statement s, String sql, long maxStatementBytes, Txn txn)
             throws LoadFailure {
         InsertRewriter.Insert ins;
         List<String> pieces;
         // a statement in doubt is written again skipping the rows of it that landed; with replace or
         // ignore the statement does that as it is
-        boolean redo = inDoubt >= 0;
-        inDoubt = -1;
+        boolean redo = announced != null && announced.redo();
         OnDuplicate onDuplicate = redo && job.onDuplicate() == OnDuplicate.ERROR ? OnDuplicate.IGNORE
                 : job.onDuplicate();
         try {
@@ -440,7 +411,7 @@ final class FileLoader {
     private void executeData(Statement st, String sql, long offset, String original, boolean redo)
             throws LoadFailure {
         try {
-            if (engine.transactional()) {
+            if (announced == null) {
                 st.execute(sql);
             } else {
                 enumErrorValues.executeChecked(st, sql, redo);
@@ -454,8 +425,8 @@ final class FileLoader {
                 }
                 enumErrorValues.executeNonStrict(st, sql);
             } catch (SQLException again) {
-                if (engine.keyed() && !ErrorClassifier.isRetriable(again)) {
-                    settle(st, offset);
+                if (announced != null) {
+                    announced.failed(st, offset, Math.max(0, committedRows), again);
                 }
                 throw refused(offset, "the statement " + SqlText.head(original), again);
             }
@@ -478,21 +449,6 @@ final class FileLoader {
         return LoadFailure.sql(offset, what, e);
     }
 
-    /**
-     * A statement into a keyed table outside transactions failed with an answer from the target: it
-     * is no longer in doubt, and the rerun runs it as it is, meeting the same error on the rows that
-     * landed (or on the row that failed) rather than skipping them as its own. A keyless table's
-     * statement stays in doubt, which stops the rerun until the table is emptied.
-     */
-    private void settle(Statement st, long offset) {
-        try {
-            job.checkpoint.advance(st.getConnection(), file.name(), offset, 0, LoaderCheckpoint.LOADING,
-                    Math.max(0, committedRows));
-            st.getConnection().commit();
-        } catch (SQLException ignored) {
-            // the checkpoint keeps the statement in doubt: the rerun writes it again over its own rows
-        }
-    }
 
     /** Runs {@code sql}; a failure names {@code original}, the statement as the file has it. */
     private static void execute(Statement st, String sql, long offset, String original) throws LoadFailure {

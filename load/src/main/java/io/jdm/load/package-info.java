@@ -17,7 +17,7 @@
  *          │ FileLoader: StatementLexer (streaming, byte offsets; io.jdm.common.sql.SqlLexer reads the text)
  *          │   → InsertRewriter (routed table, on-duplicate, split to max_allowed_packet)
  *          │   → INSERT … ; UPDATE checkpoint offset ; COMMIT   (one transaction)
- *          │   a table outside transactions: checkpoint "applying" at the statement ; COMMIT ; INSERT … ;
+ *          │   a table outside transactions (AnnouncedStatements): checkpoint "applying" ; COMMIT ; INSERT … ;
  *          │   checkpoint offset ; COMMIT, per statement (a rerun writes an applying one again over its rows)
  *          ▼
  *       target ◄── {meta-schema}.{task}_loader_checkpoint
