@@ -93,12 +93,17 @@ final class SchemaLoader {
      * after it is created all the same (the load checks no key of rows it copies either).
      */
     List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t) throws SQLException {
+        String checks;
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@SESSION.foreign_key_checks")) {
+            rs.next();
+            checks = rs.getBoolean(1) ? "1" : "0"; // set back as a literal, which every target takes
+        }
         try (Statement st = c.createStatement()) {
-            st.execute("SET @jdm_foreign_key_checks = @@SESSION.foreign_key_checks, SESSION foreign_key_checks = 0");
+            st.execute("SET SESSION foreign_key_checks = 0");
             try {
                 return create(c, t);
             } finally {
-                st.execute("SET SESSION foreign_key_checks = @jdm_foreign_key_checks");
+                st.execute("SET SESSION foreign_key_checks = " + checks);
             }
         }
     }

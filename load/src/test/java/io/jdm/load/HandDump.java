@@ -71,8 +71,7 @@ final class HandDump {
 
     /** How many LOAD DATA statements the target has run. */
     static long comLoad(SqlServer target) throws Exception {
-        return Long.parseLong(target.rows("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
-                + " WHERE VARIABLE_NAME = 'COM_LOAD'").get(0));
+        return Long.parseLong(target.rows("SHOW GLOBAL STATUS LIKE 'Com_load'").get(0).split("\\|")[1]);
     }
 
     /** Source and target tables {@code db.t} hold the same rows, byte by byte in every column. */
