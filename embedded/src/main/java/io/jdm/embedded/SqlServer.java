@@ -9,22 +9,43 @@ import java.util.List;
 
 /** A running database server that a test or the demo can connect to over TCP. */
 public interface SqlServer extends AutoCloseable {
-    String host();
+    /** Embedded servers listen on loopback only. */
+    default String host() {
+        return "127.0.0.1";
+    }
 
     int port();
 
-    String user();
+    /** Embedded servers let root in from 127.0.0.1 with an empty password (an init file at every start). */
+    default String user() {
+        return "root";
+    }
 
-    String password();
+    default String password() {
+        return "";
+    }
 
     /** One of {@code mariadb}, {@code mysql}, {@code tidb}. */
     String flavor();
 
-    String jdbcUrl(String database);
+    /** A JDBC URL for Connector/J, optionally with a default database. */
+    default String jdbcUrl(String database) {
+        return "jdbc:mysql://" + host() + ":" + port() + "/" + (database == null ? "" : database)
+                + "?useSSL=false&allowPublicKeyRetrieval=true&serverTimezone=UTC&allowLoadLocalInfile=true";
+    }
 
     /** The embedded flavour this server is, or null for one this module did not start (TiDB). */
     default ServerFlavor serverFlavor() {
         return null;
+    }
+
+    /**
+     * The privilege that lets a user read binlog positions ({@code SHOW MASTER STATUS}, {@code SHOW
+     * BINARY LOGS}) and replica status: MariaDB 10.5+ split it off as {@code BINLOG MONITOR, SLAVE
+     * MONITOR}; MySQL keeps it in {@code REPLICATION CLIENT}.
+     */
+    default String binlogMonitorPrivilege() {
+        return flavor().equals("mariadb") ? "BINLOG MONITOR, SLAVE MONITOR" : "REPLICATION CLIENT";
     }
 
     /** Stops the server process, keeping its data, so {@link #restart()} brings it back on the same port. */
@@ -37,7 +58,9 @@ public interface SqlServer extends AutoCloseable {
         throw new UnsupportedOperationException(this + " cannot be stopped and restarted");
     }
 
-    Connection connect() throws SQLException;
+    default Connection connect() throws SQLException {
+        return java.sql.DriverManager.getConnection(jdbcUrl(null), user(), password());
+    }
 
     /** Runs statements as this server's user, failing on the first error. */
     default void execute(String... sql) {
@@ -77,6 +100,34 @@ public interface SqlServer extends AutoCloseable {
             }
         }
         return out;
+    }
+
+    /**
+     * Every row of {@code db.table} with every column as HEX, in primary-key (or first column) order:
+     * the bytes themselves compared, not what a driver makes of them.
+     */
+    default List<String> hexRows(String db, String table) throws SQLException {
+        List<String> cols = rows("SELECT CONCAT('`', REPLACE(COLUMN_NAME, '`', '``'), '`') FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = '" + db.replace("'", "''") + "' AND TABLE_NAME = '" + table.replace("'", "''")
+                + "' ORDER BY ORDINAL_POSITION");
+        if (cols.isEmpty()) {
+            throw new SQLException("no table " + db + "." + table + " on " + this);
+        }
+        StringBuilder sel = new StringBuilder();
+        for (String c : cols) {
+            sel.append(sel.length() == 0 ? "" : ", '|', ").append("COALESCE(HEX(").append(c).append("), 'NULL')");
+        }
+        String q = "`" + db.replace("`", "``") + "`.`" + table.replace("`", "``") + "`";
+        return rows("SELECT CONCAT(" + sel + ") AS r FROM " + q + " ORDER BY r");
+    }
+
+    /**
+     * Whether CHECKSUM TABLE gives one answer for the same rows: MySQL 5.7's changes from one run to
+     * the next for tables with generated columns (seen with every column's hex equal), so tests
+     * compare {@link #hexRows} there instead.
+     */
+    default boolean checksumTableIsStable() throws SQLException {
+        return !rows("SELECT VERSION()").get(0).startsWith("5.7");
     }
 
     @Override

@@ -71,6 +71,7 @@ final class HandDump {
 
     /** How many LOAD DATA statements the target has run. */
     static long comLoad(SqlServer target) throws Exception {
+        // SHOW GLOBAL STATUS: MySQL 8.0 has no information_schema.GLOBAL_STATUS, 5.7 hides it by default
         return Long.parseLong(target.rows("SHOW GLOBAL STATUS LIKE 'Com_load'").get(0).split("\\|")[1]);
     }
 
