@@ -87,7 +87,14 @@ final class RowLiterals {
      */
     void value(SqlBytes out, int i, byte[] buf, int off, int len) {
         switch (kinds[i]) {
-            case NUMBER -> out.append(buf, off, len); // already a literal (a FLOAT is selected as its exact double)
+            // already a literal (a FLOAT is selected as its exact double), but for a FLOAT or DOUBLE -0
+            case NUMBER -> {
+                if (ValueEncoder.isNegativeZero(buf, off, len)) {
+                    out.appendAscii(ValueEncoder.NEGATIVE_ZERO);
+                } else {
+                    out.append(buf, off, len);
+                }
+            }
             case TEMPORAL -> out.append('\'').append(buf, off, len).append('\''); // digits, '-', ':', '.', ' '
             case UTF8_TEXT -> ValueEncoder.appendString(out, buf, off, len);
             case BINARY -> ValueEncoder.appendHex(out, buf, off, len);
@@ -120,8 +127,8 @@ final class RowLiterals {
             case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric", "float",
                     "double", "real" -> NUMBER;
             case "date", "datetime", "timestamp", "time", "year" -> TEMPORAL;
-            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" ->
-                    deliversUtf8(rs, index) ? UTF8_TEXT : OTHER;
+            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json",
+                    "inet4", "inet6", "uuid" -> deliversUtf8(rs, index) ? UTF8_TEXT : OTHER;
             case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> BINARY;
             default -> OTHER;
         };

@@ -66,6 +66,8 @@ final class SchemaDumper {
         }
     }
 
+    static final String FOREIGN_KEY_CHECKS_OFF = "/*!40014 SET FOREIGN_KEY_CHECKS=0*/;\n";
+
     /** Reads one table's columns and keys, checks them against the fingerprint and writes its CREATE TABLE. */
     TableJob table(Connection meta, TableName t) throws SQLException, IOException {
         TableSchema schema;
@@ -84,7 +86,10 @@ final class SchemaDumper {
             throw new FatalException("task " + config.task() + " dump: table " + t.quoted()
                     + " was altered during the dump (its columns changed after the snapshot); rerun the dump");
         }
-        listener.schemaWritten(dir.writeSchema(DumpFileNames.tableSchema(t.schema(), t.table()), create));
+        // as mydumper writes it: a table whose foreign key names a table created later can be created
+        // first, by any loader, in any order
+        listener.schemaWritten(dir.writeSchema(DumpFileNames.tableSchema(t.schema(), t.table()),
+                FOREIGN_KEY_CHECKS_OFF + create));
         return new TableJob(schema, estimates.getOrDefault(t, 0L));
     }
 

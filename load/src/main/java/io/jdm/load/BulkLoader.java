@@ -5,6 +5,7 @@ import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.sql.TableName;
+import io.jdm.common.sql.TypedColumn;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * adjusted), so the result must have no warning and, unless rows replace others, exactly the rows
  * sent; otherwise it is rolled back and the files load statement by statement, which keeps every
  * error and adjustment of the SQL path. Files the conversion cannot carry exactly (a session other
- * than the first file's, a value of another meaning as text) take that path as well.
+ * than the first file's, a value of another meaning as text) take that path as well, and so do
+ * the files of a table whose engine keeps rows outside transactions ({@link TableEngines}): a
+ * rollback would leave its rows there and the statements would write them a second time.
  */
 final class BulkLoader {
     private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
@@ -49,6 +52,15 @@ final class BulkLoader {
             "bigint", "decimal", "numeric", "float", "double", "real");
     private static final Set<String> BINARY = Set.of("binary", "varbinary", "tinyblob", "blob", "mediumblob",
             "longblob");
+
+    /**
+     * sql_mode flags under which a file's strings mean something else than LOAD DATA's text:
+     * {@code ANSI_QUOTES} and the modes that imply it (MariaDB's and MySQL 5.7's combinations),
+     * {@code NO_BACKSLASH_ESCAPES}, and MariaDB's {@code EMPTY_STRING_IS_NULL}, which LOAD DATA does
+     * not honour ({@code ''} stays {@code ''} where the INSERT stores NULL).
+     */
+    private static final Set<String> STRING_MODES = Set.of("ANSI_QUOTES", "ANSI", "ORACLE", "DB2", "MSSQL",
+            "POSTGRESQL", "MAXDB", "NO_BACKSLASH_ESCAPES", "EMPTY_STRING_IS_NULL");
 
     /** A LOAD DATA whose rows the server has not taken for this long is looked at: is the server there? */
     private static final long STALL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
@@ -98,6 +110,14 @@ final class BulkLoader {
             } catch (LoadFailure e) {
                 throw e.damaged() ? LoadFailure.damaged(0, f.name() + ": " + e.getMessage()) : e;
             }
+        }
+        try {
+            TableEngines.Engine engine = job.engines.of(c, target);
+            if (!engine.transactional()) {
+                return fallBack("its table is " + engine.name() + ", whose rows a rollback cannot take back");
+            }
+        } catch (SQLException e) {
+            throw LoadFailure.sql(0, "reading the engine of " + target.quoted(), e);
         }
         Rows rows = new Rows(diskBytes);
         boolean committed = false;
@@ -232,9 +252,15 @@ final class BulkLoader {
                 return "its session statement " + SqlText.head(sql) + " sets the character set another way than"
                         + " SET NAMES";
             }
-            String upper = sql.toUpperCase(Locale.ROOT);
-            if (upper.contains("NO_BACKSLASH_ESCAPES") || upper.contains("ANSI")) {
-                return "its session statement " + SqlText.head(sql) + " changes how strings are written";
+            Set<String> modes = SqlText.sqlModeFlags(sql);
+            if (modes == null) {
+                return "its session statement " + SqlText.head(sql) + " sets sql_mode in a way not read here";
+            }
+            for (String mode : modes) {
+                if (STRING_MODES.contains(mode)) {
+                    return "its session statement " + SqlText.head(sql) + " sets sql_mode " + mode
+                            + ", which changes how strings are written or stored";
+                }
             }
         }
         if (!CHARSETS.contains(charset)) {
@@ -283,7 +309,8 @@ final class BulkLoader {
      * rows without working out where each character ends: in UTF-8 no byte of a character that takes
      * several is a tab, a newline or a backslash, so there is nothing to work out (measured: a load
      * of 8 x 500k sysbench rows, 18.0 -> 15.6 s of the target's CPU). A column in another character
-     * set keeps the files' name, so that its values are converted as the INSERT would convert them.
+     * set keeps the files' name, so that its values are converted as the INSERT would convert them,
+     * and so does a MariaDB INET4, INET6 or UUID column (a binary string of 16 bytes is a raw INET6).
      */
     static String readAs(String filesCharset, Set<String> textCharsets) {
         boolean utf8 = "utf8mb4".equals(filesCharset);
@@ -293,7 +320,8 @@ final class BulkLoader {
     /**
      * What each field of the INSERT is, from the target's columns: the listed ones, or all visible
      * ones in order; null when a listed column is not in the table. Adds the character set of every
-     * character column of the table to {@code textCharsets}.
+     * character column of the table to {@code textCharsets}, and the type of every MariaDB INET4, INET6
+     * or UUID column, whose text sent as bytes would be taken as its raw form.
      */
     private TsvRows.Column[] columns(Connection c, String columnList, Set<String> textCharsets) throws SQLException {
         Map<String, TsvRows.Column> byName = new HashMap<>();
@@ -305,10 +333,12 @@ final class BulkLoader {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String charset = rs.getString(4);
+                    String type = rs.getString(2).toLowerCase(Locale.ROOT);
                     if (charset != null) {
                         textCharsets.add(charset.toLowerCase(Locale.ROOT));
+                    } else if (TypedColumn.fixedBinaryLength(type) > 0) {
+                        textCharsets.add(type); // its text must not arrive as bytes
                     }
-                    String type = rs.getString(2).toLowerCase(Locale.ROOT);
                     TsvRows.Column col = NUMERIC.contains(type) ? TsvRows.Column.NUMBER
                             : BINARY.contains(type) ? TsvRows.Column.BINARY : TsvRows.Column.OTHER;
                     byName.put(rs.getString(1).toLowerCase(Locale.ROOT), col);
@@ -442,7 +472,7 @@ final class BulkLoader {
                 throw LoadFailure.badFile(e.offset(), files.get(fileIndex).name() + ": " + e.getMessage(), e);
             } catch (IOException e) {
                 throw LoadFailure.badFile(lexer.offset(), "the file " + files.get(fileIndex).name()
-                        + " cannot be read past byte offset " + lexer.offset() + " (" + e.getMessage()
+                        + " cannot be read past byte offset " + lexer.offset() + " (" + DumpFileInput.why(e)
                         + "): it is truncated or corrupt", e);
             }
         }

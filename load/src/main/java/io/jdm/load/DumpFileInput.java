@@ -18,6 +18,18 @@ final class DumpFileInput {
     private DumpFileInput() {
     }
 
+    /**
+     * Why a dump file could not be read, in words: a compressed file cut short ends its stream early,
+     * which the JDK reports as an {@link java.io.EOFException} often without a message.
+     */
+    static String why(IOException e) {
+        if (e instanceof java.io.EOFException) {
+            return "its compressed stream ends early (" + (e.getMessage() == null ? "no end of stream"
+                    : e.getMessage()) + "): the file is cut short";
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    }
+
     static InputStream open(Path path, String compression, LongConsumer diskBytes) throws IOException {
         return text(Files.newInputStream(path), compression, diskBytes);
     }

@@ -1,6 +1,9 @@
 package io.jdm.load;
 
+import com.mysql.cj.exceptions.MysqlErrorNumbers;
+import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
+import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.sql.TableName;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,6 +73,8 @@ final class FileLoader {
     private Txn txn = new Txn();
     /** At most this many of the file's statements per transaction: lowered when TiDB finds one too large. */
     private int maxStatements = Integer.MAX_VALUE;
+    /** How the statements go into a table outside transactions; null for any other table. */
+    private AnnouncedStatements announced;
 
     FileLoader(LoadJob job, DumpDirectory.DataFile file, TableName target, LoaderCheckpoint.Row known) {
         this.job = job;
@@ -97,12 +102,17 @@ final class FileLoader {
         this.namesPending = true; // the previous file on this connection may have left SET NAMES binary behind
         this.charset = "utf8mb4";
         boolean clean = false;
+        boolean checkUnique = job.uniqueChecked.contains(target);
         try (Statement st = c.createStatement()) {
             st.setEscapeProcessing(false); // dump text is SQL, not JDBC escape syntax
+            if (checkUnique) {
+                st.execute("SET SESSION unique_checks = 1");
+            }
             LoaderCheckpoint.Row row = checkpoint(c);
             if (row.finished()) {
                 return clean = true;
             }
+            engine(c, row);
             verify();
             try (InputStream in = DumpFileInput.open(file.path(), file.compression(), diskBytes)) {
                 boolean done = run(c, st, new StatementLexer(in), maxStatementBytes);
@@ -110,13 +120,25 @@ final class FileLoader {
                 return done;
             }
         } catch (IOException e) {
-            throw LoadFailure.badFile(committed, "cannot read the file: " + e.getMessage(), e);
+            throw LoadFailure.badFile(committed, "cannot read the file: " + DumpFileInput.why(e), e);
         } catch (SQLException e) {
             throw LoadFailure.sql(committed, "opening a statement", e);
         } finally {
             if (!clean) {
                 LoadJob.rollbackQuietly(c);
             }
+            if (checkUnique) {
+                uniqueChecksOff(c);
+            }
+        }
+    }
+
+    /** Gives the connection the task's unique_checks back for the next file. */
+    private static void uniqueChecksOff(Connection c) {
+        try (Statement st = c.createStatement()) {
+            st.execute("SET SESSION unique_checks = 0");
+        } catch (SQLException e) {
+            // the connection is lost, and with it the setting
         }
     }
 
@@ -138,8 +160,27 @@ final class FileLoader {
             }
         }
         committed = row.offset();
-        committedRows = row.offset() > 0 && row.rows() == 0 ? -1 : row.rows(); // every INSERT has a row
+        // every INSERT has a row, and a statement announced before it runs counts those before it
+        boolean counted = row.rows() > 0 || row.offset() == 0 || LoaderCheckpoint.APPLYING.equals(row.status());
+        committedRows = counted ? row.rows() : -1;
         return row;
+    }
+
+    /**
+     * Reads the target table's engine: a table outside transactions commits each statement on its
+     * own, announced before it runs ({@link AnnouncedStatements}).
+     */
+    private void engine(Connection c, LoaderCheckpoint.Row row) throws LoadFailure {
+        TableEngines.Engine engine;
+        try {
+            engine = job.engines.of(c, target);
+        } catch (SQLException e) {
+            throw LoadFailure.sql(committed, "reading the engine of " + target.quoted(), e);
+        }
+        if (!engine.transactional()) {
+            maxStatements = 1;
+            announced = new AnnouncedStatements(job, file.name(), target, engine, row);
+        }
     }
 
     /**
@@ -234,6 +275,9 @@ final class FileLoader {
                                 + ": the file changed since the last run; restore it or clear the checkpoint", null);
                     }
                     defaultNames(st, s.start());
+                    if (announced != null) {
+                        announced.announce(c, s.start(), Math.max(0, committedRows));
+                    }
                     data(st, s, sql, maxStatementBytes, txn);
                     lastEnd = s.end();
                     if (txn.bytes >= job.config.transactionBytes() || txn.fileStatements >= maxStatements) {
@@ -292,7 +336,7 @@ final class FileLoader {
             throw LoadFailure.badFile(e.offset(), e.getMessage(), e);
         } catch (IOException e) {
             throw LoadFailure.badFile(lexer.offset(), "the file cannot be read past byte offset " + lexer.offset()
-                    + " (" + e.getMessage() + "): it is truncated or corrupt", e);
+                    + " (" + DumpFileInput.why(e) + "): it is truncated or corrupt", e);
         }
     }
 
@@ -300,8 +344,13 @@ final class FileLoader {
             throws LoadFailure {
         InsertRewriter.Insert ins;
         List<String> pieces;
+        // a statement in doubt is written again skipping the rows of it that landed; with replace or
+        // ignore the statement does that as it is
+        boolean redo = announced != null && announced.redo();
+        OnDuplicate onDuplicate = redo && job.onDuplicate() == OnDuplicate.ERROR ? OnDuplicate.IGNORE
+                : job.onDuplicate();
         try {
-            ins = InsertRewriter.rewrite(sql, target, job.onDuplicate());
+            ins = InsertRewriter.rewrite(sql, target, onDuplicate);
             checkTable(job, file, ins, s.start());
             pieces = InsertRewriter.split(ins.sql(), maxStatementBytes);
         } catch (IllegalArgumentException e) {
@@ -313,7 +362,7 @@ final class FileLoader {
         }
         txn.fileStatements++;
         for (String piece : pieces) {
-            executeData(st, piece, s.start(), sql);
+            executeData(st, piece, s.start(), sql, redo);
         }
         txn.bytes += s.length();
         txn.rows += Math.max(0, s.topLevelGroups() - (ins.columnList() ? 1 : 0));
@@ -341,7 +390,7 @@ final class FileLoader {
             job.checkpoint.advance(c, file.name(), offset, endOffset, status, rows);
             c.commit();
         } catch (SQLException e) {
-            throw LoadFailure.sql(committed, "committing up to byte offset " + offset, e);
+            throw refused(committed, "committing up to byte offset " + offset, e);
         }
         committed = offset;
         if (committedRows >= 0) {
@@ -353,10 +402,20 @@ final class FileLoader {
         txn.reset();
     }
 
-    /** {@link #execute}, writing back an ENUM's index 0 that the strict session refused. */
-    private void executeData(Statement st, String sql, long offset, String original) throws LoadFailure {
+    /**
+     * {@link #execute}, writing back an ENUM's index 0 that the strict session refused. Into a table
+     * outside transactions, strict mode adjusts a bad value after the first row with a warning rather
+     * than fail the half-written statement: any warning but an ENUM's error value (and on a
+     * {@code redo}, a row that landed before) stops the load.
+     */
+    private void executeData(Statement st, String sql, long offset, String original, boolean redo)
+            throws LoadFailure {
         try {
-            st.execute(sql);
+            if (announced == null) {
+                st.execute(sql);
+            } else {
+                enumErrorValues.executeChecked(st, sql, redo);
+            }
         } catch (SQLException e) {
             try {
                 // the error code first: after a lost connection the statement cannot even name its connection
@@ -366,10 +425,30 @@ final class FileLoader {
                 }
                 enumErrorValues.executeNonStrict(st, sql);
             } catch (SQLException again) {
-                throw LoadFailure.sql(offset, "the statement " + SqlText.head(original), again);
+                if (announced != null) {
+                    announced.failed(st, offset, Math.max(0, committedRows), again);
+                }
+                throw refused(offset, "the statement " + SqlText.head(original), again);
             }
         }
     }
+
+    /**
+     * What the target refused: {@link LoadFailure#sql}, or, the first time MariaDB says "Got error 1
+     * during COMMIT" (1180) with unique_checks off, which is how it reports a value a unique key holds
+     * twice without naming the key, a failure retried at once with the checks on for the table
+     * ({@link LoadJob#uniqueChecked}), where the statement holding the value fails naming both.
+     */
+    private LoadFailure refused(long offset, String what, SQLException e) {
+        if (e.getErrorCode() == MysqlErrorNumbers.ER_ERROR_DURING_COMMIT && job.config.disableUniqueChecks()
+                && job.uniqueChecked.add(target)) {
+            return LoadFailure.again(committed, what + " failed: " + ErrorClassifier.oneLine(e) + ", as MariaDB"
+                    + " says with unique_checks off when a unique key holds a value twice; loading "
+                    + target.quoted() + " again with unique checks on to name it", e);
+        }
+        return LoadFailure.sql(offset, what, e);
+    }
+
 
     /** Runs {@code sql}; a failure names {@code original}, the statement as the file has it. */
     private static void execute(Statement st, String sql, long offset, String original) throws LoadFailure {

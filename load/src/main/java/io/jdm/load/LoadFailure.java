@@ -35,6 +35,11 @@ final class LoadFailure extends Exception {
         return new LoadFailure(msg, offset, ErrorClassifier.isRetriable(e), false, e);
     }
 
+    /** Worth loading the file again from its checkpoint at once, for the reason {@code message}. */
+    static LoadFailure again(long offset, String message, SQLException e) {
+        return new LoadFailure(message, offset, true, false, e);
+    }
+
     /** The file itself is wrong (truncated, corrupt, unexpected content): retrying cannot help. */
     static LoadFailure badFile(long offset, String message, Throwable cause) {
         return new LoadFailure(message, offset, false, false, cause);

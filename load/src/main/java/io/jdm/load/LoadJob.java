@@ -36,6 +36,15 @@ final class LoadJob {
     final LoaderCheckpoint checkpoint;
     final LoadMetrics metrics;
     /**
+     * Target tables whose files load with {@code unique_checks} on although the task turns them off:
+     * MariaDB refused a COMMIT into one with them off (error 1180, "Got error 1"), which is how it
+     * reports a duplicate of a unique key it checks only then, without naming the key; with them on
+     * the statement that holds the duplicate fails naming it.
+     */
+    final java.util.Set<io.jdm.common.sql.TableName> uniqueChecked = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Which target tables keep their rows outside transactions. */
+    final TableEngines engines = new TableEngines();
+    /**
      * What the dump recorded of a data file ({@code jdm-files}, or what a dump being followed announced);
      * null for a dump without that record. Set before the workers start.
      */

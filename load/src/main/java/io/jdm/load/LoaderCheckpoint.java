@@ -23,6 +23,11 @@ final class LoaderCheckpoint {
     static final String PENDING = "pending";
     static final String LOADING = "loading";
     static final String FINISHED = "finished";
+    /**
+     * A statement into a table outside transactions is about to run at {@code offset}: its rows may
+     * be there in part ({@link TableEngines}).
+     */
+    static final String APPLYING = "applying";
     private static final String STATS = "stats:";
 
     /** One row. {@code endOffset} is the file's size, or 0 while a compressed file's is unknown. */

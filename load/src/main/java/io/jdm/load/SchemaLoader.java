@@ -88,9 +88,27 @@ final class SchemaLoader {
      * {@code STATS_AUTO_RECALC = 0} until its rows are in ({@link #resumeStatistics}), unless its
      * definition sets that option itself; the checkpoint records it first, so a load that stops in
      * between gives the table its statistics back when it is run again. A table that was already
-     * there is left as it is.
+     * there is left as it is. Foreign key checks are off while it runs, as the files mydumper writes
+     * say and jdm's since they say it too, so that a table whose foreign key names one that sorts
+     * after it is created all the same (the load checks no key of rows it copies either).
      */
     List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t) throws SQLException {
+        String checks;
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@SESSION.foreign_key_checks")) {
+            rs.next();
+            checks = rs.getBoolean(1) ? "1" : "0"; // set back as a literal, which every target takes
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("SET SESSION foreign_key_checks = 0");
+            try {
+                return create(c, t);
+            } finally {
+                st.execute("SET SESSION foreign_key_checks = " + checks);
+            }
+        }
+    }
+
+    private List<SchemaRewriter.Index> create(Connection c, DumpDirectory.SchemaFile t) throws SQLException {
         TableName target = job.config.router().apply(t.source());
         List<SchemaRewriter.Index> deferred = new ArrayList<>();
         runFile(c, t.path(), "table " + describe(t.source(), target), (st, sql) -> {
@@ -222,8 +240,8 @@ final class SchemaLoader {
             throw new FatalException(job.who() + ": " + what + ", file " + name + " at byte offset " + e.offset() + ": "
                     + e.getMessage(), e);
         } catch (IOException e) {
-            throw new FatalException(job.who() + ": " + what + ", file " + name + ": cannot be read: " + e.getMessage()
-                    + "; the dump is damaged, dump again", e);
+            throw new FatalException(job.who() + ": " + what + ", file " + name + ": cannot be read: "
+                    + DumpFileInput.why(e) + "; the dump is damaged, dump again", e);
         }
     }
 

@@ -111,7 +111,34 @@ final class SqlText {
             return setNamesCharset(sql);
         }
         String s = sql.toLowerCase(java.util.Locale.ROOT);
-        return s.contains("names") || s.contains("character") || s.contains("charset") ? null : current;
+        // collation_connection sets character_set_connection too, into which string literals are converted
+        return s.contains("names") || s.contains("character") || s.contains("charset") || s.contains("collation")
+                ? null : current;
+    }
+
+    private static final java.util.regex.Pattern SET_SQL_MODE = java.util.regex.Pattern.compile(
+            "(?is)\\s*(?:/\\*!\\d{5})?\\s*SET\\s+(?:SESSION\\s+|@@SESSION\\.|@@)?SQL_MODE\\s*=\\s*'([^'\\\\]*)'\\s*(?:\\*/)?\\s*;?\\s*");
+
+    /**
+     * The sql_mode flags a session statement sets, by name in upper case: empty when it does not
+     * name sql_mode, null when it sets it other than to one quoted list of names (from a variable,
+     * an expression, among other assignments).
+     */
+    static java.util.Set<String> sqlModeFlags(String sql) {
+        if (!sql.toUpperCase(java.util.Locale.ROOT).contains("SQL_MODE")) {
+            return java.util.Set.of();
+        }
+        java.util.regex.Matcher m = SET_SQL_MODE.matcher(sql);
+        if (!m.matches()) {
+            return null;
+        }
+        java.util.Set<String> flags = new java.util.HashSet<>();
+        for (String f : m.group(1).split(",")) {
+            if (!f.isBlank()) {
+                flags.add(f.strip().toUpperCase(java.util.Locale.ROOT));
+            }
+        }
+        return flags;
     }
 
     /** The character set a {@link #isSetNames} statement names, in lower case. */

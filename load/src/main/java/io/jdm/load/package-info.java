@@ -13,9 +13,12 @@
  *          │   BulkLoader: StatementLexer → TsvRows (INSERT rows as LOAD DATA text, streamed)
  *          │   → LOAD DATA LOCAL INFILE ; no warning, every row? ; checkpoint rows finished ; COMMIT
  *          │   anything else rolls back and the files go to FileLoader, as below
+ *          │   (a table outside transactions, MyISAM, Aria, MEMORY...: never; TableEngines)
  *          │ FileLoader: StatementLexer (streaming, byte offsets; io.jdm.common.sql.SqlLexer reads the text)
  *          │   → InsertRewriter (routed table, on-duplicate, split to max_allowed_packet)
  *          │   → INSERT … ; UPDATE checkpoint offset ; COMMIT   (one transaction)
+ *          │   a table outside transactions (AnnouncedStatements): checkpoint "applying" ; COMMIT ; INSERT … ;
+ *          │   checkpoint offset ; COMMIT, per statement (a rerun writes an applying one again over its rows)
  *          ▼
  *       target ◄── {meta-schema}.{task}_loader_checkpoint
  *                      │

@@ -2,26 +2,19 @@ package io.jdm.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jdm.common.dumpdir.DumpFileNames;
-import io.jdm.common.dumpdir.DumpMetadata;
-import io.jdm.common.jdbc.ConnectionSpec;
-import io.jdm.common.position.BinlogPosition;
-import io.jdm.common.sql.Identifiers;
+import io.jdm.common.error.FatalException;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
-import java.time.LocalDateTime;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -37,8 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * holds what they mean; the target must hold the same bytes.
  */
 class BulkLoadIT {
-    private static final String HEADER = "/*!40101 SET NAMES binary*/;\n/*!40014 SET FOREIGN_KEY_CHECKS=0*/;\n"
-            + "/*!40103 SET TIME_ZONE='+00:00' */;\n";
+    private static final String HEADER = HandDump.HEADER;
     private static SqlServer source;
     private static SqlServer target;
     @TempDir
@@ -187,6 +179,37 @@ class BulkLoadIT {
         }
     }
 
+    /**
+     * A file's session that LOAD DATA would not honour sends its files by statements, each case
+     * holding what the source's INSERTs stored: EMPTY_STRING_IS_NULL ('' stored NULL), a
+     * collation_connection after SET NAMES (literals converted to latin1 on the way), and sql_mode
+     * ORACLE (which implies ANSI_QUOTES) read by name.
+     */
+    @Test
+    void aSessionLoadDataWouldNotHonourGoesByStatements() throws Exception {
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, s VARCHAR(20) CHARACTER SET utf8mb4 NULL)";
+        List<String[]> cases = new java.util.ArrayList<>();
+        cases.add(new String[] {"collation", "/*!40101 SET NAMES utf8mb4*/;\nSET collation_connection = latin1_swedish_ci;\n"});
+        boolean mariadb = source.flavor().equals("mariadb") && target.flavor().equals("mariadb");
+        if (mariadb) { // MariaDB's modes (MySQL 8.0 has no ORACLE)
+            cases.add(new String[] {"empty", "/*!40101 SET NAMES utf8mb4*/;\nSET sql_mode = 'EMPTY_STRING_IS_NULL';\n"});
+            cases.add(new String[] {"oracle", "/*!40101 SET NAMES utf8mb4*/;\nSET sql_mode = 'ORACLE';\n"});
+        }
+        for (String[] c : cases) {
+            String db = "BulkLoadIT_session_" + c[0];
+            Path dir = dump(db, create, bytes(c[1], "INSERT INTO `t` VALUES (1,''),(2,'\u65e5\u672c caf\u00e9');\n"));
+            long loads = comLoad();
+            assertTrue(new LoadUnit(config("bulk_session_" + c[0], dir)).run().completed(), c[0]);
+            assertEquals(0, comLoad() - loads, c[0] + " goes by statements");
+            assertSameAsSource(db);
+        }
+        if (mariadb) {
+            assertEquals(List.of("1|"), target.rows("SELECT id, HEX(s) FROM `BulkLoadIT_session_empty`.t WHERE s IS NULL"));
+        }
+        assertEquals(List.of("2|3F3F20636166C3A9"), target.rows("SELECT id, HEX(s) FROM `BulkLoadIT_session_collation`.t"
+                + " WHERE id = 2"), "converted to latin1 and back, as the INSERT did");
+    }
+
     /** An unquoted number is an index to an ENUM, a year to YEAR, bits to BIT: as text it would be a label or a string. */
     @Test
     void valuesWhoseTextMeansAnotherValueLoadAsStatements() throws Exception {
@@ -237,6 +260,32 @@ class BulkLoadIT {
         assertEquals(TestData.fortyStatementsRows(), target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
     }
 
+    /**
+     * With unique_checks off, MariaDB finds two rows holding one value of a unique key only at
+     * COMMIT and says "Got error 1"; the load runs the table again with the checks on, and the
+     * failure names the key and the value, by LOAD DATA and by statements alike.
+     */
+    @Test
+    void aUniqueKeyCollisionUnderUniqueChecksOffIsNamed() throws Exception {
+        assumeTrue(target.flavor().equals("mariadb"), "MariaDB checks unique keys at COMMIT with unique_checks off");
+        String db = "BulkLoadIT_unique";
+        for (int infile : new int[] {1, 0}) {
+            Path dir = dump(db, "CREATE TABLE `t` (id INT PRIMARY KEY, u INT)",
+                    bytes(HEADER, "INSERT INTO `t` VALUES (1,5),(2,6),(3,5);\n"));
+            target.execute("CREATE DATABASE `" + db + "`",
+                    "CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, u INT, UNIQUE KEY uk (u))",
+                    "SET GLOBAL local_infile = " + infile);
+            try {
+                LoadConfig cfg = config("bulk_unique", dir).withFastPath(true, true, false);
+                FatalException e = assertThrows(FatalException.class, () -> new LoadUnit(cfg).run());
+                assertTrue(e.getMessage().contains("Duplicate entry '5' for key 'uk'"), e.getMessage());
+            } finally {
+                target.execute("SET GLOBAL local_infile = 1");
+            }
+            assertEquals(List.of("0"), target.rows("SELECT COUNT(*) FROM `" + db + "`.t"), "nothing committed");
+        }
+    }
+
     @Test
     void aTargetWithoutLocalInfileLoadsByStatements() throws Exception {
         String db = "BulkLoadIT_noinfile";
@@ -254,41 +303,12 @@ class BulkLoadIT {
         assertSameAsSource(db);
     }
 
-    /**
-     * A dump directory of one table {@code t} whose data files are {@code files}; the source runs
-     * the same statements, so that it holds what they mean.
-     */
     private static Path dump(String db, String create, byte[]... files) throws Exception {
-        source.execute("DROP DATABASE IF EXISTS `" + db + "`", "CREATE DATABASE `" + db + "`");
-        target.execute("DROP DATABASE IF EXISTS `" + db + "`");
-        try (Connection c = source.connect(); Statement st = c.createStatement()) {
-            st.execute("USE `" + db + "`");
-            st.execute(create);
-            for (byte[] f : files) {
-                StatementLexer lexer = new StatementLexer(new java.io.ByteArrayInputStream(f));
-                StatementLexer.Statement s;
-                while ((s = lexer.next()) != null) {
-                    st.execute(SqlText.decode(s.text()));
-                }
-            }
-        }
-        Path dir = tmp.resolve(db);
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve(DumpFileNames.databaseSchema(db)), "CREATE DATABASE `" + db + "`;\n");
-        Files.writeString(dir.resolve(DumpFileNames.tableSchema(db, "t")), create + ";\n");
-        for (int i = 0; i < files.length; i++) {
-            Files.write(dir.resolve(DumpFileNames.dataFile(db, "t", i + 1, "")), files[i]);
-        }
-        new DumpMetadata(LocalDateTime.now(), LocalDateTime.now(), BinlogPosition.of("mysql-bin.000001", 4), null)
-                .writeTo(dir);
-        return dir;
+        return HandDump.write(source, target, tmp, null, db, create, files);
     }
 
     private static LoadConfig config(String task, Path dir) {
-        target.execute("CREATE DATABASE IF NOT EXISTS jdm_meta",
-                "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(task + "_loader_checkpoint"));
-        return LoadConfig.of(task, "src1", ConnectionSpec.of(target.host(), target.port(), target.user(),
-                target.password()), dir).withPoolSize(1);
+        return HandDump.config(target, task, dir);
     }
 
     /** Loads {@code dir} as task {@code task}: all its rows, in one LOAD DATA, the target then equal to the source. */
@@ -302,22 +322,14 @@ class BulkLoadIT {
     }
 
     private static void assertSameAsSource(String db) throws Exception {
-        TableName t = new TableName(db, "t");
-        try (Connection s = source.connect(); Connection c = target.connect()) {
-            TestData.assertSameRows(s, t, c, t);
-        }
+        HandDump.assertSameAsSource(source, target, db);
     }
 
     private static long comLoad() throws Exception {
-        // SHOW GLOBAL STATUS: MySQL 8.0 has no information_schema.GLOBAL_STATUS, 5.7 hides it by default
-        return Long.parseLong(target.rows("SHOW GLOBAL STATUS LIKE 'Com_load'").get(0).split("\\|")[1]);
+        return HandDump.comLoad(target);
     }
 
     private static byte[] bytes(Object... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object p : parts) {
-            out.writeBytes(p instanceof byte[] b ? b : ((String) p).getBytes(StandardCharsets.UTF_8));
-        }
-        return out.toByteArray();
+        return HandDump.bytes(parts);
     }
 }

@@ -15,5 +15,7 @@ class BulkLoaderTest {
         assertEquals("latin1", BulkLoader.readAs("latin1", Set.of("latin1")));
         assertEquals("binary", BulkLoader.readAs("binary", Set.of("utf8mb4")));
         assertEquals("utf8mb3", BulkLoader.readAs("utf8mb3", Set.of("utf8mb3")));
+        assertEquals("utf8mb4", BulkLoader.readAs("utf8mb4", Set.of("utf8mb4", "inet6")), "an INET6 text is no raw INET6");
+        assertEquals("utf8mb4", BulkLoader.readAs("utf8mb4", Set.of("uuid")));
     }
 }

@@ -99,6 +99,28 @@ class LoadFaultsIT {
         }
     }
 
+    /** A gzip schema file cut in its middle or in its trailer (where the JDK's exception has no message). */
+    @Test
+    void aCutCompressedSchemaFileIsNamedInOneClearLine() throws Exception {
+        String schema = DB + ".t-schema.sql";
+        byte[] gz;
+        try (var out = new java.io.ByteArrayOutputStream(); var z = new java.util.zip.GZIPOutputStream(out)) {
+            z.write(Files.readAllBytes(dump.resolve(schema)));
+            z.finish();
+            gz = out.toByteArray();
+        }
+        for (int keep : new int[] {gz.length / 2, gz.length - 4}) {
+            Path dir = copyOfDump("cut-schema-" + keep);
+            Files.delete(dir.resolve(schema));
+            Files.write(dir.resolve(schema + ".gz"), Arrays.copyOf(gz, keep));
+            FatalException e = assertThrows(FatalException.class, () -> new LoadUnit(config("faults_cut", dir)).run());
+            assertTrue(e.getMessage().contains("file " + schema + ".gz: cannot be read: its compressed stream ends"
+                    + " early (") && e.getMessage().contains("): the file is cut short; the dump is damaged, dump again"),
+                    e.getMessage());
+            assertFalse(e.getMessage().contains("null") || e.getMessage().contains("\n"), e.getMessage());
+        }
+    }
+
     @Test
     void aCorruptCompressedFileIsNamedWithTheOffsetReached() throws Exception {
         Path dir = tmp.resolve("gz");

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.sql.TableName;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -102,6 +103,21 @@ class RewriterTest {
         assertEquals("latin1", SqlText.sessionCharset("latin1", "/*!40103 SET TIME_ZONE='+00:00' */"));
         assertNull(SqlText.sessionCharset("latin1", "/*!40101 SET character_set_client = cp1251*/"));
         assertNull(SqlText.sessionCharset("latin1", "SET NAMES utf8mb4, time_zone = '+00:00'"));
+        assertNull(SqlText.sessionCharset("utf8mb4", "SET collation_connection = latin1_swedish_ci"),
+                "string literals are converted into the connection's character set");
+    }
+
+    @Test
+    void readsTheSqlModeFlagsASessionStatementSetsByName() {
+        assertEquals(Set.of("STRICT_TRANS_TABLES", "NO_AUTO_VALUE_ON_ZERO"),
+                SqlText.sqlModeFlags("/*!40101 SET SQL_MODE='STRICT_TRANS_TABLES,NO_AUTO_VALUE_ON_ZERO'*/"));
+        assertEquals(Set.of("ORACLE"), SqlText.sqlModeFlags("set session sql_mode = 'oracle'"));
+        assertEquals(Set.of("EMPTY_STRING_IS_NULL"), SqlText.sqlModeFlags("SET @@sql_mode='EMPTY_STRING_IS_NULL';"));
+        assertEquals(Set.of(), SqlText.sqlModeFlags("SET sql_mode = ''"));
+        assertEquals(Set.of(), SqlText.sqlModeFlags("/*!40103 SET TIME_ZONE='+00:00' */"), "no sql_mode named");
+        assertNull(SqlText.sqlModeFlags("SET sql_mode = @OLD_SQL_MODE"), "not read");
+        assertNull(SqlText.sqlModeFlags("SET @m = @@sql_mode, sql_mode = 'ANSI'"), "not read");
+        assertNull(SqlText.sqlModeFlags("SET sql_mode = CONCAT(@@sql_mode, ',ANSI_QUOTES')"), "not read");
     }
 
     @Test

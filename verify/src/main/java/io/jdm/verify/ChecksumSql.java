@@ -65,7 +65,7 @@ final class ChecksumSql {
     private static String valueExpr(Column c, String q, boolean oneCollation, boolean sameCharset) {
         return switch (kind(c)) {
             case PLAIN -> q;
-            case FLOAT -> "(" + q + " + 0e0)";
+            case FLOAT -> "(" + q + " * 1e0)"; // its exact value as a double, a -0 kept
             case BIT -> "CAST(" + q + " AS UNSIGNED)";
             case BYTES -> q;
             case TEXT -> isUtf8mb4Text(c) ? (oneCollation ? q : "CAST(" + q + " AS BINARY)")

@@ -23,7 +23,7 @@ class ChecksumSqlTest {
         String h = ChecksumSql.rowHash(List.of(col("id", "int", "int"), col("f", "float", "float"),
                 text("s", "latin1"), text("u", "utf8mb4"), col("b", "bit", "bit(3)"), col("x", "blob", "blob"),
                 col("we`ird", "datetime", "datetime(6)")));
-        assertEquals("CRC32(CONCAT_WS(',', `id`, (`f` + 0e0), CONVERT(`s` USING utf8mb4), CAST(`u` AS BINARY),"
+        assertEquals("CRC32(CONCAT_WS(',', `id`, (`f` * 1e0), CONVERT(`s` USING utf8mb4), CAST(`u` AS BINARY),"
                 + " CAST(`b` AS UNSIGNED), `x`, `we``ird`, ISNULL(`id`), ISNULL(`f`), IFNULL(CHAR_LENGTH(`s`), -1),"
                 + " IFNULL(LENGTH(`u`), -1), ISNULL(`b`), IFNULL(LENGTH(`x`), -1), ISNULL(`we``ird`)))", h);
     }

@@ -42,6 +42,37 @@ final class TableChecks {
                     + " tables have no primary or NOT NULL unique key (" + shown(keyless)
                     + "): they replicate row by row and dump unchunked; add a primary key"));
         }
+        List<String> outside = outsideTransactions(f, tables);
+        if (!outside.isEmpty()) {
+            out.add(CheckResult.warn("table_schema", inst, outside.size() + " of " + tables.size()
+                    + " tables keep their rows outside transactions (" + shown(outside) + "): the load writes them"
+                    + " statement by statement, never with LOAD DATA, each statement marked begun in its checkpoint"
+                    + " before it runs; after a kill the statement in doubt is written again over its rows on a table"
+                    + " with a primary or NOT NULL unique key, and stops the load on one without (empty that table"
+                    + " and its checkpoint rows, then rerun)"));
+        }
+        return out;
+    }
+
+    /**
+     * The tables among {@code tables} whose engine the server lists as not transactional (MyISAM,
+     * Aria, MEMORY, ARCHIVE, CSV...), as {@code db.t (ENGINE)}.
+     */
+    static List<String> outsideTransactions(ServerFacts f, List<TableName> tables) throws SQLException {
+        java.util.Set<TableName> selected = new java.util.HashSet<>(tables);
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = f.connection.prepareStatement("SELECT t.TABLE_SCHEMA, t.TABLE_NAME, t.ENGINE"
+                + " FROM information_schema.TABLES t JOIN information_schema.ENGINES e ON e.ENGINE = t.ENGINE"
+                + " WHERE t.TABLE_TYPE = 'BASE TABLE' AND e.TRANSACTIONS = 'NO'"
+                + " ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                TableName t = new TableName(rs.getString(1), rs.getString(2));
+                if (selected.contains(t)) {
+                    out.add(t + " (" + rs.getString(3) + ")");
+                }
+            }
+        }
         return out;
     }
 

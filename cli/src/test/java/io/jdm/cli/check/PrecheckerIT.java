@@ -114,6 +114,24 @@ class PrecheckerIT {
     }
 
     @Test
+    void tablesOutsideTransactionsAreNamedWithWhatTheLoadDoesWithThem() {
+        source.freshDatabase("pre_engines");
+        source.execute("CREATE TABLE pre_engines.my (id INT PRIMARY KEY) ENGINE=MyISAM",
+                "CREATE TABLE pre_engines.ar (id INT PRIMARY KEY) ENGINE=Aria",
+                "CREATE TABLE pre_engines.inno (id INT PRIMARY KEY) ENGINE=InnoDB");
+        List<CheckResult> rs = new Prechecker(input(spec(source), "pre_engines", Set.of())).run();
+        List<CheckResult> engines = rs.stream().filter(r -> r.item().equals("table_schema")
+                && r.detail().contains("outside transactions")).toList();
+        assertEquals(1, engines.size(), rs.toString());
+        assertEquals(CheckResult.Status.WARN, engines.get(0).status());
+        assertTrue(engines.get(0).detail().startsWith("2 of 3 tables keep their rows outside transactions"
+                + " (pre_engines.ar (Aria), pre_engines.my (MyISAM)): the load writes them statement by statement"),
+                engines.get(0).detail());
+        assertTrue(new Prechecker(input(spec(source), "pre_ok", Set.of())).run().stream()
+                .noneMatch(r -> r.detail().contains("outside transactions")), "InnoDB tables are not named");
+    }
+
+    @Test
     void tableWithoutKeyIsAWarningNotAFailure() {
         List<CheckResult> rs = new Prechecker(input(spec(source), "pre_nokey", Set.of())).run();
         CheckResult r = find(rs, "table_schema", "source");

@@ -18,8 +18,8 @@ import java.util.List;
  * TIMESTAMP to come out in UTC. Any other type (bit, binary, blob, geometry) comes back as bytes.
  *
  * <p>Select columns with {@link #selectExpression(TypedColumn)}: the server prints FLOAT with six
- * significant digits, so a FLOAT is selected as {@code col + 0e0}, which is its exact value as a
- * double.
+ * significant digits, so a FLOAT is selected as {@code col * 1e0}, which is its exact value as a
+ * double, its sign kept ({@code -0 + 0e0} would be {@code +0}).
  */
 public final class ResultSetValues {
     private ResultSetValues() {
@@ -28,10 +28,10 @@ public final class ResultSetValues {
     /** The SELECT expression that gives {@link #read} the column's exact value. */
     public static String selectExpression(TypedColumn column) {
         String q = Identifiers.quote(column.name());
-        return "float".equals(column.dataType()) ? "(" + q + " + 0e0) AS " + q : q;
+        return "float".equals(column.dataType()) ? "(" + q + " * 1e0) AS " + q : q;
     }
 
-    /** {@code a, (b + 0e0) AS b, c}: {@link #selectExpression(TypedColumn)} of each column, comma-joined. */
+    /** {@code a, (b * 1e0) AS b, c}: {@link #selectExpression(TypedColumn)} of each column, comma-joined. */
     public static String selectList(List<? extends TypedColumn> columns) {
         StringBuilder sb = new StringBuilder();
         for (TypedColumn c : columns) {
@@ -69,14 +69,22 @@ public final class ResultSetValues {
      * Appends the SQL literal of column {@code index} straight from the row: what
      * {@code ValueEncoder.append(sb, column, read(rs, index, column))} writes, without building the
      * value first. Numbers already arrive as valid literals (a FLOAT, selected as
-     * {@code col + 0e0}, as its exact double) and temporals need no escaping, so the dump's hot loop
+     * {@code col * 1e0}, as its exact double; -0 written as {@link ValueEncoder#NEGATIVE_ZERO}) and temporals need no escaping, so the dump's hot loop
      * copies them; everything else goes through the encoder.
      */
     public static void appendLiteral(StringBuilder sb, ResultSet rs, int index, TypedColumn column)
             throws SQLException {
         switch (column.dataType()) {
-            case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric", "float",
-                    "double", "real" -> appendRaw(sb, rs.getBytes(index), false);
+            case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric" ->
+                    appendRaw(sb, rs.getBytes(index), false);
+            case "float", "double", "real" -> {
+                byte[] raw = rs.getBytes(index);
+                if (raw != null && ValueEncoder.isNegativeZero(raw, 0, raw.length)) {
+                    sb.append(ValueEncoder.NEGATIVE_ZERO);
+                } else {
+                    appendRaw(sb, raw, false);
+                }
+            }
             case "date", "datetime", "timestamp", "time", "year" -> appendRaw(sb, rs.getBytes(index), true);
             default -> ValueEncoder.append(sb, column, read(rs, index, column));
         }
@@ -101,7 +109,7 @@ public final class ResultSetValues {
     private static boolean isText(String dataType) {
         return switch (dataType) {
             case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" -> true;
-            default -> false;
+            default -> TypedColumn.fixedBinaryLength(dataType) > 0; // written as text, as mariadb-dump does
         };
     }
 

@@ -19,6 +19,20 @@ public interface TypedColumn {
     String columnType();
 
     /**
+     * The byte length of MariaDB's INET4 (4), INET6 and UUID (16), -1 for any other type. Their
+     * values are written and read as text; a binary string of exactly this length is taken as the
+     * value's raw bytes instead (a 16-character INET6 text sent as bytes would be stored as its
+     * ASCII), and so is each value in the binlog, where trailing zero bytes are cut.
+     */
+    static int fixedBinaryLength(String dataType) {
+        return switch (dataType) {
+            case "inet4" -> 4;
+            case "inet6", "uuid" -> 16;
+            default -> -1;
+        };
+    }
+
+    /**
      * The labels of an ENUM or SET type ({@code enum('a','b''c')}) as information_schema shows
      * them: a quote doubled, any other character after a backslash taken as it is.
      */

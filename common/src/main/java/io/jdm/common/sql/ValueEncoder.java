@@ -192,7 +192,18 @@ public final class ValueEncoder {
             throw new IllegalArgumentException("column " + column.name() + ": " + d
                     + " cannot be stored in MySQL");
         }
-        sb.append(Double.toString(d));
+        sb.append(d == 0 && 1 / d < 0 ? NEGATIVE_ZERO : Double.toString(d));
+    }
+
+    /**
+     * The literal of a FLOAT or DOUBLE {@code -0}: the server prints it {@code -0}, which as a literal
+     * is the integer 0 negated, stored {@code +0}; as a double literal the sign stays.
+     */
+    public static final String NEGATIVE_ZERO = "-0e0";
+
+    /** True when {@code len} bytes of {@code buf} from {@code off} are the text {@code -0}, as the server prints a FLOAT or DOUBLE -0. */
+    public static boolean isNegativeZero(byte[] buf, int off, int len) {
+        return len == 2 && buf[off] == '-' && buf[off + 1] == '0';
     }
 
     private static void appendBit(StringBuilder sb, TypedColumn column, Object value) {

@@ -46,6 +46,9 @@ final class ValueConverter {
             case "enum" -> enumLabel(TypedColumn.labels(c.columnType()));
             case "set" -> setLabels(TypedColumn.labels(c.columnType()));
             case "binary" -> padded(length(c.columnType(), 1));
+            // the binlog carries MariaDB's INET4, INET6 and UUID as their raw bytes, trailing zeros cut; as
+            // bytes of their full length the target takes them raw again
+            case "inet4", "inet6", "uuid" -> padded(TypedColumn.fixedBinaryLength(t));
             case "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> ValueConverter::bytes;
             case "geometry", "point", "linestring", "polygon", "multipoint", "multilinestring", "multipolygon",
                     "geometrycollection", "geomcollection" -> ValueConverter::bytes;

@@ -1,0 +1,67 @@
+package io.jdm.load;
+
+import io.jdm.common.sql.TableName;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The storage engine of each target table, read once per table. A table whose engine keeps rows
+ * outside transactions (MyISAM, Aria, MEMORY, ARCHIVE, CSV...) cannot have a failed LOAD DATA
+ * rolled back, so its files go statement by statement, one statement per commit, each announced in
+ * the checkpoint before it runs ({@link FileLoader}): a kill leaves at most that one statement in
+ * doubt, which a rerun writes again over the rows of it that landed when the table has a key to
+ * tell them apart.
+ */
+final class TableEngines {
+    /** One table's engine; {@code keyed} when it has a primary or NOT NULL unique key. */
+    record Engine(String name, boolean transactional, boolean keyed) {
+    }
+
+    private final Map<TableName, Engine> known = new ConcurrentHashMap<>();
+
+    /** The engine of {@code table}, read on {@code c} the first time (a table not there reads as transactional). */
+    Engine of(Connection c, TableName table) throws SQLException {
+        Engine e = known.get(table);
+        if (e == null) {
+            e = read(c, table);
+            known.put(table, e);
+        }
+        return e;
+    }
+
+    private static Engine read(Connection c, TableName table) throws SQLException {
+        String name = null;
+        boolean transactional = true;
+        try (PreparedStatement ps = c.prepareStatement("SELECT t.ENGINE, e.TRANSACTIONS FROM information_schema.TABLES t"
+                + " LEFT JOIN information_schema.ENGINES e ON e.ENGINE = t.ENGINE"
+                + " WHERE t.TABLE_SCHEMA = ? AND t.TABLE_NAME = ?")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    name = rs.getString(1);
+                    // an engine the server does not list (TiDB's own tables) is taken at its word: transactional
+                    transactional = !"NO".equalsIgnoreCase(rs.getString(2));
+                }
+            }
+        }
+        boolean keyed = false;
+        if (!transactional) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME FROM information_schema.STATISTICS"
+                    + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 GROUP BY INDEX_NAME"
+                    + " HAVING SUM(NULLABLE = 'YES') = 0")) {
+                ps.setString(1, table.schema());
+                ps.setString(2, table.table());
+                try (ResultSet rs = ps.executeQuery()) {
+                    keyed = rs.next();
+                }
+            }
+        }
+        c.commit();
+        return new Engine(name, transactional, keyed);
+    }
+}
