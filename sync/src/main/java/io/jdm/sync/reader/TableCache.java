@@ -231,10 +231,10 @@ final class TableCache implements AutoCloseable {
     }
 
     @SuppressWarnings("unchecked")
-    private static Decoder build(TableInfo info, byte[] types) {
+    private Decoder build(TableInfo info, byte[] types) {
         Function<Object, Object>[] conv = new Function[types.length];
         for (int i = 0; i < types.length; i++) {
-            conv[i] = ValueConverter.forColumn(info.column(i), types[i] & 0xFF);
+            conv[i] = ValueConverter.forColumn(info.column(i), types[i] & 0xFF, catalog.printsJsonAs57());
         }
         return new Decoder(info, types.clone(), conv);
     }

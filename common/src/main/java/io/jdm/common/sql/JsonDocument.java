@@ -1,0 +1,75 @@
+package io.jdm.common.sql;
+
+import java.util.List;
+
+/**
+ * A MySQL JSON document read in its binary form: the text MySQL prints for it, and the values
+ * whose type that text cannot carry. MySQL parses JSON text into strings, integers, doubles and
+ * literals only, so a DECIMAL, a DATE, TIME or DATETIME, an UNSIGNED INTEGER below 2^63 or an
+ * opaque binary value would come back from its text as another type (a DECIMAL of 30 digits even
+ * as another value). Each such value is listed with its path and the SQL expression that builds
+ * it, so a JSON column is written as {@code JSON_SET(CAST(text AS JSON), path, expr, …)} and stores
+ * what the source stored; a text column (MariaDB's JSON is LONGTEXT) takes the text.
+ *
+ * @param text  the document as MySQL 8.0 prints it ({@code SELECT doc}): its integral doubles end
+ *              in {@code .0}, so the text parses back into the same types wherever {@code typed}
+ *              is empty
+ * @param typed the values the text cannot carry, in document order
+ */
+public record JsonDocument(String text, List<Typed> typed) implements CharSequence {
+
+    /**
+     * A value whose type the text loses.
+     *
+     * @param path       its MySQL path ({@code $."k"[2]})
+     * @param expression the SQL expression that makes a JSON value of the same type and value, or
+     *                   null when none does
+     * @param refusal    when {@code expression} is null: why, in words a user acts on
+     */
+    public record Typed(String path, String expression, String refusal) {
+    }
+
+    public JsonDocument {
+        typed = List.copyOf(typed);
+    }
+
+    /** Appends the SQL expression for a JSON column: the text, cast, with every typed value set back. */
+    void appendTo(StringBuilder sb) {
+        if (typed.isEmpty()) {
+            ValueEncoder.appendString(sb, text);
+            return;
+        }
+        sb.append("JSON_SET(CAST(");
+        ValueEncoder.appendString(sb, text);
+        sb.append(" AS JSON)");
+        for (Typed t : typed) {
+            if (t.expression() == null) {
+                throw new IllegalArgumentException(t.refusal());
+            }
+            sb.append(", ");
+            ValueEncoder.appendString(sb, t.path());
+            sb.append(", ").append(t.expression());
+        }
+        sb.append(')');
+    }
+
+    @Override
+    public int length() {
+        return text.length();
+    }
+
+    @Override
+    public char charAt(int index) {
+        return text.charAt(index);
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+        return text.subSequence(start, end);
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}
