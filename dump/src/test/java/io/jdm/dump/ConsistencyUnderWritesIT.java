@@ -70,7 +70,7 @@ class ConsistencyUnderWritesIT {
         }
         BinlogPosition start;
         try (Connection c = DumpTestSupport.open(source)) {
-            start = Flavor.MARIADB.currentPosition(c);
+            start = Flavor.detect(c).currentPosition(c);
         }
 
         List<Commit> commits = new CopyOnWriteArrayList<>();
@@ -242,7 +242,7 @@ class ConsistencyUnderWritesIT {
                                 .put(a, List.of(bal.get("acct_a").get(a), note));
                     }
                     c.commit();
-                    commits.add(new Commit(Flavor.MARIADB.currentPosition(c), System.nanoTime(), images));
+                    commits.add(new Commit(Flavor.detect(c).currentPosition(c), System.nanoTime(), images));
                 }
             } catch (Throwable e) {
                 error.set(e);

@@ -110,7 +110,7 @@ class DumpUnitIT {
         Path dir = tmp.resolve("layout");
         BinlogPosition before;
         try (Connection c = DumpTestSupport.open(source)) {
-            before = Flavor.MARIADB.currentPosition(c);
+            before = Flavor.detect(c).currentPosition(c);
         }
         DumpResult result = new DumpUnit(config(dir)).run();
 

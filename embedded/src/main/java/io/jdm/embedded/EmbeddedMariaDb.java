@@ -81,7 +81,7 @@ public final class EmbeddedMariaDb implements SqlServer {
             b.addArg("--max-connections=500");
             b.addArg("--collation-server=utf8mb4_general_ci");
             b.addArg("--local-infile=1");
-            for (String arg : profile.args()) {
+            for (String arg : profile.args(ServerFlavor.MARIADB)) {
                 b.addArg(arg);
             }
             for (String arg : extraArgs) {
@@ -152,7 +152,13 @@ public final class EmbeddedMariaDb implements SqlServer {
         return running;
     }
 
+    @Override
+    public ServerFlavor serverFlavor() {
+        return ServerFlavor.MARIADB;
+    }
+
     /** Stops the server process (data kept, so {@link #restart()} brings it back). */
+    @Override
     public synchronized void stopServer() {
         if (!running) {
             return;
@@ -166,6 +172,7 @@ public final class EmbeddedMariaDb implements SqlServer {
     }
 
     /** Starts the server again on the same port and data directory. */
+    @Override
     public synchronized void restart() {
         if (running) {
             return;

@@ -110,7 +110,7 @@ final class MariaDbBinaries {
         }
     }
 
-    private static Path cacheRoot() {
+    static Path cacheRoot() {
         String env = System.getenv("JDM_CACHE");
         if (env != null && !env.isBlank()) {
             return Path.of(env);

@@ -22,6 +22,21 @@ public interface SqlServer extends AutoCloseable {
 
     String jdbcUrl(String database);
 
+    /** The embedded flavour this server is, or null for one this module did not start (TiDB). */
+    default ServerFlavor serverFlavor() {
+        return null;
+    }
+
+    /** Stops the server process, keeping its data, so {@link #restart()} brings it back on the same port. */
+    default void stopServer() {
+        throw new UnsupportedOperationException(this + " cannot be stopped and restarted");
+    }
+
+    /** Starts a server stopped by {@link #stopServer()} again on the same port and data. */
+    default void restart() {
+        throw new UnsupportedOperationException(this + " cannot be stopped and restarted");
+    }
+
     Connection connect() throws SQLException;
 
     /** Runs statements as this server's user, failing on the first error. */

@@ -8,7 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * MySQL 8 or TiDB through Testcontainers, for the same suites where a Docker engine exists.
+ * TiDB through Testcontainers, for the same suites where a Docker engine exists (MySQL runs
+ * embedded, see {@link ServerFlavor}).
  * Testcontainers is an optional dependency: modules that select these servers put it on their test
  * classpath.
  */
@@ -30,19 +31,7 @@ final class ContainerServers {
             LOG.warn(reason);
             throw new TestAbortedException(reason);
         }
-        if (kind.equals("mysql8")) {
-            return new ServerPair(mysql("--log-bin=mysql-bin", "--binlog-format=ROW", "--server-id=1",
-                    "--gtid-mode=ON", "--enforce-gtid-consistency=ON"), mysql("--server-id=2"));
-        }
         return new ServerPair(tidb(), tidb());
-    }
-
-    @SuppressWarnings("resource")
-    private static SqlServer mysql(String... cmd) {
-        var c = new org.testcontainers.containers.MySQLContainer<>("mysql:8.0")
-                .withUsername("root").withPassword("jdm").withCommand(cmd);
-        c.start();
-        return new Container(c, "mysql", c.getHost(), c.getMappedPort(3306), "root", "jdm");
     }
 
     @SuppressWarnings("resource")

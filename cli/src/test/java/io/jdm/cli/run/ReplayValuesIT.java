@@ -96,7 +96,7 @@ class ReplayValuesIT {
                     "UPDATE " + db + ".en SET e = 'bad' WHERE id = 1");
             BinlogPosition end;
             try (Connection c = DataSources.connect(spec(source))) {
-                end = Flavor.MARIADB.currentPosition(c);
+                end = Flavor.detect(c).currentPosition(c);
             }
             assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
             assertEquals(List.of("0|7A65726F", "1|6F6E65", "2|74776F"), target.rows(aiRows(db)));
@@ -134,7 +134,7 @@ class ReplayValuesIT {
                     "UPDATE " + db + ".t SET secret = 0x0A WHERE id = 2");
             BinlogPosition end;
             try (Connection c = DataSources.connect(spec(source))) {
-                end = Flavor.MARIADB.currentPosition(c);
+                end = Flavor.detect(c).currentPosition(c);
             }
             assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
             assertEquals(List.of("1|61|0102", "2|62|0A", "3|63|FF", "4|64|64666C74"), target.rows(rows));

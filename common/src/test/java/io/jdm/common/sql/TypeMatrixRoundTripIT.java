@@ -63,6 +63,7 @@ class TypeMatrixRoundTripIT {
         }
         assertEquals(5, sourceRows.size());
         try (Connection c = open(target); Statement st = c.createStatement()) {
+            st.execute(TypeMatrix.SESSION_SQL_MODE);
             st.execute(insertSql(schema, sourceRows));
             List<Object[]> targetRows = readAll(c, schema);
             assertEquals(sourceRows.size(), targetRows.size());
@@ -142,6 +143,7 @@ class TypeMatrixRoundTripIT {
             }
         }
         try (Connection c = open(target); Statement st = c.createStatement()) {
+            st.execute(TypeMatrix.SESSION_SQL_MODE);
             st.execute(sb.toString());
         }
         try (Connection c = open(source); Connection t = open(target)) {
