@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * A MySQL JSON document read in its binary form: the text MySQL prints for it, and the values
  * whose type that text cannot carry. MySQL parses JSON text into strings, integers, doubles and
- * literals only, so a DECIMAL, a DATE, TIME or DATETIME, an UNSIGNED INTEGER below 2^63 or an
+ * literals only, so a DECIMAL, a DATE, TIME or DATETIME, an integer whose sign type its size decides
+ * otherwise (the parser makes every integer above 2^32 - 1 unsigned) or an
  * opaque binary value would come back from its text as another type (a DECIMAL of 30 digits even
  * as another value). Each such value is listed with its path and the SQL expression that builds
  * it, so a JSON column is written as {@code JSON_SET(CAST(text AS JSON), path, expr, …)} and stores
@@ -33,15 +34,18 @@ public record JsonDocument(String text, List<Typed> typed) implements CharSequen
         typed = List.copyOf(typed);
     }
 
-    /** Appends the SQL expression for a JSON column: the text, cast, with every typed value set back. */
+    /**
+     * Appends the SQL expression for a JSON column: the text, cast (a JSON column compared with a
+     * string, as a keyless table's WHERE does, compares it with a JSON string), with every typed
+     * value set back.
+     */
     void appendTo(StringBuilder sb) {
-        if (typed.isEmpty()) {
-            ValueEncoder.appendString(sb, text);
-            return;
-        }
-        sb.append("JSON_SET(CAST(");
+        sb.append(typed.isEmpty() ? "CAST(" : "JSON_SET(CAST(");
         ValueEncoder.appendString(sb, text);
         sb.append(" AS JSON)");
+        if (typed.isEmpty()) {
+            return;
+        }
         for (Typed t : typed) {
             if (t.expression() == null) {
                 throw new IllegalArgumentException(t.refusal());

@@ -41,6 +41,7 @@ final class JsonBinaryText {
     private static final int DOUBLE = 0x0b;
     private static final int STRING = 0x0c;
     private static final int OPAQUE = 0x0f;
+    private static final long UINT32_MAX = 0xFFFFFFFFL;
 
     /** MySQL field types an opaque value may name (enum_field_types). */
     private static final int FIELD_TIMESTAMP = 7;
@@ -85,7 +86,7 @@ final class JsonBinaryText {
             case UINT16 -> unsigned(u16(at), path);
             case INT32 -> out.append((int) u32(at));
             case UINT32 -> unsigned(u32(at), path);
-            case INT64 -> out.append(i64(at));
+            case INT64 -> signed(i64(at), path);
             case UINT64 -> unsigned(i64(at), path);
             case DOUBLE -> out.append(MySqlDoubles.json(Double.longBitsToDouble(i64(at)), !as57));
             case STRING -> {
@@ -147,13 +148,22 @@ final class JsonBinaryText {
     }
 
     /**
-     * An UNSIGNED INTEGER: up to 2^63 - 1 its text reads back as a signed INTEGER, so it is listed;
-     * above, the text can only be unsigned.
+     * MySQL's JSON parser reads a positive integer above 2^32 - 1 as an UNSIGNED INTEGER (its
+     * parser hands those over as unsigned 64-bit numbers), anything else as an INTEGER; an integer
+     * its text would give the other type is listed.
      */
+    private void signed(long v, StringBuilder path) {
+        out.append(v);
+        if (v > UINT32_MAX) {
+            typed.add(new JsonDocument.Typed(path.toString(), "CAST(" + v + " AS SIGNED)", null));
+        }
+    }
+
+    /** An UNSIGNED INTEGER; see {@link #signed}. */
     private void unsigned(long v, StringBuilder path) {
         String text = Long.toUnsignedString(v);
         out.append(text);
-        if (v >= 0) {
+        if (Long.compareUnsigned(v, UINT32_MAX) <= 0) {
             typed.add(new JsonDocument.Typed(path.toString(), "CAST(" + text + " AS UNSIGNED)", null));
         }
     }
@@ -183,7 +193,8 @@ final class JsonBinaryText {
                 }
                 typed.add(fieldType == FIELD_VARCHAR
                         ? new JsonDocument.Typed(path.toString(), "x'" + HexFormat.of().formatHex(data) + "'", null)
-                        : refused(path, "binary value of MySQL field type " + fieldType));
+                        : refused(path, "binary value of MySQL field type " + fieldType + " (\"base64:type"
+                        + fieldType + ":…\")", "store it as a string on the source (TO_BASE64)"));
             }
         }
     }
@@ -196,16 +207,17 @@ final class JsonBinaryText {
             case FIELD_DATE -> "DATE";
             case FIELD_TIME -> "TIME(6)";
             case FIELD_DATETIME -> "DATETIME(6)";
-            default -> null; // TIMESTAMP: no SQL expression has that type without a table
+            default -> null; // TIMESTAMP: no SQL expression has that type without a table's column
         };
-        typed.add(sqlType == null ? refused(path, "TIMESTAMP")
-                : new JsonDocument.Typed(path.toString(), "CAST('" + text + "' AS " + sqlType + ")", null));
+        String written = fieldType == FIELD_TIME ? TemporalText.jsonTimeStoredAs(packed) : text;
+        typed.add(sqlType == null ? refused(path, "TIMESTAMP", "store it as a DATETIME on the source")
+                : new JsonDocument.Typed(path.toString(), "CAST('" + written + "' AS " + sqlType + ")", null));
     }
 
-    private static JsonDocument.Typed refused(StringBuilder path, String what) {
+    private static JsonDocument.Typed refused(StringBuilder path, String what, String remedy) {
         return new JsonDocument.Typed(path.toString(), null, "the JSON value at " + path + " is a " + what
-                + ", which no SQL expression writes into a JSON column with its type; change it on the source "
-                + "(a DATETIME, a string or base64 text) or leave the table out of the task");
+                + ", which no SQL expression writes into a JSON column with that type; " + remedy
+                + " or leave the table out of the task");
     }
 
     /** MySQL's base64_encode: a newline after every 76 characters that more follow. */

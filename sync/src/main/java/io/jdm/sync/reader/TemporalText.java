@@ -133,13 +133,28 @@ final class TemporalText {
      * negated when negative), with six digits of fraction.
      */
     static String jsonTime(long packed) {
+        return jsonTime(packed, false);
+    }
+
+    /**
+     * The TIME that MySQL stores in JSON as {@code packed}. MySQL 5.7 and 8.0 store a TIME of 32
+     * hours or more in JSON as {@code (h / 32) * 24 + h % 32} hours (838:59:59 becomes 630:59:59,
+     * 32:00:00 becomes 24:00:00: its hours go through a datetime's 5-bit hour field into the day),
+     * so the hours written back are the ones that store to the same value.
+     */
+    static String jsonTimeStoredAs(long packed) {
+        return jsonTime(packed, true);
+    }
+
+    private static String jsonTime(long packed, boolean asStored) {
         StringBuilder sb = new StringBuilder(17);
         if (packed < 0) {
             sb.append('-');
         }
         long tmp = Math.abs(packed);
         long hms = tmp >> 24;
-        hms(sb, (int) ((hms >> 12) & 0x3FF), (int) ((hms >> 6) & 63), (int) (hms & 63));
+        int hours = (int) ((hms >> 12) & 0x3FF);
+        hms(sb, asStored ? hours / 24 * 32 + hours % 24 : hours, (int) ((hms >> 6) & 63), (int) (hms & 63));
         return fraction(sb, (int) (tmp & 0xFFFFFF), 6).toString();
     }
 
