@@ -1,9 +1,12 @@
 package io.jdm.dump;
 
 import io.jdm.common.schema.Column;
+import io.jdm.common.sql.JsonDocument;
+import io.jdm.common.sql.JsonTextDecimals;
 import io.jdm.common.sql.ResultSetValues;
 import io.jdm.common.sql.SqlBytes;
 import io.jdm.common.sql.ValueEncoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -27,6 +30,8 @@ final class RowLiterals {
     private static final byte UTF8_TEXT = 2;
     private static final byte BINARY = 3;
     private static final byte OTHER = 4;
+    /** MySQL's JSON, as UTF-8 text: numbers only a DECIMAL prints are written back as DECIMALs. */
+    private static final byte JSON_TEXT = 5;
 
     private final Column[] columns;
     private final byte[] kinds;
@@ -90,8 +95,23 @@ final class RowLiterals {
             case NUMBER -> out.append(buf, off, len); // already a literal (a FLOAT is selected as its exact double)
             case TEMPORAL -> out.append('\'').append(buf, off, len).append('\''); // digits, '-', ':', '.', ' '
             case UTF8_TEXT -> ValueEncoder.appendString(out, buf, off, len);
+            case JSON_TEXT -> json(out, i, buf, off, len);
             case BINARY -> ValueEncoder.appendHex(out, buf, off, len);
             default -> throw new IllegalStateException("column " + columns[i].name() + " is not read as bytes");
+        }
+    }
+
+    /**
+     * A JSON document: as its text, or where the text holds numbers MySQL would read back as
+     * doubles although they are DECIMALs ({@code 1.50}, 30 digits), as an expression that keeps them
+     * DECIMALs (see {@link JsonTextDecimals}).
+     */
+    private void json(SqlBytes out, int i, byte[] buf, int off, int len) {
+        JsonDocument doc = JsonTextDecimals.of(new String(buf, off, len, StandardCharsets.UTF_8));
+        if (doc.typed().isEmpty()) {
+            ValueEncoder.appendString(out, buf, off, len);
+        } else {
+            ValueEncoder.append(out, columns[i], doc);
         }
     }
 
@@ -102,7 +122,7 @@ final class RowLiterals {
                 out.append(',');
             }
             byte kind = kinds[i];
-            if (kind == NUMBER || kind == TEMPORAL) {
+            if (kind == NUMBER || kind == TEMPORAL || kind == JSON_TEXT) {
                 byte[] raw = rows.bytes(i);
                 if (raw == null) {
                     out.appendAscii("NULL");
@@ -120,8 +140,9 @@ final class RowLiterals {
             case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric", "float",
                     "double", "real" -> NUMBER;
             case "date", "datetime", "timestamp", "time", "year" -> TEMPORAL;
-            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json" ->
+            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set" ->
                     deliversUtf8(rs, index) ? UTF8_TEXT : OTHER;
+            case "json" -> deliversUtf8(rs, index) ? JSON_TEXT : OTHER;
             case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> BINARY;
             default -> OTHER;
         };

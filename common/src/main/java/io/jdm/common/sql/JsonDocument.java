@@ -9,7 +9,7 @@ import java.util.List;
  * otherwise (the parser makes every integer above 2^32 - 1 unsigned) or an
  * opaque binary value would come back from its text as another type (a DECIMAL of 30 digits even
  * as another value). Each such value is listed with its path and the SQL expression that builds
- * it, so a JSON column is written as {@code JSON_SET(CAST(text AS JSON), path, expr, …)} and stores
+ * it, so a JSON column is written as {@code JSON_SET(text, path, expr, …)} and stores
  * what the source stored; a text column (MariaDB's JSON is LONGTEXT) takes the text.
  *
  * @param text  the document as MySQL 8.0 prints it ({@code SELECT doc}): its integral doubles end
@@ -35,15 +35,16 @@ public record JsonDocument(String text, List<Typed> typed) implements CharSequen
     }
 
     /**
-     * Appends the SQL expression for a JSON column: the text, cast (a JSON column compared with a
-     * string, as a keyless table's WHERE does, compares it with a JSON string), with every typed
-     * value set back.
+     * Appends the SQL expression for a JSON column: {@code JSON_SET(text, path, expr, …)}, which
+     * MySQL reads as JSON with every listed value of its type, and MariaDB (whose JSON is text)
+     * as the same text; without listed values the text cast to JSON (a JSON column compared with a
+     * string, as a keyless table's WHERE does, compares it with a JSON string).
      */
     void appendTo(StringBuilder sb) {
-        sb.append(typed.isEmpty() ? "CAST(" : "JSON_SET(CAST(");
+        sb.append(typed.isEmpty() ? "CAST(" : "JSON_SET(");
         ValueEncoder.appendString(sb, text);
-        sb.append(" AS JSON)");
         if (typed.isEmpty()) {
+            sb.append(" AS JSON)");
             return;
         }
         for (Typed t : typed) {

@@ -2,6 +2,7 @@ package io.jdm.sync.reader;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.AbstractRowsEventDataDeserializer;
 import io.jdm.common.sql.JsonDocument;
+import io.jdm.common.sql.MySqlDoubles;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.jdm.sync.reader;
+package io.jdm.common.sql;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -12,7 +12,7 @@ import java.math.RoundingMode;
  * {@code Double.toString} differs (it writes {@code 1.5E300}, {@code 4.9E-324} for 5e-324, and in
  * Java 17 not always the shortest digits), so the digits are found here with exact arithmetic.
  */
-final class MySqlDoubles {
+public final class MySqlDoubles {
     /** my_gcvt keeps plain notation from 0.00000000000001 up to 15 integral digits (MAX_DECPT_FOR_F_FORMAT). */
     private static final int MAX_DECPT_FOR_F_FORMAT = 15;
 
@@ -20,7 +20,7 @@ final class MySqlDoubles {
     }
 
     /** The text MySQL gives for {@code d} as a JSON double; {@code pointZero}: 8.0's {@code .0} on integral values. */
-    static String json(double d, boolean pointZero) {
+    public static String json(double d, boolean pointZero) {
         StringBuilder sb = new StringBuilder(24);
         if (Double.doubleToRawLongBits(d) < 0) {
             sb.append('-');

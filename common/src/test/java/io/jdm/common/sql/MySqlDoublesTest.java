@@ -1,4 +1,4 @@
-package io.jdm.sync.reader;
+package io.jdm.common.sql;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
