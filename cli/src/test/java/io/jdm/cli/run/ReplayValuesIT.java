@@ -147,10 +147,10 @@ class ReplayValuesIT {
         assertTrue(run.failure() == null, "runner failed: " + run.failure());
     }
 
+    /** A dump can tell a DECIMAL from the text when no double prints that way: those load as DECIMALs. */
     @Test
     void jsonDecimalsLoadAsDecimals() throws Exception {
-        assumeTrue(TestServers.sourceFlavor().isMySql() && TestServers.targetFlavor().isMySql(),
-                "JSON decimals need MySQL on both sides");
+        assumeTrue(TestServers.sourceFlavor().isMySql(), "JSON decimals need a MySQL source");
         String db = "replay_json";
         source.freshDatabase(db);
         target.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE IF NOT EXISTS jdm_meta",
@@ -164,6 +164,9 @@ class ReplayValuesIT {
         new LoadUnit(LoadConfig.of("replay_json", "s1", spec(target), dir.resolve("dump"))).run();
         String text = "SELECT id, CAST(doc AS CHAR) FROM " + db + ".j ORDER BY id";
         assertEquals(source.rows(text), target.rows(text));
+        if (!TestServers.targetFlavor().isMySql()) {
+            return; // MariaDB's JSON is text: the text is all there is to keep
+        }
         String types = "SELECT id, JSON_TYPE(JSON_EXTRACT(doc, '$.d')), JSON_TYPE(JSON_EXTRACT(doc, '$.f')), "
                 + "JSON_TYPE(JSON_EXTRACT(doc, '$.n9')), JSON_TYPE(JSON_EXTRACT(doc, '$.x')), "
                 + "JSON_TYPE(JSON_EXTRACT(doc, '$.a[0]')), JSON_TYPE(doc) FROM " + db + ".j WHERE id IN (1, 2) ORDER BY id";
