@@ -169,7 +169,8 @@ class ReplayValuesIT {
         }
         String types = "SELECT id, JSON_TYPE(JSON_EXTRACT(doc, '$.d')), JSON_TYPE(JSON_EXTRACT(doc, '$.f')), "
                 + "JSON_TYPE(JSON_EXTRACT(doc, '$.n9')), JSON_TYPE(JSON_EXTRACT(doc, '$.x')), "
-                + "JSON_TYPE(JSON_EXTRACT(doc, '$.a[0]')), JSON_TYPE(doc) FROM " + db + ".j WHERE id IN (1, 2) ORDER BY id";
+                + "JSON_TYPE(JSON_EXTRACT(doc, '$.a[0]')), JSON_TYPE(doc) FROM " + db + ".j WHERE id IN (1, 2) "
+                + "ORDER BY id";
         assertEquals(List.of("1|DECIMAL|DECIMAL|DECIMAL|DOUBLE|DECIMAL|OBJECT", "2||||||DECIMAL"), target.rows(types));
         assertEquals(source.rows(types), target.rows(types));
     }

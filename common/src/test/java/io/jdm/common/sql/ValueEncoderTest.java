@@ -135,7 +135,8 @@ class ValueEncoderTest {
         assertEquals("JSON_SET('{\"d\": 1.50, \"k\\'\": \"2020-01-02\"}', '$.\"d\"', "
                 + "CAST('1.50' AS DECIMAL(3,2)), '$.\"k\\'\"', CAST('2020-01-02' AS DATE))",
                 ValueEncoder.encode(col("json", "json"), doc));
-        assertEquals("'{\"d\": 1.50, \"k\\'\": \"2020-01-02\"}'", ValueEncoder.encode(col("longtext", "longtext"), doc));
+        assertEquals("'{\"d\": 1.50, \"k\\'\": \"2020-01-02\"}'",
+                ValueEncoder.encode(col("longtext", "longtext"), doc));
         assertEquals("CAST('[1]' AS JSON)", ValueEncoder.encode(col("json", "json"),
                 new JsonDocument("[1]", java.util.List.of())));
     }

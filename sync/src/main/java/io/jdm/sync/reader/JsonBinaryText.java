@@ -6,6 +6,7 @@ import io.jdm.common.sql.MySqlDoubles;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -174,7 +175,7 @@ final class JsonBinaryText {
             case FIELD_NEWDECIMAL -> {
                 int precision = u8(at);
                 int scale = u8(at + 1);
-                byte[] bin = java.util.Arrays.copyOfRange(b, at + 2, at + len);
+                byte[] bin = Arrays.copyOfRange(b, at + 2, at + len);
                 BigDecimal d = AbstractRowsEventDataDeserializer.asBigDecimal(precision, scale, bin);
                 String text = d.toPlainString();
                 out.append(text);
@@ -184,7 +185,7 @@ final class JsonBinaryText {
             }
             case FIELD_DATE, FIELD_DATETIME, FIELD_TIMESTAMP, FIELD_TIME -> temporal(fieldType, i64(at), path);
             default -> {
-                byte[] data = java.util.Arrays.copyOfRange(b, at, at + len);
+                byte[] data = Arrays.copyOfRange(b, at, at + len);
                 String text = "base64:type" + fieldType + ":" + base64(data);
                 if (as57) { // 5.7 prints an opaque value's text as it is, line breaks and all
                     out.append('"').append(text).append('"');
@@ -254,7 +255,8 @@ final class JsonBinaryText {
                 case '\t' -> sb.append("\\t");
                 default -> {
                     if (c < 0x20) {
-                        sb.append("\\u00").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
+                        sb.append("\\u00").append(Character.forDigit(c >> 4, 16))
+                                .append(Character.forDigit(c & 15, 16));
                     } else {
                         sb.append(c);
                     }

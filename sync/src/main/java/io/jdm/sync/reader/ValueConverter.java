@@ -39,7 +39,8 @@ final class ValueConverter {
             return c.unsigned() ? unsigned(t) : ValueConverter::signed;
         }
         if (binlogType == ColumnType.JSON.getCode()) {
-            return "json".equals(t) ? ValueConverter::json : raw -> JsonBinaryText.decode((byte[]) bytes(raw), json57).text();
+            return "json".equals(t) ? ValueConverter::json
+                    : raw -> JsonBinaryText.decode((byte[]) bytes(raw), json57).text();
         }
         return switch (t) {
             case "decimal", "float", "double" -> raw -> raw;
