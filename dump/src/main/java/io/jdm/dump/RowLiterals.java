@@ -2,7 +2,7 @@ package io.jdm.dump;
 
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.JsonDocument;
-import io.jdm.common.sql.JsonTextDecimals;
+import io.jdm.common.sql.JsonTextNumbers;
 import io.jdm.common.sql.ResultSetValues;
 import io.jdm.common.sql.SqlBytes;
 import io.jdm.common.sql.ValueEncoder;
@@ -30,7 +30,7 @@ final class RowLiterals {
     private static final byte UTF8_TEXT = 2;
     private static final byte BINARY = 3;
     private static final byte OTHER = 4;
-    /** MySQL's JSON, as UTF-8 text: numbers only a DECIMAL prints are written back as DECIMALs. */
+    /** MySQL's JSON, as UTF-8 text: numbers its parser would misread are written back with their type. */
     private static final byte JSON_TEXT = 5;
 
     private final Column[] columns;
@@ -102,12 +102,12 @@ final class RowLiterals {
     }
 
     /**
-     * A JSON document: as its text, or where the text holds numbers MySQL would read back as
-     * doubles although they are DECIMALs ({@code 1.50}, 30 digits), as an expression that keeps them
-     * DECIMALs (see {@link JsonTextDecimals}).
+     * A JSON document: as its text, or where the text holds numbers MySQL's parser would read back
+     * otherwise (DECIMALs such as {@code 1.50} or of 30 digits become doubles, doubles of 17 digits
+     * their neighbours), as an expression that sets them back (see {@link JsonTextNumbers}).
      */
     private void json(SqlBytes out, int i, byte[] buf, int off, int len) {
-        JsonDocument doc = JsonTextDecimals.of(new String(buf, off, len, StandardCharsets.UTF_8));
+        JsonDocument doc = JsonTextNumbers.of(new String(buf, off, len, StandardCharsets.UTF_8));
         if (doc.typed().isEmpty()) {
             ValueEncoder.appendString(out, buf, off, len);
         } else {

@@ -52,6 +52,46 @@ public final class MySqlDoubles {
         return sb.toString();
     }
 
+    /**
+     * True when MySQL's JSON parser reads {@code text} (a double as {@link #json} prints it) back as
+     * that double. It does not round correctly (rapidjson without full precision: the significand,
+     * as a double, times or divided by a power of ten): 0.00000009126590312330531 comes back as
+     * ...532. The result is exact only when the significand is an integer below 2^53 and the power
+     * of ten at most 10^22, both exact doubles and one rounding.
+     */
+    public static boolean jsonParserReadsExactly(String text) {
+        int e = text.indexOf('e');
+        String mantissa = e < 0 ? text : text.substring(0, e);
+        int exponent = e < 0 ? 0 : Integer.parseInt(text.substring(e + 1));
+        if (mantissa.startsWith("-")) {
+            mantissa = mantissa.substring(1);
+        }
+        int dot = mantissa.indexOf('.');
+        String digits = dot < 0 ? mantissa : mantissa.substring(0, dot) + mantissa.substring(dot + 1);
+        int fraction = dot < 0 ? 0 : mantissa.length() - dot - 1;
+        int first = 0;
+        while (first < digits.length() && digits.charAt(first) == '0') {
+            first++;
+        }
+        int last = digits.length();
+        while (last > first && digits.charAt(last - 1) == '0') {
+            last--;
+        }
+        if (last == first) {
+            return true;
+        }
+        int power = exponent - fraction + digits.length() - last;
+        digits = digits.substring(first, last);
+        boolean exactSignificand = digits.length() < 16
+                || digits.length() == 16 && Long.parseLong(digits) <= 1L << 53;
+        return exactSignificand && Math.abs(power) <= 22;
+    }
+
+    /** {@code text} (a double as {@link #json} prints it) as an SQL literal of type DOUBLE. */
+    public static String sqlLiteral(String text) {
+        return text.indexOf('e') < 0 ? text + "e0" : text;
+    }
+
     private static void plain(StringBuilder sb, String digits, int decpt) {
         if (decpt <= 0) {
             sb.append("0.");

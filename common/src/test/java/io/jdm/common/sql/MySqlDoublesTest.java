@@ -34,4 +34,18 @@ class MySqlDoublesTest {
         assertEquals("-0", MySqlDoubles.json(-0.0, false));
         assertEquals("1e15", MySqlDoubles.json(1e15, false));
     }
+
+    @Test
+    void theJsonParserIsExactForSmallSignificandsAndPowers() {
+        for (String t : new String[] {"1.5", "100.0", "-0.0", "0.6666666666666666", "1e22", "9007199254740992.0",
+            "0.000000000000015"}) {
+            assertEquals(true, MySqlDoubles.jsonParserReadsExactly(t), t);
+        }
+        for (String t : new String[] {"0.30000000000000004", "1e23", "1.5e300", "5e-324", "9.007199254740993e15",
+            "0.00000009126590312330531"}) {
+            assertEquals(false, MySqlDoubles.jsonParserReadsExactly(t), t);
+        }
+        assertEquals("0.1e0", MySqlDoubles.sqlLiteral("0.1"));
+        assertEquals("1.5e300", MySqlDoubles.sqlLiteral("1.5e300"));
+    }
 }

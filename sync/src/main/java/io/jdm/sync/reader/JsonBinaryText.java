@@ -90,7 +90,7 @@ final class JsonBinaryText {
             case UINT32 -> unsigned(u32(at), path);
             case INT64 -> signed(i64(at), path);
             case UINT64 -> unsigned(i64(at), path);
-            case DOUBLE -> out.append(MySqlDoubles.json(Double.longBitsToDouble(i64(at)), !as57));
+            case DOUBLE -> dbl(Double.longBitsToDouble(i64(at)), path);
             case STRING -> {
                 int[] len = varLength(at);
                 quote(b, len[1], len[0]);
@@ -167,6 +167,15 @@ final class JsonBinaryText {
         out.append(text);
         if (Long.compareUnsigned(v, UINT32_MAX) <= 0) {
             typed.add(new JsonDocument.Typed(path.toString(), "CAST(" + text + " AS UNSIGNED)", null));
+        }
+    }
+
+    /** A double; listed when MySQL's JSON parser would read its text back as another double. */
+    private void dbl(double d, StringBuilder path) {
+        out.append(MySqlDoubles.json(d, !as57));
+        String text = MySqlDoubles.json(d, true);
+        if (!MySqlDoubles.jsonParserReadsExactly(text)) {
+            typed.add(new JsonDocument.Typed(path.toString(), MySqlDoubles.sqlLiteral(text), null));
         }
     }
 

@@ -27,7 +27,8 @@ class JsonBinaryTextTest {
         JsonDocument d = decode("0004004400200001002100010022000100230001000b24000b2c000b34000b3c00696d6e7a000000"
                 + "00000059400100000000000000355800662deb417e0000000000000080", false);
         assertEquals("{\"i\": 100.0, \"m\": 5e-324, \"n\": 1.5e300, \"z\": -0.0}", d.text());
-        assertEquals(List.of(), d.typed());
+        // MySQL's JSON parser is exact only for small significands and powers of ten
+        assertEquals(List.of("$.\"m\" 5e-324", "$.\"n\" 1.5e300"), expressions(d));
     }
 
     @Test

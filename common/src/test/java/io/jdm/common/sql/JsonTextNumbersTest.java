@@ -6,9 +6,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Which numbers of MySQL's JSON text only a DECIMAL prints, and their paths. */
-class JsonTextDecimalsTest {
+class JsonTextNumbersTest {
     private static List<String> decimals(String text) {
-        return JsonTextDecimals.of(text).typed().stream().map(t -> t.path() + " " + t.expression()).toList();
+        return JsonTextNumbers.of(text).typed().stream().map(t -> t.path() + " " + t.expression()).toList();
     }
 
     @Test
@@ -22,9 +22,17 @@ class JsonTextDecimalsTest {
     }
 
     @Test
+    void doublesTheParserWouldRoundToANeighbourAreDoubleLiterals() {
+        // MySQL 8.0.31 reads the first back as 0.00000009126590312330532
+        assertEquals(List.of("$[0] 0.00000009126590312330531e0", "$[1] 1.5e300", "$[2] 5e-324",
+                "$[3] 0.30000000000000004e0"), decimals("[0.00000009126590312330531, 1.5e300, 5e-324, "
+                + "0.30000000000000004]"));
+    }
+
+    @Test
     void numbersTheParserReadsBackUnchangedAreLeftAlone() {
-        assertEquals(List.of(), decimals("[1.5, 100.0, -0.0, 1.5e300, 5e-324, 0.1, 18446744073709551615, "
-                + "-9223372036854775808, 0, \"1.50\", true, null, {}, [], {\"a\": [0.30000000000000004]}]"));
+        assertEquals(List.of(), decimals("[1.5, 100.0, -0.0, 1e22, 0.1, 18446744073709551615, "
+                + "-9223372036854775808, 0, \"1.50\", true, null, {}, [], {\"a\": [0.6666666666666666]}]"));
         assertEquals(List.of(), decimals("not json 1.50"));
     }
 }
