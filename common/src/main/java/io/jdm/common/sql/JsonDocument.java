@@ -8,7 +8,7 @@ import java.util.List;
  * literals only, so a DECIMAL, a DATE, TIME or DATETIME, an integer whose sign type its size decides
  * otherwise (the parser makes every integer above 2^32 - 1 unsigned) or an
  * opaque binary value would come back from its text as another type (a DECIMAL of 30 digits even
- * as another value). Each such value is listed with its path and the SQL expression that builds
+ * as another value), and a double of many digits as its neighbour (the parser rounds inexactly). Each such value is listed with its path and the SQL expression that builds
  * it, so a JSON column is written as {@code JSON_SET(text, path, expr, …)} and stores
  * what the source stored; a text column (MariaDB's JSON is LONGTEXT) takes the text.
  *

@@ -29,7 +29,8 @@
  * <h2>MySQL's binary JSON</h2>
  * A JSON column (binlog type 245) is read by {@link io.jdm.sync.reader.JsonBinaryText} into the
  * text MySQL prints for it and the values that text cannot carry (DECIMAL, DATE, TIME, DATETIME,
- * integers whose signedness the parser would change, VARCHAR opaques), each with the SQL
+ * integers whose signedness the parser would change, doubles it would round to a neighbour,
+ * VARCHAR opaques), each with the SQL
  * expression that rebuilds it: a JSON column on the target gets {@code JSON_SET(text, path, expr,
  * …)}, and stores what the source stored. A TIMESTAMP or another opaque binary inside a document
  * has no such expression and stops the reader naming its path. The decoder follows the binlog's
