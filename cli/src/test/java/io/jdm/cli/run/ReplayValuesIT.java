@@ -2,6 +2,7 @@ package io.jdm.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jdm.cli.TestTasks;
@@ -112,6 +113,7 @@ class ReplayValuesIT {
 
     @Test
     void anInvisibleColumnKeepsItsValuesThroughDumpLoadAndSync() throws Exception {
+        assumeFalse(source.rows("SELECT VERSION()").get(0).startsWith("5.7"), "invisible columns are MySQL 8.0.23+'s");
         String db = "replay_invisible";
         source.freshDatabase(db);
         target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_invisible");
@@ -185,7 +187,7 @@ class ReplayValuesIT {
     }
 
     private static String enumRows(String db) {
-        return "SELECT id, HEX(e), e+0 FROM " + db + ".en ORDER BY id";
+        return "SELECT id, HEX(e), CAST(e + 0 AS UNSIGNED) FROM " + db + ".en ORDER BY id"; // MySQL 8: e + 0 is a DOUBLE
     }
 
     private static void sourceSession(String sqlMode, String... sql) throws SQLException {
