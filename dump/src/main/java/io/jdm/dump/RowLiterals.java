@@ -1,9 +1,12 @@
 package io.jdm.dump;
 
 import io.jdm.common.schema.Column;
+import io.jdm.common.sql.JsonDocument;
+import io.jdm.common.sql.JsonTextNumbers;
 import io.jdm.common.sql.ResultSetValues;
 import io.jdm.common.sql.SqlBytes;
 import io.jdm.common.sql.ValueEncoder;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -27,6 +30,8 @@ final class RowLiterals {
     private static final byte UTF8_TEXT = 2;
     private static final byte BINARY = 3;
     private static final byte OTHER = 4;
+    /** MySQL's JSON, as UTF-8 text: numbers its parser would misread are written back with their type. */
+    private static final byte JSON_TEXT = 5;
 
     private final Column[] columns;
     private final byte[] kinds;
@@ -97,8 +102,23 @@ final class RowLiterals {
             }
             case TEMPORAL -> out.append('\'').append(buf, off, len).append('\''); // digits, '-', ':', '.', ' '
             case UTF8_TEXT -> ValueEncoder.appendString(out, buf, off, len);
+            case JSON_TEXT -> json(out, i, buf, off, len);
             case BINARY -> ValueEncoder.appendHex(out, buf, off, len);
             default -> throw new IllegalStateException("column " + columns[i].name() + " is not read as bytes");
+        }
+    }
+
+    /**
+     * A JSON document: as its text, or where the text holds numbers MySQL's parser would read back
+     * otherwise (DECIMALs such as {@code 1.50} or of 30 digits become doubles, doubles of 17 digits
+     * their neighbours), as an expression that sets them back (see {@link JsonTextNumbers}).
+     */
+    private void json(SqlBytes out, int i, byte[] buf, int off, int len) {
+        JsonDocument doc = JsonTextNumbers.of(new String(buf, off, len, StandardCharsets.UTF_8));
+        if (doc.typed().isEmpty()) {
+            ValueEncoder.appendString(out, buf, off, len);
+        } else {
+            ValueEncoder.append(out, columns[i], doc);
         }
     }
 
@@ -109,7 +129,7 @@ final class RowLiterals {
                 out.append(',');
             }
             byte kind = kinds[i];
-            if (kind == NUMBER || kind == TEMPORAL) {
+            if (kind == NUMBER || kind == TEMPORAL || kind == JSON_TEXT) {
                 byte[] raw = rows.bytes(i);
                 if (raw == null) {
                     out.appendAscii("NULL");
@@ -127,8 +147,9 @@ final class RowLiterals {
             case "tinyint", "smallint", "mediumint", "int", "integer", "bigint", "decimal", "numeric", "float",
                     "double", "real" -> NUMBER;
             case "date", "datetime", "timestamp", "time", "year" -> TEMPORAL;
-            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set", "json",
+            case "char", "varchar", "tinytext", "text", "mediumtext", "longtext", "enum", "set",
                     "inet4", "inet6", "uuid" -> deliversUtf8(rs, index) ? UTF8_TEXT : OTHER;
+            case "json" -> deliversUtf8(rs, index) ? JSON_TEXT : OTHER;
             case "binary", "varbinary", "tinyblob", "blob", "mediumblob", "longblob" -> BINARY;
             default -> OTHER;
         };

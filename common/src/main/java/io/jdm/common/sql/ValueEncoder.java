@@ -12,7 +12,8 @@ import java.nio.charset.StandardCharsets;
  * (any {@link Number} is accepted); DECIMAL as {@link BigDecimal}; FLOAT as {@link Float}, DOUBLE
  * as {@link Double}; BIT as big-endian {@code byte[]} or {@link Long}; DATE, DATETIME, TIMESTAMP
  * (UTC), TIME and YEAR as {@link String} in MySQL's own text form; character types, ENUM, SET and
- * JSON as {@link String}; binary types and GEOMETRY (SRID + WKB) as {@code byte[]}.
+ * JSON as {@link String}, or as a {@link JsonDocument} where its types matter (a JSON column
+ * then gets an expression that rebuilds them); binary types and GEOMETRY (SRID + WKB) as {@code byte[]}.
  *
  * <p>Strings use single quotes and the backslash escapes mysqldump writes ({@code \0 \n \r \\ \' \Z}),
  * so a quote-aware lexer finds every statement boundary; the reader's session must not use
@@ -46,6 +47,12 @@ public final class ValueEncoder {
             appendBit(sb, column, value);
         } else if (value instanceof String s) {
             appendString(sb, s);
+        } else if (value instanceof JsonDocument j) {
+            if ("json".equals(column.dataType())) {
+                j.appendTo(sb);
+            } else {
+                appendString(sb, j.text());
+            }
         } else if (value instanceof byte[] b) {
             appendHex(sb, b);
         } else if (value instanceof Long || value instanceof Integer || value instanceof BigInteger

@@ -12,6 +12,10 @@
  *
  * The value encoder that turns every MySQL type into SQL literals lives here too, so dump files,
  * sync statements and verify share one encoder. It reads a column through
- * {@link io.jdm.common.sql.TypedColumn}, so the schema model sits above it.
+ * {@link io.jdm.common.sql.TypedColumn}, so the schema model sits above it. MySQL's JSON has types
+ * its text cannot carry; {@link io.jdm.common.sql.JsonDocument} holds a document's text with the
+ * values to set back with their type, {@link io.jdm.common.sql.JsonTextNumbers} finds those a
+ * dump can tell from the text alone, and {@link io.jdm.common.sql.MySqlDoubles} prints a double as
+ * MySQL does.
  */
 package io.jdm.common.sql;

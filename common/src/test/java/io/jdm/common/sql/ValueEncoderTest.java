@@ -127,4 +127,18 @@ class ValueEncoderTest {
                 () -> ValueEncoder.encode(VARCHAR, new Object()));
         assertEquals(true, e.getMessage().startsWith("column c (varchar(10))"));
     }
+
+    @Test
+    void aJsonDocumentIsRebuiltWithItsTypesInAJsonColumnAndIsTextElsewhere() {
+        JsonDocument doc = new JsonDocument("{\"d\": 1.50, \"k'\": \"2020-01-02\"}", java.util.List.of(
+                new JsonDocument.Typed("$.\"d\"", "CAST('1.50' AS DECIMAL(3,2))", null),
+                new JsonDocument.Typed("$.\"k'\"", "CAST('2020-01-02' AS DATE)", null)));
+        assertEquals("JSON_SET('{\"d\": 1.50, \"k\\'\": \"2020-01-02\"}', '$.\"d\"', "
+                + "CAST('1.50' AS DECIMAL(3,2)), '$.\"k\\'\"', CAST('2020-01-02' AS DATE))",
+                ValueEncoder.encode(col("json", "json"), doc));
+        assertEquals("'{\"d\": 1.50, \"k\\'\": \"2020-01-02\"}'",
+                ValueEncoder.encode(col("longtext", "longtext"), doc));
+        assertEquals("CAST('[1]' AS JSON)", ValueEncoder.encode(col("json", "json"),
+                new JsonDocument("[1]", java.util.List.of())));
+    }
 }

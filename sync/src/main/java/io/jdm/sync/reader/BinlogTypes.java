@@ -48,7 +48,9 @@ final class BinlogTypes {
             case "char", "varchar", "binary", "varbinary", "enum", "set" -> STRINGS.contains(t)
                     || t == ColumnType.ENUM.getCode() || t == ColumnType.SET.getCode();
             case "json" -> t == ColumnType.JSON.getCode() || t == ColumnType.BLOB.getCode();
-            case "tinytext", "text", "mediumtext", "longtext", "tinyblob", "blob", "mediumblob", "longblob" ->
+            // LONGTEXT also takes MySQL's JSON: a MariaDB target's copy of a JSON column is LONGTEXT.
+            case "longtext" -> t == ColumnType.JSON.getCode() || t == ColumnType.BLOB.getCode();
+            case "tinytext", "text", "mediumtext", "tinyblob", "blob", "mediumblob", "longblob" ->
                     t == ColumnType.BLOB.getCode() || t == ColumnType.TINY_BLOB.getCode()
                             || t == ColumnType.MEDIUM_BLOB.getCode() || t == ColumnType.LONG_BLOB.getCode();
             default -> true; // geometry and anything newer: nothing to compare against

@@ -91,6 +91,10 @@ final class SourceCatalog {
                 globals.put("system_time_zone", system);
                 globals.put("time_zone", tz.equalsIgnoreCase("SYSTEM") ? system : tz);
             }
+            try (ResultSet rs = st.executeQuery("SELECT VERSION()")) {
+                rs.next();
+                globals.put("version", rs.getString(1));
+            }
             try (ResultSet rs = st.executeQuery("SELECT @@GLOBAL.explicit_defaults_for_timestamp")) {
                 rs.next();
                 globals.put("explicit_defaults_for_timestamp", rs.getString(1));
@@ -112,6 +116,12 @@ final class SourceCatalog {
 
     Flavor flavor() {
         return flavor;
+    }
+
+    /** MySQL 5.7 prints JSON a little differently from 8.0 (integral doubles without {@code .0}). */
+    boolean printsJsonAs57() {
+        String v = globals.get("version");
+        return flavor == Flavor.MYSQL && v != null && v.startsWith("5.");
     }
 
     /** The name of a collation id, or null when the source has no such collation. */

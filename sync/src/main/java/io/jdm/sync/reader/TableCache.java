@@ -107,9 +107,21 @@ final class TableCache implements AutoCloseable {
             LOG.warn("sync: table {} has no primary key or NOT NULL unique key: its changes are applied "
                     + "row by row with every column in the WHERE clause", name);
         }
+        warnJsonAsText(info, types);
         d = build(info, types);
         decoders.put(name, d);
         return d;
+    }
+
+    /** MySQL JSON into a text column (MariaDB's JSON): the text arrives, its DECIMAL, DATE, … types do not. */
+    private static void warnJsonAsText(TableInfo info, byte[] types) {
+        for (int i = 0; i < types.length; i++) {
+            if ((types[i] & 0xFF) == ColumnType.JSON.getCode() && !"json".equals(info.column(i).dataType())) {
+                LOG.warn("sync: MySQL JSON column {} of {} goes to {} {}, which keeps the text MySQL prints, not "
+                        + "the types of its values (DECIMAL, DATE, TIME, …)", info.column(i).name(), info.source(),
+                        info.column(i).columnType(), info.target());
+            }
+        }
     }
 
     /** The binlog's column names (binlog_row_metadata=FULL), or null when the TABLE_MAP carries none. */
@@ -231,10 +243,10 @@ final class TableCache implements AutoCloseable {
     }
 
     @SuppressWarnings("unchecked")
-    private static Decoder build(TableInfo info, byte[] types) {
+    private Decoder build(TableInfo info, byte[] types) {
         Function<Object, Object>[] conv = new Function[types.length];
         for (int i = 0; i < types.length; i++) {
-            conv[i] = ValueConverter.forColumn(info.column(i), types[i] & 0xFF);
+            conv[i] = ValueConverter.forColumn(info.column(i), types[i] & 0xFF, catalog.printsJsonAs57());
         }
         return new Decoder(info, types.clone(), conv);
     }

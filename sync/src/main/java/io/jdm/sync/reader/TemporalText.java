@@ -105,6 +105,59 @@ final class TemporalText {
         return hms(sb, v / 10000, v / 100 % 100, v % 100).toString();
     }
 
+    /**
+     * A DATE, DATETIME or TIMESTAMP inside binary JSON: MySQL's packed 64-bit form
+     * ({@code TIME_from_longlong_datetime_packed}: {@code ((year*13+month)<<5|day)<<17|hour<<12|min<<6|sec}
+     * shifted left 24 over the microseconds), printed as JSON prints it, a datetime with six digits
+     * of fraction.
+     */
+    static String jsonDatetime(long packed, boolean dateOnly) {
+        long tmp = Math.abs(packed);
+        long ymdhms = tmp >> 24;
+        long ymd = ymdhms >> 17;
+        long ym = ymd >> 5;
+        long hms = ymdhms & ((1L << 17) - 1);
+        StringBuilder sb = new StringBuilder(26);
+        ymd(sb, (int) (ym / 13), (int) (ym % 13), (int) (ymd & 31));
+        if (dateOnly) {
+            return sb.toString();
+        }
+        sb.append(' ');
+        hms(sb, (int) (hms >> 12), (int) ((hms >> 6) & 63), (int) (hms & 63));
+        return fraction(sb, (int) (tmp & 0xFFFFFF), 6).toString();
+    }
+
+    /**
+     * A TIME inside binary JSON: MySQL's packed 64-bit form ({@code TIME_from_longlong_time_packed}:
+     * the absolute value's {@code hour<<12|min<<6|sec} shifted left 24 over the microseconds,
+     * negated when negative), with six digits of fraction.
+     */
+    static String jsonTime(long packed) {
+        return jsonTime(packed, false);
+    }
+
+    /**
+     * The TIME that MySQL stores in JSON as {@code packed}. MySQL 5.7 and 8.0 store a TIME of 32
+     * hours or more in JSON as {@code (h / 32) * 24 + h % 32} hours (838:59:59 becomes 630:59:59,
+     * 32:00:00 becomes 24:00:00: its hours go through a datetime's 5-bit hour field into the day),
+     * so the hours written back are the ones that store to the same value.
+     */
+    static String jsonTimeStoredAs(long packed) {
+        return jsonTime(packed, true);
+    }
+
+    private static String jsonTime(long packed, boolean asStored) {
+        StringBuilder sb = new StringBuilder(17);
+        if (packed < 0) {
+            sb.append('-');
+        }
+        long tmp = Math.abs(packed);
+        long hms = tmp >> 24;
+        int hours = (int) ((hms >> 12) & 0x3FF);
+        hms(sb, asStored ? hours / 24 * 32 + hours % 24 : hours, (int) ((hms >> 6) & 63), (int) (hms & 63));
+        return fraction(sb, (int) (tmp & 0xFFFFFF), 6).toString();
+    }
+
     private static StringBuilder ymd(StringBuilder sb, int y, int m, int d) {
         pad(sb, y, 4).append('-');
         pad(sb, m, 2).append('-');

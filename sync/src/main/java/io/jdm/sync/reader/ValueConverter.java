@@ -1,11 +1,9 @@
 package io.jdm.sync.reader;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
-import com.github.shyiko.mysql.binlog.event.deserialization.json.JsonBinary;
 import io.jdm.common.schema.Column;
+import io.jdm.common.sql.JsonDocument;
 import io.jdm.common.sql.TypedColumn;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -26,19 +24,23 @@ final class ValueConverter {
     private ValueConverter() {
     }
 
-    /** A converter for one column. {@code binlogType} is the column's type byte from TABLE_MAP. */
-    static Function<Object, Object> forColumn(Column c, int binlogType) {
-        Function<Object, Object> f = pick(c, binlogType);
+    /**
+     * A converter for one column. {@code binlogType} is the column's type byte from TABLE_MAP;
+     * {@code json57}: the source is MySQL 5.7, whose JSON text a text column takes as 5.7 prints it.
+     */
+    static Function<Object, Object> forColumn(Column c, int binlogType, boolean json57) {
+        Function<Object, Object> f = pick(c, binlogType, json57);
         return raw -> raw == null ? null : f.apply(raw);
     }
 
-    private static Function<Object, Object> pick(Column c, int binlogType) {
+    private static Function<Object, Object> pick(Column c, int binlogType, boolean json57) {
         String t = c.dataType();
         if (c.isIntegral()) {
             return c.unsigned() ? unsigned(t) : ValueConverter::signed;
         }
         if (binlogType == ColumnType.JSON.getCode()) {
-            return ValueConverter::json;
+            return "json".equals(t) ? ValueConverter::json
+                    : raw -> JsonBinaryText.decode((byte[]) bytes(raw), json57).text();
         }
         return switch (t) {
             case "decimal", "float", "double" -> raw -> raw;
@@ -75,19 +77,19 @@ final class ValueConverter {
         };
     }
 
-    static Object json(Object raw) {
-        if (raw instanceof String s) {
-            return s;
+    /**
+     * A MySQL JSON value (binlog type 245, whatever the target calls the column) as the document
+     * and the values its text cannot carry. For a JSON column on the target every one of those must
+     * be writable with its type; a text column (MariaDB's JSON) takes the text as the source prints it.
+     */
+    static JsonDocument json(Object raw) {
+        JsonDocument doc = JsonBinaryText.decode((byte[]) bytes(raw), false);
+        for (JsonDocument.Typed t : doc.typed()) {
+            if (t.expression() == null) {
+                throw new IllegalArgumentException(t.refusal());
+            }
         }
-        byte[] b = (byte[]) raw;
-        if (b.length == 0) {
-            return "null";
-        }
-        try {
-            return JsonBinary.parseAsString(b);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot decode binary JSON", e);
-        }
+        return doc;
     }
 
     /** BIT(n) as big-endian bytes, ceil(n/8) long, as MySQL stores it. */

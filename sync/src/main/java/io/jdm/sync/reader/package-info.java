@@ -26,6 +26,17 @@
  * PARTIAL_UPDATE_ROWS (binlog_row_value_options=PARTIAL_JSON) cannot be decoded: one on a
  * selected table stops the reader, which {@code jdm check} refuses beforehand.
  *
+ * <h2>MySQL's binary JSON</h2>
+ * A JSON column (binlog type 245) is read by {@link io.jdm.sync.reader.JsonBinaryText} into the
+ * text MySQL prints for it and the values that text cannot carry (DECIMAL, DATE, TIME, DATETIME,
+ * integers whose signedness the parser would change, doubles it would round to a neighbour,
+ * VARCHAR opaques), each with the SQL
+ * expression that rebuilds it: a JSON column on the target gets {@code JSON_SET(text, path, expr,
+ * …)}, and stores what the source stored. A TIMESTAMP or another opaque binary inside a document
+ * has no such expression and stops the reader naming its path. The decoder follows the binlog's
+ * type, not the copy's: a MariaDB target's copy of a JSON column is LONGTEXT, which takes the
+ * text as the source's version prints it (5.7 prints integral doubles without {@code .0}).
+ *
  * <h2>DDL and the schema at each position</h2>
  * <pre>
  *  QUERY ─► status variables ─► SourceSession (sql_mode, charsets, time zone, timestamp, …)

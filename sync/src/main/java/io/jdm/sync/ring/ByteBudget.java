@@ -96,7 +96,7 @@ public final class ByteBudget {
         for (Object v : row) {
             if (v instanceof byte[] b) {
                 n += VALUE_OVERHEAD + b.length;
-            } else if (v instanceof String s) {
+            } else if (v instanceof CharSequence s) { // a String, or a JSON document's text
                 n += VALUE_OVERHEAD + 2L * s.length();
             } else if (v != null) {
                 n += VALUE_OVERHEAD;

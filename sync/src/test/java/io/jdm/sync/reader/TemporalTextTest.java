@@ -56,4 +56,26 @@ class TemporalTextTest {
         assertEquals("-00:00:00.01", TemporalText.time2(raw, 2));
         assertEquals("-12:34:56", TemporalText.time1(-123456));
     }
+
+    @Test
+    void jsonTemporalsFromTheirPacked64BitForm() {
+        long hms = (1L << 12) | (2 << 6) | 3;
+        assertEquals("-01:02:03.000000", TemporalText.jsonTime(-(hms << 24)));
+        assertEquals("01:02:03.500000", TemporalText.jsonTime((hms << 24) + 500000));
+        // 2020-01-02 03:04:05.123456: ((2020*13+1)<<5|2)<<17 | 3<<12|4<<6|5, over 24 bits of micros
+        long ymd = ((2020L * 13 + 1) << 5) | 2;
+        long dt = (((ymd << 17) | (3 << 12) | (4 << 6) | 5) << 24) + 123456;
+        assertEquals("2020-01-02 03:04:05.123456", TemporalText.jsonDatetime(dt, false));
+        assertEquals("2020-01-02", TemporalText.jsonDatetime(dt, true));
+    }
+
+    @Test
+    void aJsonTimeOf24HoursOrMoreIsWrittenAsTheHoursMySqlStoresAsIt() {
+        // MySQL stores CAST('838:59:59' AS TIME) in JSON as 630:59:59, and 32:00:00 as 24:00:00
+        long stored630 = -((((630L << 12) | (59 << 6) | 59)) << 24);
+        assertEquals("-630:59:59.000000", TemporalText.jsonTime(stored630));
+        assertEquals("-838:59:59.000000", TemporalText.jsonTimeStoredAs(stored630));
+        assertEquals("32:00:00.000000", TemporalText.jsonTimeStoredAs((24L << 12) << 24));
+        assertEquals("23:59:59.000000", TemporalText.jsonTimeStoredAs(((23L << 12) | (59 << 6) | 59) << 24));
+    }
 }

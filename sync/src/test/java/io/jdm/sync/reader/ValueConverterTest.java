@@ -2,6 +2,9 @@ package io.jdm.sync.reader;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.jdm.common.schema.Column;
@@ -9,6 +12,7 @@ import io.jdm.common.sql.TypedColumn;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +23,7 @@ class ValueConverterTest {
     }
 
     private static Object conv(Column c, int binlogType, Object raw) {
-        return ValueConverter.forColumn(c, binlogType).apply(raw);
+        return ValueConverter.forColumn(c, binlogType, false).apply(raw);
     }
 
     @Test
@@ -63,6 +67,28 @@ class ValueConverterTest {
     void jsonFromMysqlBinaryAndMariadbText() {
         assertEquals("{\"a\":1}", conv(col("longtext", "longtext", "utf8mb4"), 252, "{\"a\":1}".getBytes(StandardCharsets.UTF_8)));
         // binary JSON literal: type 0x0c (string), length 3, "abc"
-        assertEquals("\"abc\"", conv(col("json", "json", null), ColumnType.JSON.getCode(), new byte[] {0x0c, 3, 'a', 'b', 'c'}));
+        assertEquals("\"abc\"", conv(col("json", "json", null), ColumnType.JSON.getCode(), new byte[] {0x0c, 3, 'a', 'b', 'c'})
+                .toString());
+    }
+
+    @Test
+    void mysqlJsonIntoALongtextColumnIsItsText() {
+        // A MariaDB target's copy of a JSON column is LONGTEXT; the binlog still says JSON (245).
+        Column longtext = col("longtext", "longtext", "utf8mb4");
+        byte[] decimal = HexFormat.of().parseHex("0ff60403028132"); // 1.50, DECIMAL(3,2)
+        assertEquals("1.50", conv(longtext, ColumnType.JSON.getCode(), decimal));
+        assertTrue(BinlogTypes.fits(longtext, ColumnType.JSON.getCode()));
+        assertFalse(BinlogTypes.fits(col("text", "text", "utf8mb4"), ColumnType.JSON.getCode()));
+    }
+
+    @Test
+    void aJsonValueNoJsonColumnTakesWithItsTypeStopsTheRow() {
+        // ["2020-01-02 03:04:05.500000"] from a TIMESTAMP column: text for LONGTEXT, refused for JSON
+        byte[] ts = HexFormat.of().parseHex("02" + "0100" + "1100" + "0f0700" + "0708" + "20a107053144a519");
+        assertEquals("[\"2020-01-02 03:04:05.500000\"]", conv(col("longtext", "longtext", "utf8mb4"),
+                ColumnType.JSON.getCode(), ts));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> conv(col("json", "json", null), ColumnType.JSON.getCode(), ts));
+        assertTrue(e.getMessage().startsWith("the JSON value at $[0] is a TIMESTAMP"), e.getMessage());
     }
 }
