@@ -31,7 +31,7 @@ final class SyncTestSupport {
 
     static BinlogPosition sourcePosition(SqlServer source) throws SQLException {
         try (Connection c = source.connect()) {
-            return Flavor.MARIADB.currentPosition(c);
+            return Flavor.detect(c).currentPosition(c);
         }
     }
 

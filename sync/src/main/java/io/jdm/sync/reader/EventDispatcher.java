@@ -70,7 +70,7 @@ final class EventDispatcher {
             }
             ctx.endEvent(h);
             if (type == EventType.XID || type == EventType.ROTATE || type == EventType.QUERY
-                    || type == EventType.TRANSACTION_PAYLOAD) {
+                    || type == EventType.TRANSACTION_PAYLOAD || type == EventType.XA_PREPARE) {
                 boundary();
             }
             if (ctx.shards != null && !ctx.inTxn) {

@@ -26,6 +26,15 @@
  * PARTIAL_UPDATE_ROWS (binlog_row_value_options=PARTIAL_JSON) cannot be decoded: one on a
  * selected table stops the reader, which {@code jdm check} refuses beforehand.
  *
+ * <h2>XA transactions</h2>
+ * MySQL and MariaDB 10.5+ log an XA transaction's prepared part (up to XA_PREPARE) and its outcome
+ * ({@code XA COMMIT xid} or {@code XA ROLLBACK xid}) as two transactions with a GTID each, other
+ * transactions in between. The prepared part's changes are held in memory ({@code XaTransactions},
+ * bounded: a larger one stops the unit) and handed on at the outcome's position on COMMIT, or
+ * dropped on ROLLBACK. Until its outcome the prepared part's GTID is held out of the GTID set every
+ * position carries, so a restart by GTID (enable-gtid) reads it again; an outcome whose prepared part
+ * was not read (before the task's start, or passed by a restart at a file and position) stops the unit.
+ *
  * <h2>DDL and the schema at each position</h2>
  * <pre>
  *  QUERY ─► status variables ─► SourceSession (sql_mode, charsets, time zone, timestamp, …)
