@@ -47,6 +47,8 @@ final class ReaderContext {
     /** The last boundary handed on, and when: boundaries go out at most once per PROGRESS_EVERY. */
     ChangePos lastBoundary;
     long lastBoundaryNanos;
+    /** The last boundary passed but not handed on yet (boundaries go out at most once per PROGRESS_EVERY). */
+    ChangePos pendingBoundary;
     volatile BinlogPosition lastEventEnd;
     long rowEvents;
     /** Heartbeats received: a quiet stream that still gets them is alive, which counts as getting further. */
