@@ -11,9 +11,6 @@ import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -29,12 +26,9 @@ class GtidResumeIT {
                 .build();
     }
 
+    /** The source's GTID set as SHOW MASTER STATUS or @@gtid_binlog_pos gives it, on one line. */
     private static String gtidBinlogPos(SqlServer s) throws Exception {
-        try (Connection c = s.connect(); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT @@GLOBAL.gtid_binlog_pos")) {
-            rs.next();
-            return rs.getString(1);
-        }
+        return sourcePosition(s).gtidSet().replace("\n", "");
     }
 
     private static void write(SqlServer src, String db, int from, int to) {
