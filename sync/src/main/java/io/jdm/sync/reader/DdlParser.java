@@ -81,9 +81,10 @@ final class DdlParser {
 
     /** The statement's first word when it changes rows (INSERT, REPLACE, UPDATE, DELETE, LOAD, WITH), else null. */
     static String dmlVerb(String sql) {
-        List<Token> all = lex(MYSQL.normalize(sql), new FirstError()).getTokens();
-        for (Token t : all) {
-            if (t.getChannel() == Token.DEFAULT_CHANNEL) {
+        MariaDBLexer lexer = new MariaDBLexer(CharStreams.fromString(MYSQL.normalize(sql)));
+        lexer.removeErrorListeners();
+        for (Token t = lexer.nextToken(); t.getType() != Token.EOF; t = lexer.nextToken()) {
+            if (t.getChannel() == Token.DEFAULT_CHANNEL) { // the first word only: no need to lex a long statement
                 return DML.contains(t.getType()) ? t.getText().toUpperCase(java.util.Locale.ROOT) : null;
             }
         }

@@ -49,6 +49,15 @@ final class XaHandler implements BinlogEventHandler {
             return;
         }
         boolean commit = upper.startsWith("XA COMMIT");
+        if (commit && upper.endsWith("ONE PHASE")) {
+            // not how MySQL (XA_PREPARE, one-phase flag) or MariaDB (an ordinary transaction) log it, but
+            // should a server log it as a statement ending the transaction read so far, it commits it
+            for (RowChange c : ctx.xa.commitOnePhase()) {
+                RowsHandler.publish(ctx, c);
+            }
+            ctx.endTxn();
+            return;
+        }
         String xid = XaTransactions.xid(sql);
         XaTransactions.Prepared p = ctx.xa.outcome(xid);
         if (!ctx.inTxn) {
