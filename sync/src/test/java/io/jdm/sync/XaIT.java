@@ -123,6 +123,39 @@ class XaIT {
     void aKillBetweenPrepareAndOutcomeThenARestartAppliesTheCommitAndDropsTheRollback() throws Exception {
         String db = "xait_kill";
         String task = "xakill";
+        killBetweenPrepareAndOutcome(db, task, true);
+        assertResumesByGtid(db, task);
+    }
+
+    /**
+     * By file and position a restart passes the prepared part, and stops at the outcome saying how
+     * to go on; the checkpoint's GTID set left the prepared transaction out, so by GTID it goes on.
+     */
+    @Test
+    void byFileAndPositionTheOutcomeStopsTheRestartAndByGtidItGoesOn() throws Exception {
+        String db = "xait_kill_pos";
+        String task = "xakillpos";
+        killBetweenPrepareAndOutcome(db, task, false);
+        SyncUnit byPosition = new SyncUnit(SyncConfig.builder(task, spec(TestServers.shared().source()),
+                        spec(TestServers.shared().target())).workerCount(3).serverId(7105).metaSchema(META)
+                .enableGtid(false).safeModeDuration(Duration.ZERO).tableFilter((d, t) -> d.equals(db)).build());
+        byPosition.start();
+        try {
+            String msg = byPosition.failed().get(60, TimeUnit.SECONDS).getMessage();
+            assertTrue(msg.startsWith("sync: XA COMMIT X'6B63',X'',1 at ") && msg.contains("set enable-gtid: true and "
+                    + "restart it"), msg);
+        } finally {
+            byPosition.stop();
+        }
+        assertResumesByGtid(db, task);
+    }
+
+    /**
+     * Two XA transactions prepared, rows written after them and applied by a sync in a child JVM,
+     * kill -9 of the child, then the outcomes: {@code kc} commits (insert 10, update 1 and 10),
+     * {@code kr} rolls back (insert 20), and row 200 follows.
+     */
+    private static void killBetweenPrepareAndOutcome(String db, String task, boolean gtid) throws Exception {
         ServerPair pair = TestServers.shared();
         SqlServer src = pair.source();
         SqlServer tgt = pair.target();
@@ -131,7 +164,7 @@ class XaIT {
         tgt.execute("INSERT INTO `" + db + "`.t VALUES (1, 'one')");
         BinlogPosition start = sourcePosition(src);
         Path log = Files.createTempFile("xait", ".log");
-        Process child = child(src, tgt, task, db, start, log);
+        Process child = child(src, tgt, task, db, start, log, gtid);
         try (Connection a = src.connect(); Statement commits = a.createStatement();
              Connection b = src.connect(); Statement rollsBack = b.createStatement()) {
             waitFor(log, "SYNC-CHILD-STARTED", child);
@@ -156,6 +189,11 @@ class XaIT {
             child.destroyForcibly();
         }
         src.execute("INSERT INTO `" + db + "`.t VALUES (200, 'after the outcomes')");
+    }
+
+    private static void assertResumesByGtid(String db, String task) throws Exception {
+        SqlServer src = TestServers.shared().source();
+        SqlServer tgt = TestServers.shared().target();
         SyncUnit unit = new SyncUnit(config(src, tgt, task, db, null));
         unit.start();
         try {
@@ -207,11 +245,11 @@ class XaIT {
     }
 
     private static Process child(SqlServer src, SqlServer tgt, String task, String db, BinlogPosition start,
-                                 Path log) throws Exception {
+                                 Path log, boolean gtid) throws Exception {
         String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 SyncChild.class.getName(), src.host(), String.valueOf(src.port()), tgt.host(),
-                String.valueOf(tgt.port()), task, "3", db, start.file(), String.valueOf(start.pos()), "gtid", start.gtidSet());
+                String.valueOf(tgt.port()), task, "3", db, start.file(), String.valueOf(start.pos()), gtid ? "gtid" : "pos", start.gtidSet());
         pb.redirectErrorStream(true);
         pb.redirectOutput(log.toFile());
         return pb.start();
