@@ -8,21 +8,26 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
+import io.jdm.embedded.ServerFlavor;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The demo end to end at a small size: dump, load and sync under writes, then verify. */
+/** The demo end to end at a small size on each flavour: dump, load and sync under writes, then verify. */
 class DemoIT {
     @TempDir
     Path dir;
 
-    @Test
-    void demoMigratesUnderWritesAndVerifies() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ServerFlavor.class)
+    void demoMigratesUnderWritesAndVerifies(ServerFlavor flavor) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8);
-        boolean ok = new Demo(new Demo.Options(2, 3000, 2, Duration.ofSeconds(3), Duration.ofMinutes(3), dir), out).run();
+        boolean ok = new Demo(new Demo.Options(2, 3000, 2, Duration.ofSeconds(3), Duration.ofMinutes(3), dir,
+                flavor, flavor), out).run();
         String text = buf.toString(StandardCharsets.UTF_8);
         assertTrue(ok, text);
+        assertTrue(text.contains("embedded " + flavor.label() + " source"), text);
         assertTrue(text.contains("demo.sbtest1  MATCH"), text);
         assertTrue(text.contains("demo.sbtest2  MATCH"), text);
         assertTrue(text.contains("lag is zero"), text);

@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.embedded.Seq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,8 +58,8 @@ class ConsistencyUnderWritesIT {
         source.execute("USE `" + DB + "`",
                 "CREATE TABLE acct_a (id INT PRIMARY KEY, bal BIGINT NOT NULL, note VARCHAR(40))",
                 "CREATE TABLE acct_b (id INT PRIMARY KEY, bal BIGINT NOT NULL, note VARCHAR(40))",
-                "INSERT INTO acct_a SELECT seq, 100, CONCAT('a', seq) FROM seq_1_to_" + ROWS,
-                "INSERT INTO acct_b SELECT seq, 100, NULL FROM seq_1_to_" + ROWS,
+                "INSERT INTO acct_a SELECT seq, 100, CONCAT('a', seq) FROM " + Seq.upTo(ROWS),
+                "INSERT INTO acct_b SELECT seq, 100, NULL FROM " + Seq.upTo(ROWS),
                 "ANALYZE TABLE acct_a, acct_b");
         Map<String, TreeMap<Integer, List<Object>>> initial = new HashMap<>();
         for (String t : List.of("acct_a", "acct_b")) {
@@ -70,7 +71,7 @@ class ConsistencyUnderWritesIT {
         }
         BinlogPosition start;
         try (Connection c = DumpTestSupport.open(source)) {
-            start = Flavor.MARIADB.currentPosition(c);
+            start = Flavor.detect(c).currentPosition(c);
         }
 
         List<Commit> commits = new CopyOnWriteArrayList<>();
@@ -242,7 +243,7 @@ class ConsistencyUnderWritesIT {
                                 .put(a, List.of(bal.get("acct_a").get(a), note));
                     }
                     c.commit();
-                    commits.add(new Commit(Flavor.MARIADB.currentPosition(c), System.nanoTime(), images));
+                    commits.add(new Commit(Flavor.detect(c).currentPosition(c), System.nanoTime(), images));
                 }
             } catch (Throwable e) {
                 error.set(e);

@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.embedded.Seq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,9 +40,9 @@ class DumpFailuresIT {
         source.freshDatabase(DB);
         source.execute("USE `" + DB + "`",
                 "CREATE TABLE keep (id INT PRIMARY KEY, v VARCHAR(20))",
-                "INSERT INTO keep SELECT seq, CONCAT('v', seq) FROM seq_1_to_3000",
+                "INSERT INTO keep SELECT seq, CONCAT('v', seq) FROM " + Seq.upTo(3000),
                 "CREATE TABLE victim (id INT PRIMARY KEY, v VARCHAR(20))",
-                "INSERT INTO victim SELECT seq, CONCAT('x', seq) FROM seq_1_to_3000",
+                "INSERT INTO victim SELECT seq, CONCAT('x', seq) FROM " + Seq.upTo(3000),
                 "ANALYZE TABLE keep, victim");
     }
 

@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.embedded.Seq;
 import io.jdm.common.config.Compression;
 import io.jdm.common.config.Consistency;
 import io.jdm.embedded.TypeMatrix;
@@ -50,11 +51,11 @@ class DumpUnitIT {
         source.execute("USE `DumpUnitIT`",
                 "CREATE TABLE `DumpUnitIT`.`big` (id BIGINT PRIMARY KEY, k INT NOT NULL, c CHAR(120), pad CHAR(60))",
                 "INSERT INTO `DumpUnitIT`.`big` SELECT seq * 3, seq % 97, CONCAT('c-', seq, ' it''s'), REPEAT('p', 60)"
-                        + " FROM seq_1_to_10000",
+                        + " FROM " + Seq.upTo(10000),
                 "CREATE TABLE `DumpUnitIT`.`composite` (region VARCHAR(20) NOT NULL, n INT NOT NULL, v TEXT,"
                         + " PRIMARY KEY (region, n))",
                 "INSERT INTO `DumpUnitIT`.`composite` SELECT ELT(1 + seq % 5, 'éast', 'west', 'north', 'south', 'a''b'),"
-                        + " seq, REPEAT('v', seq % 30) FROM seq_1_to_3000",
+                        + " seq, REPEAT('v', seq % 30) FROM " + Seq.upTo(3000),
                 "CREATE TABLE `DumpUnitIT`.`nokey` (a INT, b VARCHAR(10))",
                 "INSERT INTO `DumpUnitIT`.`nokey` VALUES (1, 'x'), (1, 'x'), (NULL, NULL), (2, '')",
                 "CREATE TABLE `DumpUnitIT`.`we``ird.name` (id INT PRIMARY KEY, `sel``ect` VARCHAR(5))",
@@ -65,7 +66,7 @@ class DumpUnitIT {
         source.freshDatabase(WIDE_DB);
         source.execute("USE `DumpUnitIT_wide`",
                 "CREATE TABLE wide (id INT PRIMARY KEY, v VARCHAR(2000))",
-                "INSERT INTO wide SELECT seq, CONCAT(seq, REPEAT('w', 1000)) FROM seq_1_to_2500");
+                "INSERT INTO wide SELECT seq, CONCAT(seq, REPEAT('w', 1000)) FROM " + Seq.upTo(2500));
     }
 
     private static final List<String> TABLES = List.of("types", "big", "composite", "nokey", "we`ird.name", "empty");
@@ -79,7 +80,10 @@ class DumpUnitIT {
         for (String t : TABLES) {
             TableName name = new TableName(DB, t);
             assertEquals(rows(source, name), rows(target, name), "rows of " + name);
-            assertEquals(checksum(source, name), checksum(target, name), "CHECKSUM TABLE " + name);
+            assertEquals(source.hexRows(DB, t), target.hexRows(DB, t), "every column as hex of " + name);
+            if (source.checksumTableIsStable()) {
+                assertEquals(checksum(source, name), checksum(target, name), "CHECKSUM TABLE " + name);
+            }
         }
     }
 
@@ -96,7 +100,8 @@ class DumpUnitIT {
         assertTrue(result.bytes() > 10000 * 80, "bytes " + result.bytes());
         List<String> names = fileNames(dir);
         long bigFiles = names.stream().filter(n -> n.startsWith("DumpUnitIT.big.")).count();
-        assertTrue(bigFiles >= 15, "the 10000-row table is split into ~20 chunk files: " + bigFiles);
+        // ~20 chunk files by the row estimate, which InnoDB samples: MySQL's can be a third off the count
+        assertTrue(bigFiles >= 12, "the 10000-row table is split into ~20 chunk files: " + bigFiles);
         long compositeFiles = names.stream().filter(n -> n.startsWith("DumpUnitIT.composite.")).count();
         assertTrue(compositeFiles >= 2, "the composite-key table is split too: " + compositeFiles);
         assertEquals(6, unit.metrics().tablesDone());
@@ -110,7 +115,7 @@ class DumpUnitIT {
         Path dir = tmp.resolve("layout");
         BinlogPosition before;
         try (Connection c = DumpTestSupport.open(source)) {
-            before = Flavor.MARIADB.currentPosition(c);
+            before = Flavor.detect(c).currentPosition(c);
         }
         DumpResult result = new DumpUnit(config(dir)).run();
 
@@ -261,7 +266,7 @@ class DumpUnitIT {
     @Test
     void autoFallsBackToLockTablesWhenFtwrlIsNotPermitted() throws Exception {
         source.execute("CREATE USER IF NOT EXISTS 'dumpit_limited'@'127.0.0.1' IDENTIFIED BY 'pw'",
-                "GRANT SELECT, LOCK TABLES, SHOW VIEW, BINLOG MONITOR ON *.* TO 'dumpit_limited'@'127.0.0.1'");
+                "GRANT SELECT, LOCK TABLES, SHOW VIEW, " + source.binlogMonitorPrivilege() + " ON *.* TO 'dumpit_limited'@'127.0.0.1'");
         Path dir = tmp.resolve("auto-limited");
         DumpConfig cfg = config(dir).withRows(2000);
         cfg = new DumpConfig(cfg.task(), cfg.sourceId(),

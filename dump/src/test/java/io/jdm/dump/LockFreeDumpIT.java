@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.embedded.Seq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -48,9 +49,9 @@ class LockFreeDumpIT {
         source.freshDatabase(DB);
         source.execute("USE `" + DB + "`",
                 "CREATE TABLE a (id INT PRIMARY KEY, v VARCHAR(20))",
-                "INSERT INTO a SELECT seq, CONCAT('v', seq) FROM seq_1_to_3000",
+                "INSERT INTO a SELECT seq, CONCAT('v', seq) FROM " + Seq.upTo(3000),
                 "CREATE TABLE b (k VARCHAR(10) NOT NULL, n INT NOT NULL, x INT, UNIQUE KEY (k, n))",
-                "INSERT INTO b SELECT CONCAT('k', seq % 7), seq, seq FROM seq_1_to_2000",
+                "INSERT INTO b SELECT CONCAT('k', seq % 7), seq, seq FROM " + Seq.upTo(2000),
                 "ANALYZE TABLE a, b");
     }
 
@@ -128,7 +129,7 @@ class LockFreeDumpIT {
     @Test
     void autoGoesLockFreeForAUserWithoutReloadNorLockTables() throws Exception {
         source.execute("CREATE USER IF NOT EXISTS 'lockfree_dump'@'127.0.0.1' IDENTIFIED BY 'pw'",
-                "GRANT SELECT, SHOW VIEW, BINLOG MONITOR ON *.* TO 'lockfree_dump'@'127.0.0.1'");
+                "GRANT SELECT, SHOW VIEW, " + source.binlogMonitorPrivilege() + " ON *.* TO 'lockfree_dump'@'127.0.0.1'");
         Path dir = tmp.resolve("auto");
         DumpConfig c = config(dir).withConsistency(Consistency.AUTO);
         c = new DumpConfig(c.task(), c.sourceId(), io.jdm.common.jdbc.ConnectionSpec.of(source.host(), source.port(),

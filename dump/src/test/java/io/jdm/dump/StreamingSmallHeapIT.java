@@ -1,5 +1,6 @@
 package io.jdm.dump;
 
+import io.jdm.embedded.Seq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,7 +32,7 @@ class StreamingSmallHeapIT {
         source.freshDatabase(DB);
         source.execute("USE `" + DB + "`",
                 "CREATE TABLE big (id INT PRIMARY KEY, pad VARCHAR(2100))",
-                "INSERT INTO big SELECT seq, CONCAT(seq, ':', REPEAT(SHA2(seq, 256), 32)) FROM seq_1_to_" + ROWS);
+                "INSERT INTO big SELECT seq, CONCAT(seq, ':', REPEAT(SHA2(seq, 256), 32)) FROM " + Seq.upTo(ROWS));
         Path dir = tmp.resolve("dump");
         Path log = tmp.resolve("child.log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

@@ -27,6 +27,15 @@ public interface SqlServer extends AutoCloseable {
         return null;
     }
 
+    /**
+     * The privilege that lets a user read binlog positions ({@code SHOW MASTER STATUS}, {@code SHOW
+     * BINARY LOGS}) and replica status: MariaDB 10.5+ split it off as {@code BINLOG MONITOR, SLAVE
+     * MONITOR}; MySQL keeps it in {@code REPLICATION CLIENT}.
+     */
+    default String binlogMonitorPrivilege() {
+        return flavor().equals("mariadb") ? "BINLOG MONITOR, SLAVE MONITOR" : "REPLICATION CLIENT";
+    }
+
     /** Stops the server process, keeping its data, so {@link #restart()} brings it back on the same port. */
     default void stopServer() {
         throw new UnsupportedOperationException(this + " cannot be stopped and restarted");
@@ -77,6 +86,34 @@ public interface SqlServer extends AutoCloseable {
             }
         }
         return out;
+    }
+
+    /**
+     * Every row of {@code db.table} with every column as HEX, in primary-key (or first column) order:
+     * the bytes themselves compared, not what a driver makes of them.
+     */
+    default List<String> hexRows(String db, String table) throws SQLException {
+        List<String> cols = rows("SELECT CONCAT('`', REPLACE(COLUMN_NAME, '`', '``'), '`') FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = '" + db.replace("'", "''") + "' AND TABLE_NAME = '" + table.replace("'", "''")
+                + "' ORDER BY ORDINAL_POSITION");
+        if (cols.isEmpty()) {
+            throw new SQLException("no table " + db + "." + table + " on " + this);
+        }
+        StringBuilder sel = new StringBuilder();
+        for (String c : cols) {
+            sel.append(sel.length() == 0 ? "" : ", '|', ").append("COALESCE(HEX(").append(c).append("), 'NULL')");
+        }
+        String q = "`" + db.replace("`", "``") + "`.`" + table.replace("`", "``") + "`";
+        return rows("SELECT CONCAT(" + sel + ") AS r FROM " + q + " ORDER BY r");
+    }
+
+    /**
+     * Whether CHECKSUM TABLE gives one answer for the same rows: MySQL 5.7's changes from one run to
+     * the next for tables with generated columns (seen with every column's hex equal), so tests
+     * compare {@link #hexRows} there instead.
+     */
+    default boolean checksumTableIsStable() throws SQLException {
+        return !rows("SELECT VERSION()").get(0).startsWith("5.7");
     }
 
     @Override

@@ -28,13 +28,24 @@ public final class TypeMatrix {
                 + ") DEFAULT CHARSET=utf8mb4";
     }
 
+    /** The session sql_mode the rows are written under, which a copy of them must be written under too. */
+    public static final String SESSION_SQL_MODE = "SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'";
+
     /** The column list of {@link #inserts}, id first, in parentheses. */
     public static final String COLS = "(id, ti, tiu, si, siu, mi, miu, i, iu, bi, biu, dc, dc0, f, d, b1, b10, b64,"
             + " dt, dtm0, dtm6, ts0, ts6, tm, tm6, yr, c, vc, tx, l1, l1c, bn, vb, bl, en, st, js, g, pt)";
 
+    /**
+     * The statements that fill the table, to run in one session. The first two set that session's
+     * sql_mode and time zone: zero dates ({@code '0000-00-00'}, {@code '2024-00-00'}) are what legacy
+     * MySQL databases hold, written under a non-strict mode; MySQL 5.7 and 8.0's default sql_mode
+     * ({@code NO_ZERO_DATE}, {@code NO_ZERO_IN_DATE}, strict) refuses them where MariaDB's accepts them.
+     */
     public static List<String> inserts(String table) {
         String p = "INSERT INTO " + table + " " + COLS + " VALUES ";
         return List.of(
+                SESSION_SQL_MODE,
+                "SET SESSION time_zone = '+00:00'",
                 p + "(1, -128, 0, -32768, 0, -8388608, 0, -2147483648, 0, -9223372036854775808, 0,"
                         + " '-99999999999999999999999999999999999.999999999999999999999999999999', -9999999999,"
                         + " -3.4028234663852886e38, -1.7976931348623157e308, b'0', b'0', 0,"

@@ -3,6 +3,7 @@ package io.jdm.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
@@ -101,6 +102,7 @@ class BulkLoadIT {
      */
     @Test
     void aTableTheLoadCreatesGetsItsStatisticsBackWithItsRows() throws Exception {
+        assumeTrue(target.flavor().equals("mariadb"), "the load pauses statistics on MariaDB targets only (LoadJob)");
         String db = "BulkLoadIT_stats";
         String create = "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20), KEY v (v))";
         byte[] file = bytes(HEADER, "INSERT INTO `t` VALUES (1,'a'),(2,'b'),(3,'c');\n");
@@ -307,8 +309,8 @@ class BulkLoadIT {
     }
 
     private static long comLoad() throws Exception {
-        return Long.parseLong(target.rows("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
-                + " WHERE VARIABLE_NAME = 'COM_LOAD'").get(0));
+        // SHOW GLOBAL STATUS: MySQL 8.0 has no information_schema.GLOBAL_STATUS, 5.7 hides it by default
+        return Long.parseLong(target.rows("SHOW GLOBAL STATUS LIKE 'Com_load'").get(0).split("\\|")[1]);
     }
 
     private static byte[] bytes(Object... parts) {

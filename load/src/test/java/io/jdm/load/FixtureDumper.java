@@ -64,7 +64,7 @@ final class FixtureDumper {
             }
             dumpData(src, tn, dir, rowsPerStatement, rowsPerFile, compression.apply(t));
         }
-        new DumpMetadata(LocalDateTime.now(), LocalDateTime.now(), Flavor.MARIADB.currentPosition(src), null)
+        new DumpMetadata(LocalDateTime.now(), LocalDateTime.now(), Flavor.detect(src).currentPosition(src), null)
                 .writeTo(dir);
     }
 

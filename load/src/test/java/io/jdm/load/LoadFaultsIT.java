@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.embedded.Seq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -40,7 +41,7 @@ class LoadFaultsIT {
         target = pair.target();
         source.freshDatabase(DB);
         source.execute("CREATE TABLE " + DB + ".t (id INT PRIMARY KEY, v VARCHAR(50))",
-                "INSERT INTO " + DB + ".t SELECT seq, CONCAT('v;', seq) FROM " + DB + ".seq_1_to_1000");
+                "INSERT INTO " + DB + ".t SELECT seq, CONCAT('v;', seq) FROM " + Seq.upTo(1000));
         dump = tmp.resolve("dump");
         try (Connection c = source.connect()) {
             FixtureDumper.dump(c, DB, dump, 50, 1000, t -> "");

@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.embedded.Seq;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -129,8 +130,8 @@ class LoadUnitIT {
         source.execute("CREATE TABLE " + db + ".shard_1 (id INT PRIMARY KEY, v VARCHAR(20), KEY kv (v))",
                 "CREATE TABLE " + db + ".shard_2 LIKE " + db + ".shard_1",
                 "CREATE TABLE " + db + ".other (id INT PRIMARY KEY)",
-                "INSERT INTO " + db + ".shard_1 SELECT seq, CONCAT('one-', seq) FROM " + db + ".seq_1_to_700",
-                "INSERT INTO " + db + ".shard_2 SELECT seq + 1000, CONCAT('two-', seq) FROM " + db + ".seq_1_to_300",
+                "INSERT INTO " + db + ".shard_1 SELECT seq, CONCAT('one-', seq) FROM " + Seq.upTo(700),
+                "INSERT INTO " + db + ".shard_2 SELECT seq + 1000, CONCAT('two-', seq) FROM " + Seq.upTo(300),
                 "INSERT INTO " + db + ".other VALUES (1)",
                 "CREATE OR REPLACE VIEW " + db + ".all_shards AS SELECT * FROM " + db + ".shard_1 UNION ALL SELECT * FROM "
                         + db + ".shard_2");
@@ -159,7 +160,7 @@ class LoadUnitIT {
         String db = "LoadUnitIT_lockfree";
         source.freshDatabase(db);
         source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, u INT NOT NULL, UNIQUE KEY (u))",
-                "INSERT INTO " + db + ".t SELECT seq, seq FROM " + db + ".seq_1_to_300");
+                "INSERT INTO " + db + ".t SELECT seq, seq FROM " + Seq.upTo(300));
         Path dir = tmp.resolve("lockfree");
         try (Connection c = source.connect()) {
             FixtureDumper.dump(c, db, dir, 100, 100, t -> "");
@@ -187,7 +188,7 @@ class LoadUnitIT {
         String db = "LoadUnitIT_dup";
         source.freshDatabase(db);
         source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(20))",
-                "INSERT INTO " + db + ".t SELECT seq, CONCAT('src-', seq) FROM " + db + ".seq_1_to_300");
+                "INSERT INTO " + db + ".t SELECT seq, CONCAT('src-', seq) FROM " + Seq.upTo(300));
         Path dir = tmp.resolve("dup");
         try (Connection c = source.connect()) {
             FixtureDumper.dump(c, db, dir, 100, 1000, t -> "");
@@ -236,7 +237,7 @@ class LoadUnitIT {
         String db = "LoadUnitIT_packet";
         source.freshDatabase(db);
         source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARCHAR(600))",
-                "INSERT INTO " + db + ".t SELECT seq, REPEAT(CONCAT(CHAR(65 + seq % 26), 'é'), 250) FROM " + db + ".seq_1_to_400");
+                "INSERT INTO " + db + ".t SELECT seq, REPEAT(CONCAT(CHAR(65 + seq % 26), 'é'), 250) FROM " + Seq.upTo(400));
         Path dir = tmp.resolve("packet");
         try (Connection c = source.connect()) {
             FixtureDumper.dump(c, db, dir, 200, 1000, t -> "");

@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.embedded.Seq;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.SqlServer;
@@ -45,7 +46,7 @@ final class TestData {
                         + "(3, 7, 42, 1.000001, 1e300, ';', ';;', X'3B', NULL, '1970-01-01 00:00:01', "
                         + "'1970-01-01 00:00:01', '9999-12-31', '00:00:00', 1901, 'a', 'x,y,z', '[]', b'0', NULL)",
                 "INSERT INTO " + q + ".`types` (id, i, s) SELECT seq + 10, seq, CONCAT('row ''', seq, ''' ;') "
-                        + "FROM " + q + ".seq_1_to_500",
+                        + "FROM " + Seq.upTo(500),
                 "CREATE TABLE " + q + "." + Identifiers.quote(ODD_TABLE) + " (`co``l` INT PRIMARY KEY, `v;` VARCHAR(20))",
                 "INSERT INTO " + q + "." + Identifiers.quote(ODD_TABLE) + " VALUES (1, 'a'), (2, 'b''c'), (3, NULL)",
                 "CREATE TABLE " + q + ".`sbtest1` (id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, "
@@ -53,7 +54,7 @@ final class TestData {
                         + "KEY k_1 (k)) DEFAULT CHARSET=utf8mb4",
                 "INSERT INTO " + q + ".`sbtest1` (k, c, pad) SELECT FLOOR(RAND(seq) * 100000), "
                         + "SUBSTRING(REPEAT(CONCAT(MD5(seq), '-'), 4), 1, 119), SUBSTRING(REPEAT(SHA1(seq), 2), 1, 59) "
-                        + "FROM " + q + ".seq_1_to_" + sbRows);
+                        + "FROM " + Seq.upTo(sbRows));
     }
 
     /** Asserts the two tables hold the same rows, compared value by value in primary-key order. */

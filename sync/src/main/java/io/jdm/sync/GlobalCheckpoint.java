@@ -9,6 +9,7 @@ import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.checkpoint.AppliedFilter;
 import io.jdm.sync.checkpoint.CheckpointStore;
 import io.jdm.sync.checkpoint.DdlMarkers;
+import io.jdm.sync.reader.StartGtids;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.WriterProgress;
 import java.sql.Connection;
@@ -65,7 +66,7 @@ final class GlobalCheckpoint {
                         + store.table() + " and no start position; set meta (binlog-name/binlog-pos or "
                         + "binlog-gtid) in the task file, or run the full migration first (task-mode all)");
             }
-            startPosition = cfg.start();
+            startPosition = StartGtids.complete(cfg.source(), cfg.start());
             generation = 1;
             oldestGeneration = 1;
             store.startGeneration(c, generation, cfg.workerCount(), marker(startPosition));

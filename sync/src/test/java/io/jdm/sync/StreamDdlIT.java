@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.jdm.common.config.Action;
 import io.jdm.common.config.EventType;
@@ -145,6 +146,8 @@ class StreamDdlIT {
 
     @Test
     void aRefusedDdlStopsTheTaskAndAnIgnoreRuleLetsItResume() throws Exception {
+        assumeFalse(tgt.rows("SELECT VERSION()").get(0).startsWith("5.7"),
+                "MySQL 5.7 reads CHECK constraints and ignores them: the target never refuses this DDL");
         String db = "streamddlit_refuse";
         src.freshDatabase(db);
         tgt.freshDatabase(db);
@@ -160,8 +163,10 @@ class StreamDdlIT {
                 .tableFilter((d, t) -> d.equals(db)).build());
         first.start();
         JdmException e = awaitFailure(first);
-        assertTrue(e.getMessage().contains("ADD CONSTRAINT chk CHECK") && e.getMessage().contains("CONSTRAINT `chk` failed")
-                && e.getMessage().contains("filter rule"), e.getMessage());
+        // the target's own words: MariaDB "CONSTRAINT `chk` failed", MySQL "Check constraint 'chk' is violated"
+        assertTrue(e.getMessage().contains("ADD CONSTRAINT chk CHECK") && (e.getMessage().contains("CONSTRAINT `chk` failed")
+                || e.getMessage().contains("Check constraint 'chk' is violated")) && e.getMessage().contains("filter rule"),
+                e.getMessage());
         assertFalse(e.getMessage().contains("\n"), e.getMessage());
         assertEquals(List.of("1|one", "2|two", "500|target-only"), idAndV(db), "the target stops right before the refused DDL");
 

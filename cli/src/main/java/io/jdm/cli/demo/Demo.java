@@ -16,6 +16,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.verify.Verifier;
 import io.jdm.verify.VerifyReport;
+import io.jdm.embedded.ServerFlavor;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.sync.SyncUnit;
@@ -34,7 +35,7 @@ public final class Demo {
 
     /** Demo settings; defaults finish in about a minute on two cores. */
     public record Options(int tables, long rowsPerTable, int writerThreads, Duration syncWrites, Duration lagTimeout,
-                          Path workDir) {
+                          Path workDir, ServerFlavor sourceFlavor, ServerFlavor targetFlavor) {
     }
 
     private final Options options;
@@ -47,8 +48,9 @@ public final class Demo {
 
     public boolean run() throws Exception {
         long t0 = System.nanoTime();
-        out.println("jdm demo: starting an embedded MariaDB source (ROW binlog, GTID) and target on 127.0.0.1 ...");
-        ServerPair pair = ServerPair.startEmbedded("demo");
+        out.printf("jdm demo: starting an embedded %s source (ROW binlog, GTID) and %s target on 127.0.0.1 ...%n",
+                options.sourceFlavor().label(), options.targetFlavor().label());
+        ServerPair pair = ServerPair.startEmbedded("demo", options.sourceFlavor(), options.targetFlavor());
         try {
             return migrate(pair.source(), pair.target(), t0);
         } finally {
@@ -79,7 +81,7 @@ public final class Demo {
             workload.stop();
             BinlogPosition end;
             try (Connection c = DataSources.connect(src)) {
-                end = Flavor.MARIADB.currentPosition(c);
+                end = Flavor.detect(c).currentPosition(c);
             }
             long lag0 = System.nanoTime();
             if (!sync.awaitCaughtUp(end, options.lagTimeout())) {

@@ -50,7 +50,7 @@ class PrecheckerIT {
     @Test
     void aLockFreeDumpNeedsNeitherReloadNorLockTablesButAKeyOnEveryTable() throws Exception {
         source.execute("CREATE USER IF NOT EXISTS 'pre_lockfree'@'127.0.0.1' IDENTIFIED BY 'pw'",
-                "GRANT SELECT, REPLICATION SLAVE, BINLOG MONITOR ON *.* TO 'pre_lockfree'@'127.0.0.1'");
+                "GRANT SELECT, REPLICATION SLAVE, " + source.binlogMonitorPrivilege() + " ON *.* TO 'pre_lockfree'@'127.0.0.1'");
         ConnectionSpec limited = ConnectionSpec.of(source.host(), source.port(), "pre_lockfree", "pw");
         for (var c : List.of(io.jdm.common.config.Consistency.LOCK_FREE, io.jdm.common.config.Consistency.AUTO,
                 io.jdm.common.config.Consistency.FLUSH)) {

@@ -1,5 +1,6 @@
 package io.jdm.cli.run;
 
+import io.jdm.embedded.Seq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -45,7 +46,7 @@ class DumpIntegrityIT {
         target = pair.target();
         source.freshDatabase(DB);
         source.execute("CREATE TABLE " + DB + ".t (id INT PRIMARY KEY, v VARCHAR(50))",
-                "INSERT INTO " + DB + ".t SELECT seq, CONCAT('v;', seq) FROM " + DB + ".seq_1_to_400",
+                "INSERT INTO " + DB + ".t SELECT seq, CONCAT('v;', seq) FROM " + Seq.upTo(400),
                 "CREATE TABLE " + DB + ".u (id INT PRIMARY KEY)", "INSERT INTO " + DB + ".u VALUES (1), (2)",
                 // the dump splits by the table's row estimate: make it current, or t may be one chunk
                 "ANALYZE TABLE " + DB + ".t");
@@ -198,10 +199,9 @@ class DumpIntegrityIT {
 
     private static long comInsert() throws Exception {
         try (Connection conn = target.connect(); Statement st = conn.createStatement();
-             ResultSet rs = st.executeQuery("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
-                     + " WHERE VARIABLE_NAME = 'COM_INSERT'")) {
+             ResultSet rs = st.executeQuery("SHOW GLOBAL STATUS LIKE 'Com_insert'")) {
             rs.next();
-            return rs.getLong(1);
+            return rs.getLong(2);
         }
     }
 }

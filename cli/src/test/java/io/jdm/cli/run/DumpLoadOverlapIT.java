@@ -1,5 +1,6 @@
 package io.jdm.cli.run;
 
+import io.jdm.embedded.Seq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -62,12 +63,12 @@ class DumpLoadOverlapIT {
     private static void sourceTables(String db) {
         source.freshDatabase(db);
         source.execute("CREATE TABLE " + db + ".a_keyless (a INT, b VARCHAR(20))",
-                "INSERT INTO " + db + ".a_keyless SELECT seq % 7, CONCAT('k', seq) FROM " + db + ".seq_1_to_300",
+                "INSERT INTO " + db + ".a_keyless SELECT seq % 7, CONCAT('k', seq) FROM " + Seq.upTo(300),
                 "CREATE TABLE " + db + ".t1 (id INT PRIMARY KEY, v VARCHAR(40), k INT, KEY k (k))",
-                "INSERT INTO " + db + ".t1 SELECT seq, CONCAT('v;', seq), seq % 13 FROM " + db + ".seq_1_to_2000",
+                "INSERT INTO " + db + ".t1 SELECT seq, CONCAT('v;', seq), seq % 13 FROM " + Seq.upTo(2000),
                 "CREATE TABLE " + db + ".t2 (id BIGINT PRIMARY KEY, payload TEXT)",
-                "INSERT INTO " + db + ".t2 SELECT seq * 3, REPEAT(CHAR(65 + seq % 26), seq % 50) FROM " + db
-                        + ".seq_1_to_600",
+                "INSERT INTO " + db + ".t2 SELECT seq * 3, REPEAT(CHAR(65 + seq % 26), seq % 50) FROM "
+                        + Seq.upTo(600),
                 // the dump splits by the row estimate: make it current, or a table may be one chunk
                 "ANALYZE TABLE " + db + ".t1, " + db + ".t2");
     }
@@ -208,7 +209,7 @@ class DumpLoadOverlapIT {
         String db = "overlap_resume";
         sourceTables(db);
         source.execute("CREATE TABLE " + db + ".z_last (id INT PRIMARY KEY)",
-                "INSERT INTO " + db + ".z_last SELECT seq FROM " + db + ".seq_1_to_10");
+                "INSERT INTO " + db + ".z_last SELECT seq FROM " + Seq.upTo(10));
         TaskRunner runner = runner("overlap-resume", db, 1, 1);
         // the last table's file waits for a row lock: the dump completes, the load does not
         target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".z_last (id INT PRIMARY KEY)");
@@ -334,7 +335,7 @@ class DumpLoadOverlapIT {
         String db = "overlap_dump_fails";
         source.freshDatabase(db);
         source.execute("CREATE TABLE " + db + ".big (id INT PRIMARY KEY, v VARCHAR(20))",
-                "INSERT INTO " + db + ".big SELECT seq, CONCAT('b', seq) FROM " + db + ".seq_1_to_2000",
+                "INSERT INTO " + db + ".big SELECT seq, CONCAT('b', seq) FROM " + Seq.upTo(2000),
                 "CREATE TABLE " + db + ".zz (id INT PRIMARY KEY)", "INSERT INTO " + db + ".zz VALUES (1)",
                 "ANALYZE TABLE " + db + ".big");
         TaskRunner runner = runner("overlap-dump-fails", db, 1, 1);

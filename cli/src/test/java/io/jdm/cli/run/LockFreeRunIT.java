@@ -49,7 +49,7 @@ class LockFreeRunIT {
     void aUserWithoutReloadNorLockTablesMigratesAWorkloadRowByRowThroughALockFreeDump() throws Exception {
         target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_lf");
         source.execute("CREATE USER IF NOT EXISTS 'lf_user'@'127.0.0.1' IDENTIFIED BY 'pw'",
-                "GRANT SELECT, SHOW VIEW, REPLICATION SLAVE, BINLOG MONITOR, SLAVE MONITOR ON *.* TO 'lf_user'@'127.0.0.1'");
+                "GRANT SELECT, SHOW VIEW, REPLICATION SLAVE, " + source.binlogMonitorPrivilege() + " ON *.* TO 'lf_user'@'127.0.0.1'");
         TaskConfig task = new TaskConfigLoader().load(task("auto"));
 
         TaskRunner runner = new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE);
@@ -64,7 +64,7 @@ class LockFreeRunIT {
             ops = workload.ops();
             BinlogPosition end;
             try (Connection c = DataSources.connect(ConnectionSpec.of(source.host(), source.port(), "root", ""))) {
-                end = Flavor.MARIADB.currentPosition(c);
+                end = Flavor.detect(c).currentPosition(c);
             }
             assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
         } finally {

@@ -1,5 +1,6 @@
 package io.jdm.cli.run;
 
+import io.jdm.embedded.Seq;
 import io.jdm.embedded.SqlServer;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -36,7 +37,7 @@ final class LockFreeWorkload implements AutoCloseable {
         source.freshDatabase(db);
         source.execute("USE `" + db + "`", "CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, u INT NOT NULL, v VARCHAR(40),"
                         + " UNIQUE KEY uk (u))",
-                "INSERT INTO `" + db + "`.t SELECT seq, seq, CONCAT('v', seq) FROM seq_1_to_" + rows,
+                "INSERT INTO `" + db + "`.t SELECT seq, seq, CONCAT('v', seq) FROM " + Seq.upTo(rows),
                 "ANALYZE TABLE `" + db + "`.t");
         LockFreeWorkload w = new LockFreeWorkload(source, db, rows, seed);
         w.thread.start();

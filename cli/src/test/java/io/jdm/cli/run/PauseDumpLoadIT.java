@@ -1,5 +1,6 @@
 package io.jdm.cli.run;
 
+import io.jdm.embedded.Seq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -194,9 +195,9 @@ class PauseDumpLoadIT {
     private TaskRunner runner(String name, String db, String slow) throws Exception {
         source.freshDatabase(db);
         source.execute("CREATE TABLE " + db + ".t1 (id INT PRIMARY KEY, v VARCHAR(20))",
-                "INSERT INTO " + db + ".t1 SELECT seq, CONCAT('t', seq) FROM " + db + ".seq_1_to_4000",
+                "INSERT INTO " + db + ".t1 SELECT seq, CONCAT('t', seq) FROM " + Seq.upTo(4000),
                 "CREATE TABLE " + db + "." + slow + " (id INT PRIMARY KEY, v VARCHAR(20))",
-                "INSERT INTO " + db + "." + slow + " SELECT seq, CONCAT('s', seq) FROM " + db + ".seq_1_to_" + SLOW_ROWS,
+                "INSERT INTO " + db + "." + slow + " SELECT seq, CONCAT('s', seq) FROM " + Seq.upTo(SLOW_ROWS),
                 "ANALYZE TABLE " + db + ".t1, " + db + "." + slow);
         target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_" + db,
                 "CREATE DATABASE " + db, "CREATE TABLE " + db + "." + slow + " (id INT PRIMARY KEY, v VARCHAR(20))",

@@ -88,7 +88,7 @@ class TaskRunnerIT {
             source.execute(write);
             BinlogPosition end;
             try (Connection c = DataSources.connect(ConnectionSpec.of(source.host(), source.port(), "root", ""))) {
-                end = Flavor.MARIADB.currentPosition(c);
+                end = Flavor.detect(c).currentPosition(c);
             }
             assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
 

@@ -63,6 +63,7 @@ class TypeMatrixRoundTripIT {
         }
         assertEquals(5, sourceRows.size());
         try (Connection c = open(target); Statement st = c.createStatement()) {
+            st.execute(TypeMatrix.SESSION_SQL_MODE);
             st.execute(insertSql(schema, sourceRows));
             List<Object[]> targetRows = readAll(c, schema);
             assertEquals(sourceRows.size(), targetRows.size());
@@ -72,8 +73,11 @@ class TypeMatrixRoundTripIT {
                 }
             }
         }
-        assertEquals(checksum(source), checksum(target), "CHECKSUM TABLE source vs target");
-        assertNotEquals(0L, checksum(source));
+        assertEquals(source.hexRows(DB, TABLE.table()), target.hexRows(DB, TABLE.table()), "every column as hex, source vs target");
+        if (checksumIsStable()) {
+            assertEquals(checksum(source), checksum(target), "CHECKSUM TABLE source vs target");
+            assertNotEquals(0L, checksum(source));
+        }
     }
 
     /** The reader itself must not be lossy, or comparing both sides through it would prove nothing. */
@@ -142,6 +146,7 @@ class TypeMatrixRoundTripIT {
             }
         }
         try (Connection c = open(target); Statement st = c.createStatement()) {
+            st.execute(TypeMatrix.SESSION_SQL_MODE);
             st.execute(sb.toString());
         }
         try (Connection c = open(source); Connection t = open(target)) {
@@ -155,10 +160,13 @@ class TypeMatrixRoundTripIT {
                 }
             }
         }
-        try (Connection t = open(target); Statement st = t.createStatement();
-             ResultSet rs = st.executeQuery("CHECKSUM TABLE " + copy.quoted())) {
-            rs.next();
-            assertEquals(checksum(source), rs.getLong(2), "CHECKSUM TABLE of the fast-path copy");
+        assertEquals(source.hexRows(DB, TABLE.table()), target.hexRows(DB, copy.table()), "the fast-path copy, every column as hex");
+        if (checksumIsStable()) {
+            try (Connection t = open(target); Statement st = t.createStatement();
+                 ResultSet rs = st.executeQuery("CHECKSUM TABLE " + copy.quoted())) {
+                rs.next();
+                assertEquals(checksum(source), rs.getLong(2), "CHECKSUM TABLE of the fast-path copy");
+            }
         }
     }
 
@@ -229,6 +237,14 @@ class TypeMatrixRoundTripIT {
             sb.append(')');
         }
         return sb.toString();
+    }
+
+    /**
+     * MySQL 5.7's CHECKSUM TABLE of this table differs from one run to the next on the same rows (seen
+     * here with every column's hex equal): there the hex comparison above is the check.
+     */
+    private static boolean checksumIsStable() throws SQLException {
+        return source.checksumTableIsStable() && target.checksumTableIsStable();
     }
 
     private static long checksum(SqlServer s) throws SQLException {
