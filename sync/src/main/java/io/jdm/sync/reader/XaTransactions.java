@@ -19,11 +19,13 @@ import java.util.Map;
  * held here until its outcome: handed on at the outcome's position on COMMIT (so they are ordered
  * with what the source committed around them), dropped on ROLLBACK.
  *
- * <p>A prepared transaction's GTID counts as executed only once its outcome has been read
+ * <p>On MySQL a prepared transaction's GTID counts as executed only once its outcome has been read
  * ({@link GtidTracker#hold}), so every position handed on meanwhile restarts the stream (by GTID)
  * before the prepared part, which is read and held again; what was already applied after it is
- * dropped as on any restart. An outcome whose prepared part this reader never saw (it lies before
- * where the task started, or a file/position restart passed it) cannot be replayed: the unit stops.
+ * dropped as on any restart. A MariaDB GTID state cannot leave one transaction out, so there a
+ * restart between the prepare and the outcome passes the prepared part. An outcome whose prepared
+ * part this reader never saw (it lies before where the task started, or a restart passed it)
+ * cannot be replayed: the unit stops.
  * A one-phase commit (MySQL logs it as XA_PREPARE with the one-phase flag) is handed on at once.
  * Reader thread only.
  */

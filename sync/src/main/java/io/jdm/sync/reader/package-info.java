@@ -31,9 +31,10 @@
  * ({@code XA COMMIT xid} or {@code XA ROLLBACK xid}) as two transactions with a GTID each, other
  * transactions in between. The prepared part's changes are held in memory ({@code XaTransactions},
  * bounded: a larger one stops the unit) and handed on at the outcome's position on COMMIT, or
- * dropped on ROLLBACK. Until its outcome the prepared part's GTID is held out of the GTID set every
- * position carries, so a restart by GTID (enable-gtid) reads it again; an outcome whose prepared part
- * was not read (before the task's start, or passed by a restart at a file and position) stops the unit.
+ * dropped on ROLLBACK. On MySQL, until its outcome the prepared part's GTID is held out of the GTID
+ * set every position carries, so a restart by GTID (enable-gtid) reads it again; a MariaDB GTID state
+ * cannot leave it out. An outcome whose prepared part was not read (before the task's start, or
+ * passed by a restart) stops the unit.
  *
  * <h2>DDL and the schema at each position</h2>
  * <pre>
