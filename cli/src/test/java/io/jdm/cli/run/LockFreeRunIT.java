@@ -83,12 +83,23 @@ class LockFreeRunIT {
 
     @Test
     void anEmptyDatabaseStartsTheSyncAtThePositionReadAsTheDumpStarted() throws Exception {
-        String db = "lock_free_empty";
+        emptyDatabaseRun("lock_free_empty", "lock-free", "root", "");
+    }
+
+    /** {@code auto} for a user without RELOAD goes lock-free: the same start on an empty database. */
+    @Test
+    void autoWithoutReloadOnAnEmptyDatabaseStartsTheSyncTheSameWay() throws Exception {
+        source.execute("CREATE USER IF NOT EXISTS 'lf_user'@'127.0.0.1' IDENTIFIED BY 'pw'",
+                "GRANT SELECT, SHOW VIEW, REPLICATION SLAVE, " + source.binlogMonitorPrivilege() + " ON *.* TO 'lf_user'@'127.0.0.1'");
+        emptyDatabaseRun("lock_free_empty_auto", "auto", "lf_user", "pw");
+    }
+
+    private void emptyDatabaseRun(String db, String consistency, String user, String password) throws Exception {
         source.freshDatabase(db);
         target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_lfe");
         TaskConfig task = new TaskConfigLoader().load(TestTasks.allMode(dir, "lock-free-empty", "jdm_meta_lfe",
-                source, "root", "", target, db, "threads: 2, rows: 200, consistency: lock-free", "pool-size: 2",
-                "worker-count: 2, batch: 50"));
+                source, user, password, target, db, "threads: 2, rows: 200, consistency: " + consistency,
+                "pool-size: 2", "worker-count: 2, batch: 50"));
         BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE),
                 "lock-free-empty");
         try {
