@@ -7,9 +7,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -116,37 +113,9 @@ public final class EmbeddedMariaDb implements SqlServer {
     }
 
     @Override
-    public String host() {
-        return "127.0.0.1";
-    }
-
-    @Override
     public int port() {
         return port;
     }
-
-    @Override
-    public String user() {
-        return "root";
-    }
-
-    @Override
-    public String password() {
-        return "";
-    }
-
-    /** A JDBC URL for Connector/J, optionally with a default database. */
-    @Override
-    public String jdbcUrl(String database) {
-        return "jdbc:mysql://127.0.0.1:" + port + "/" + (database == null ? "" : database)
-                + "?useSSL=false&allowPublicKeyRetrieval=true&serverTimezone=UTC&allowLoadLocalInfile=true";
-    }
-
-    @Override
-    public Connection connect() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(null), user(), password());
-    }
-
 
     public boolean isRunning() {
         return running;

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -147,34 +146,8 @@ public final class EmbeddedMySql implements SqlServer {
     }
 
     @Override
-    public String host() {
-        return "127.0.0.1";
-    }
-
-    @Override
     public int port() {
         return port;
-    }
-
-    @Override
-    public String user() {
-        return "root";
-    }
-
-    @Override
-    public String password() {
-        return "";
-    }
-
-    @Override
-    public String jdbcUrl(String database) {
-        return "jdbc:mysql://127.0.0.1:" + port + "/" + (database == null ? "" : database)
-                + "?useSSL=false&allowPublicKeyRetrieval=true&serverTimezone=UTC&allowLoadLocalInfile=true";
-    }
-
-    @Override
-    public Connection connect() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(null), user(), password());
     }
 
     public synchronized boolean isRunning() {

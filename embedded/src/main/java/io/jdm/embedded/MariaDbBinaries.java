@@ -68,6 +68,11 @@ final class MariaDbBinaries {
                 }
             }
         }
+        copyTree(template, dataDir);
+    }
+
+    /** Copies an installed data directory template into {@code dataDir}, without its completion marker. */
+    static void copyTree(Path template, Path dataDir) throws IOException {
         Files.createDirectories(dataDir);
         try (var paths = Files.walk(template)) {
             for (Path src : (Iterable<Path>) paths::iterator) {

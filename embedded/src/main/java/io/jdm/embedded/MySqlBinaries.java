@@ -57,21 +57,7 @@ final class MySqlBinaries {
         Path base = baseDir(flavor);
         Path template = base.resolveSibling("mysql-" + version(flavor) + "-datadir");
         once(template, () -> initialize(flavor, base, template));
-        Files.createDirectories(dataDir);
-        try (Stream<Path> paths = Files.walk(template)) {
-            for (Path src : (Iterable<Path>) paths::iterator) {
-                Path rel = template.relativize(src);
-                if (rel.toString().equals(".complete")) {
-                    continue;
-                }
-                Path dst = dataDir.resolve(rel.toString());
-                if (Files.isDirectory(src)) {
-                    Files.createDirectories(dst);
-                } else {
-                    Files.copy(src, dst, StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
-        }
+        MariaDbBinaries.copyTree(template, dataDir);
     }
 
     private interface Step {

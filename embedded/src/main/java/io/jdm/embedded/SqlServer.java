@@ -9,18 +9,30 @@ import java.util.List;
 
 /** A running database server that a test or the demo can connect to over TCP. */
 public interface SqlServer extends AutoCloseable {
-    String host();
+    /** Embedded servers listen on loopback only. */
+    default String host() {
+        return "127.0.0.1";
+    }
 
     int port();
 
-    String user();
+    /** Embedded servers let root in from 127.0.0.1 with an empty password (an init file at every start). */
+    default String user() {
+        return "root";
+    }
 
-    String password();
+    default String password() {
+        return "";
+    }
 
     /** One of {@code mariadb}, {@code mysql}, {@code tidb}. */
     String flavor();
 
-    String jdbcUrl(String database);
+    /** A JDBC URL for Connector/J, optionally with a default database. */
+    default String jdbcUrl(String database) {
+        return "jdbc:mysql://" + host() + ":" + port() + "/" + (database == null ? "" : database)
+                + "?useSSL=false&allowPublicKeyRetrieval=true&serverTimezone=UTC&allowLoadLocalInfile=true";
+    }
 
     /** The embedded flavour this server is, or null for one this module did not start (TiDB). */
     default ServerFlavor serverFlavor() {
@@ -46,7 +58,9 @@ public interface SqlServer extends AutoCloseable {
         throw new UnsupportedOperationException(this + " cannot be stopped and restarted");
     }
 
-    Connection connect() throws SQLException;
+    default Connection connect() throws SQLException {
+        return java.sql.DriverManager.getConnection(jdbcUrl(null), user(), password());
+    }
 
     /** Runs statements as this server's user, failing on the first error. */
     default void execute(String... sql) {

@@ -79,4 +79,21 @@ class SessionSwitchIT {
             assertEquals(own, one(c, VARS), "the connection's own session is back");
         }
     }
+
+    /** A 5.7 source's default NO_AUTO_CREATE_USER on a target that removed it (8.0): set without it. */
+    @Test
+    void aModeTheTargetNoLongerKnowsAndThatActsOnNothingReplayedIsLeftOut() throws Exception {
+        boolean removed = tgt.rows("SELECT VERSION()").get(0).startsWith("8.");
+        try (Connection c = writer(tgt)) {
+            String own = one(c, VARS);
+            SourceSession fiveSeven = new SourceSession("STRICT_TRANS_TABLES,NO_AUTO_CREATE_USER", "utf8mb4",
+                    "utf8mb4_general_ci", "utf8mb4_general_ci", "+00:00", "1700000000.250000", 1, 1, true, true, null,
+                    "en_US", null, null);
+            try (SessionSwitch sw = SessionSwitch.enter(c, fiveSeven, "here")) {
+                assertEquals(removed ? "STRICT_TRANS_TABLES" : "STRICT_TRANS_TABLES,NO_AUTO_CREATE_USER",
+                        one(c, "SELECT @@SESSION.sql_mode"));
+            }
+            assertEquals(own, one(c, VARS), "the connection's own session is back");
+        }
+    }
 }

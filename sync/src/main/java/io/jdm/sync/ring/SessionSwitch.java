@@ -20,6 +20,17 @@ public final class SessionSwitch implements AutoCloseable {
     /** MySQL 8's variable; a target without it has no such default to follow. */
     private static final Set<String> ONLY_WHERE_KNOWN = Set.of("default_collation_for_utf8mb4");
     private static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
+    private static final int WRONG_VALUE_FOR_VAR = 1231;
+    /**
+     * sql_mode names a newer server no longer knows (MySQL 8.0 removed them) and that change nothing
+     * in what a replayed statement does: NO_AUTO_CREATE_USER acts on GRANT only, the *_OPTIONS modes
+     * on what SHOW CREATE prints, and each combination mode (ORACLE, MYSQL40 …) comes with the modes
+     * it stands for set beside it in the event. A 5.7 source's default sql_mode has
+     * NO_AUTO_CREATE_USER, which an 8.0 target refuses.
+     */
+    private static final Set<String> INERT_IN_REPLAY = Set.of("NO_AUTO_CREATE_USER", "NO_KEY_OPTIONS",
+            "NO_TABLE_OPTIONS", "NO_FIELD_OPTIONS", "POSTGRESQL", "ORACLE", "MSSQL", "DB2", "MAXDB", "MYSQL323",
+            "MYSQL40");
 
     private final Connection c;
     private final Map<String, String> saved;
@@ -34,7 +45,7 @@ public final class SessionSwitch implements AutoCloseable {
      * it); a lost connection is thrown as it came (SQLException), for the caller's retry.
      */
     public static SessionSwitch enter(Connection c, SourceSession s, String where) throws SQLException {
-        Map<String, String> vars = s.variables();
+        Map<String, String> vars = charsetsLast(s.variables());
         Map<String, String> own = new LinkedHashMap<>();
         try (Statement st = c.createStatement()) {
             for (String name : vars.keySet()) {
@@ -65,7 +76,7 @@ public final class SessionSwitch implements AutoCloseable {
                 }
                 saved.put(e.getKey(), mine);
                 try {
-                    st.execute("SET SESSION " + e.getKey() + " = " + e.getValue());
+                    set(st, e.getKey(), e.getValue());
                 } catch (SQLException ex) {
                     if (ErrorClassifier.isRetriable(ex)) {
                         throw ex;
@@ -80,6 +91,57 @@ public final class SessionSwitch implements AutoCloseable {
             }
         }
         return sw;
+    }
+
+    /**
+     * The character set variables after the others: MySQL (8.0, 5.7) refuses {@code lc_time_names =
+     * 'fr_FR'} in a session whose {@code character_set_client} is latin1 and whose sql_mode is strict.
+     */
+    private static Map<String, String> charsetsLast(Map<String, String> vars) {
+        Map<String, String> ordered = new LinkedHashMap<>();
+        vars.forEach((k, v) -> {
+            if (!isCharset(k)) {
+                ordered.put(k, v);
+            }
+        });
+        vars.forEach((k, v) -> {
+            if (isCharset(k)) {
+                ordered.put(k, v);
+            }
+        });
+        return ordered;
+    }
+
+    private static boolean isCharset(String name) {
+        return name.startsWith("character_set_") || name.startsWith("collation_");
+    }
+
+    /** One SET; a sql_mode the target refuses is set again without the modes inert in replay, if it has any. */
+    private static void set(Statement st, String name, String value) throws SQLException {
+        try {
+            st.execute("SET SESSION " + name + " = " + value);
+        } catch (SQLException ex) {
+            String kept = name.equals("sql_mode") && ex.getErrorCode() == WRONG_VALUE_FOR_VAR ? withoutInert(value) : null;
+            if (kept == null) {
+                throw ex;
+            }
+            st.execute("SET SESSION sql_mode = " + kept);
+        }
+    }
+
+    /** A quoted sql_mode value without the modes in {@link #INERT_IN_REPLAY}; null when it has none. */
+    static String withoutInert(String quoted) {
+        String modes = quoted.length() >= 2 && quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1) : quoted;
+        StringBuilder kept = new StringBuilder();
+        boolean dropped = false;
+        for (String m : modes.split(",")) {
+            if (INERT_IN_REPLAY.contains(m.trim().toUpperCase(java.util.Locale.ROOT))) {
+                dropped = true;
+            } else if (!m.isBlank()) {
+                kept.append(kept.length() == 0 ? "" : ",").append(m.trim());
+            }
+        }
+        return dropped ? Identifiers.literal(kept.toString()) : null;
     }
 
     /** Two SQL values of a variable: ON/OFF and 1/0 are the same, text case-insensitively. */
