@@ -10,6 +10,7 @@ import io.jdm.embedded.ServerProfile;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,9 +38,13 @@ class SourceRestartIT {
     }
 
     private static SyncConfig config(String task, String db, BinlogPosition start, boolean gtid) {
+        return builder(task, db, start, gtid).build();
+    }
+
+    private static SyncConfig.Builder builder(String task, String db, BinlogPosition start, boolean gtid) {
         return SyncConfig.builder(task, spec(src), spec(tgt)).workerCount(2).serverId(7107).metaSchema("jdm_meta_rs")
                 .enableGtid(gtid).start(start).safeModeDuration(Duration.ZERO).tableFilter((d, t) -> d.equals(db))
-                .retryBudget(Duration.ofSeconds(10)).build();
+                .retryBudget(Duration.ofSeconds(10));
     }
 
     private static BinlogPosition prepare(String db, String task) throws Exception {
@@ -74,6 +79,40 @@ class SourceRestartIT {
         }
         assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
         return unit;
+    }
+
+    /**
+     * Killed rather than stopped (halted: nothing more committed, no final checkpoint) after a quiet
+     * spell: the boundary after the last transaction went on at a heartbeat and every writer stored
+     * it, so the stored GTID set is the source's and the binlogs it applied may go.
+     */
+    @Test
+    void aTaskKilledAfterAQuietSpellResumesByGtidAfterEveryBinlogItAppliedIsPurged() throws Exception {
+        String db = "restart_purged_kill";
+        String task = "rspurgekill";
+        BinlogPosition start = prepare(db, task);
+        write(db, 1, 20);
+        SyncUnit first = new SyncUnit(builder(task, db, start, true).heartbeatInterval(Duration.ofSeconds(1))
+                .checkpointFlushInterval(Duration.ofSeconds(1)).build());
+        first.start();
+        String source = sourcePosition(src).gtidSet().replace("\n", "");
+        try {
+            assertTrue(first.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(60)), "not caught up");
+            String stored = "SELECT DISTINCT gtid_before FROM jdm_meta_rs." + task + "_syncer_checkpoint WHERE writer >= 0";
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (!tgt.rows(stored).equals(List.of(source)) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertEquals(List.of(source), tgt.rows(stored), "every writer's stored position after a quiet spell");
+        } finally {
+            first.abort(new io.jdm.common.error.FatalException("test: killed"));
+            first.awaitTermination();
+        }
+        src.execute("FLUSH BINARY LOGS");
+        src.execute("PURGE BINARY LOGS TO '" + sourcePosition(src).file() + "'");
+        write(db, 21, 30);
+        runUntilCaughtUp(task, db, null, true);
+        assertSameHexRows(db);
     }
 
     private static void assertSameHexRows(String db) throws Exception {
