@@ -116,7 +116,7 @@ public final class DumpUnit {
                     try (LockFreeRun run = LockFreeRun.open(config, dir,
                             new ChunkWindow(flavor, opened.position() != null))) {
                         dumpAll(pool, meta, dir, opened, run);
-                        position = state.halted() ? null : run.lowest();
+                        position = state.halted() ? null : run.lowest(opened.position());
                     }
                 } else {
                     LOG.info("{}snapshot open ({}), position {}", prefix(), opened.used().label(), opened.position());

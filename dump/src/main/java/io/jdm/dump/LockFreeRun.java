@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * the journal each finished chunk is recorded in, and the resume of a dump that was killed: its
  * finished chunks and their files stay, the rest of the plan is read again, file numbers going on
  * after the kept ones. {@code metadata} gets the lowest LOW of all chunks, this run's and the
- * earlier ones'.
+ * earlier ones' (with no table to dump, the position read as the dump started).
  */
 final class LockFreeRun implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LockFreeRun.class);
@@ -213,9 +213,13 @@ final class LockFreeRun implements AutoCloseable {
                 + " and what was loaded from it, then dump again");
     }
 
-    /** The lowest LOW over every finished chunk: where the sync starts; null without a binlog. */
-    BinlogPosition lowest() throws IOException {
-        return ChunkJournal.lowest(ChunkJournal.readFrom(dir.path())).orElse(null);
+    /**
+     * The lowest LOW over every finished chunk: where the sync starts; null without a binlog. With
+     * no chunk at all (no table to dump) {@code atStart}, the position read as the dump started:
+     * every table is created after it, and comes through the binlog as in the other modes.
+     */
+    BinlogPosition lowest(BinlogPosition atStart) throws IOException {
+        return ChunkJournal.lowest(ChunkJournal.readFrom(dir.path())).orElse(atStart);
     }
 
     private static String names(List<TableName> tables) {

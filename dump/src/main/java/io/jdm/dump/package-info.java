@@ -27,7 +27,7 @@
  *        LOW ─► START TRANSACTION WITH CONSISTENT SNAPSHOT ─► HIGH ─► SELECT … ─► COMMIT
  *        files closed ─► line in jdm-chunks {table, chunk, files, LOW, HIGH}, fsynced ─► DumpListener
  *    columns read again (SchemaFingerprint): a table altered meanwhile stops the dump
- *    metadata (the lowest LOW) written last
+ *    metadata (the lowest LOW; with no table, the position read at the start) written last
  * </pre>
  *
  * <p>Why the target converges. Sync starts at the lowest LOW and writes in safe mode (REPLACE for

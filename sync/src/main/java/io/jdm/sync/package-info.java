@@ -57,7 +57,9 @@
  * times out and the Disruptor calls {@code onTimeout}), and once more on a clean stop after the last
  * slot. A DDL moves every writer's row to it. When no selected table changes at all, the reader
  * still puts a transaction boundary into the ring now and then (after a commit or a binlog rotation,
- * at most once a second): a slot with no change, position (file, next transaction, -1, -1, GTID set
+ * at most once a second, and the last one passed at the next heartbeat and at a clean stop, so a
+ * caught-up task restarts after its last transaction and, by GTID, needs none of the binlogs it
+ * applied, as a native replica): a slot with no change, position (file, next transaction, -1, -1, GTID set
  * after), meaning "everything before this was handed on, nothing after it". No change is routed to
  * it, so every writer may take it as its seen position under the same rule, and a restart from it
  * reads the next transaction whole. So the lowest stored position, where a restart reads from,

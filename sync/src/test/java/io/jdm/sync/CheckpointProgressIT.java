@@ -101,7 +101,8 @@ class CheckpointProgressIT {
         String create = "CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, v INT NOT NULL)";
         src.execute(create);
         tgt.execute(create);
-        SyncUnit unit = new SyncUnit(config(task, 7312).start(sourcePosition(src))
+        // by file and position: by GTID a caught-up task resumes past the purge (see SourceRestartIT)
+        SyncUnit unit = new SyncUnit(config(task, 7312).start(sourcePosition(src)).enableGtid(false)
                 .tableFilter((d, t) -> d.equals(db)).build());
         unit.start();
         src.execute("INSERT INTO `" + db + "`.t VALUES (1, 1), (2, 2)");
@@ -114,7 +115,8 @@ class CheckpointProgressIT {
         String oldest = sourcePosition(src).file();
         purgeTo(oldest);
         src.execute("INSERT INTO `" + db + "`.t VALUES (3, 3)");
-        SyncUnit again = new SyncUnit(config(task, 7312).tableFilter((d, t) -> d.equals(db)).build());
+        SyncUnit again = new SyncUnit(config(task, 7312).enableGtid(false).tableFilter((d, t) -> d.equals(db))
+                .build());
         String message;
         try {
             again.start();

@@ -6,7 +6,8 @@ import java.time.Duration;
 
 /**
  * A sync unit in its own JVM, for the kill -9 fault test. Arguments: source host, source port,
- * target host, target port, task, worker-count, database, start file, start pos.
+ * target host, target port, task, worker-count, database, start file, start pos, and optionally
+ * {@code gtid} and the start's GTID set to follow the source by GTID.
  */
 public final class SyncChild {
     private SyncChild() {
@@ -17,8 +18,9 @@ public final class SyncChild {
         SyncConfig cfg = SyncConfig.builder(args[4], ConnectionSpec.of(args[0], Integer.parseInt(args[1]), "root", ""),
                         ConnectionSpec.of(args[2], Integer.parseInt(args[3]), "root", ""))
                 .workerCount(Integer.parseInt(args[5])).batch(20).serverId(7001).metaSchema("jdm_meta_fault")
-                .start(BinlogPosition.of(args[7], Long.parseLong(args[8]))).compact(true).multipleRows(true)
-                .safeModeDuration(Duration.ZERO)
+                .start(new BinlogPosition(args[7], Long.parseLong(args[8]), args.length > 10 ? args[10] : ""))
+                .compact(true).multipleRows(true)
+                .safeModeDuration(Duration.ZERO).enableGtid(args.length > 9 && args[9].equals("gtid"))
                 .tableFilter((d, t) -> d.equals(db)).build();
         SyncUnit unit = new SyncUnit(cfg);
         try {

@@ -111,6 +111,9 @@ class PrecheckerIT {
         assertEquals(CheckResult.Status.PASS, find(rs, "target_privilege", "target").status());
         assertEquals(CheckResult.Status.PASS, find(rs, "charset", "target").status());
         assertEquals(CheckResult.Status.PASS, find(rs, "local_infile", "target").status(), "MariaDB's default is ON");
+        CheckResult session = find(rs, "session_binlog_format", "source");
+        assertEquals(CheckResult.Status.WARN, session.status(), session.detail());
+        assertTrue(session.detail().contains("SET SESSION binlog_format=STATEMENT or MIXED"), session.detail());
     }
 
     @Test

@@ -81,6 +81,48 @@ class LockFreeRunIT {
         assertSameRows();
     }
 
+    @Test
+    void anEmptyDatabaseStartsTheSyncAtThePositionReadAsTheDumpStarted() throws Exception {
+        emptyDatabaseRun("lock_free_empty", "lock-free", "root", "");
+    }
+
+    /** {@code auto} for a user without RELOAD goes lock-free: the same start on an empty database. */
+    @Test
+    void autoWithoutReloadOnAnEmptyDatabaseStartsTheSyncTheSameWay() throws Exception {
+        source.execute("CREATE USER IF NOT EXISTS 'lf_user'@'127.0.0.1' IDENTIFIED BY 'pw'",
+                "GRANT SELECT, SHOW VIEW, REPLICATION SLAVE, " + source.binlogMonitorPrivilege() + " ON *.* TO 'lf_user'@'127.0.0.1'");
+        emptyDatabaseRun("lock_free_empty_auto", "auto", "lf_user", "pw");
+    }
+
+    private void emptyDatabaseRun(String db, String consistency, String user, String password) throws Exception {
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_lfe");
+        TaskConfig task = new TaskConfigLoader().load(TestTasks.allMode(dir, "lock-free-empty", "jdm_meta_lfe",
+                source, user, password, target, db, "threads: 2, rows: 200, consistency: " + consistency,
+                "pool-size: 2", "worker-count: 2, batch: 50"));
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE),
+                "lock-free-empty");
+        try {
+            SyncUnit sync = run.awaitSync(Duration.ofMinutes(2));
+            assertTrue(sync != null, "sync never started: " + run.failure());
+            source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, v VARBINARY(20))",
+                    "INSERT INTO " + db + ".t VALUES (1, 'after the dump'), (2, X'00FF')",
+                    "UPDATE " + db + ".t SET v = 'updated' WHERE id = 1");
+            BinlogPosition end;
+            try (Connection c = DataSources.connect(ConnectionSpec.of(source.host(), source.port(), "root", ""))) {
+                end = Flavor.detect(c).currentPosition(c);
+            }
+            assertTrue(sync.awaitCaughtUp(end, Duration.ofMinutes(1)), "not caught up: " + sync.failure());
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "runner failed: " + run.failure());
+        assertEquals("lock-free", DumpMetadata.readFrom(dir.resolve("dump")).orElseThrow().consistency());
+        String q = "SELECT id, HEX(v) FROM " + db + ".t ORDER BY id";
+        assertEquals(List.of("1|75706461746564", "2|00FF"), source.rows(q));
+        assertEquals(source.rows(q), target.rows(q));
+    }
+
     static void assertSameRows() throws Exception {
         String q = "SELECT id, u, HEX(v) FROM " + DB + ".t ORDER BY id";
         List<String> want = source.rows(q);

@@ -1,6 +1,7 @@
 package io.jdm.cli.run;
 
 import io.jdm.cli.JdmChild;
+import io.jdm.cli.TestTasks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,6 +76,43 @@ class RunFailureOutputIT {
              ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM run_fail.t")) {
             rs.next();
             assertEquals(1, rs.getInt(1), "nothing applied past the failure");
+        }
+    }
+
+    @Test
+    void aRowChangeLoggedAsAStatementEndsTheRunInOneLine() throws Exception {
+        SqlServer source = TestServers.shared().source();
+        SqlServer target = TestServers.shared().target();
+        source.freshDatabase("run_stmt");
+        target.execute("DROP DATABASE IF EXISTS run_stmt", "DROP DATABASE IF EXISTS jdm_meta_stmt");
+        source.execute("CREATE TABLE run_stmt.t (id INT PRIMARY KEY, v INT)", "INSERT INTO run_stmt.t VALUES (1, 1)");
+        Path task = TestTasks.allMode(dir, "run-stmt", "jdm_meta_stmt", source, target, "run_stmt");
+        Path out = dir.resolve("stmt.log");
+        Process p = JdmChild.start(out, "run", task.toString());
+        try {
+            RunSignalIT.waitForRow(target, "run_stmt.t", 1);
+            source.execute("INSERT INTO run_stmt.t VALUES (2, 2)");
+            RunSignalIT.waitForRow(target, "run_stmt.t", 2);
+            try (Connection c = source.connect(); Statement st = c.createStatement()) {
+                st.execute("SET SESSION binlog_format = STATEMENT");
+                st.execute("UPDATE run_stmt.t SET v = 20 WHERE id = 2");
+            }
+            source.execute("INSERT INTO run_stmt.t VALUES (3, 3)");
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS), "jdm did not stop at the statement");
+        } finally {
+            p.destroyForcibly();
+        }
+        String log = Files.readString(out);
+        assertTrue(p.exitValue() != 0, log);
+        List<String> jdmLines = log.lines().filter(l -> l.startsWith("jdm: ")).toList();
+        assertEquals(1, jdmLines.size(), log);
+        assertTrue(jdmLines.get(0).contains("sync: the UPDATE at ") && jdmLines.get(0).contains(
+                "was logged as a statement, not as row events (its session ran with binlog_format STATEMENT or MIXED)"),
+                log);
+        try (Connection c = target.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT GROUP_CONCAT(id, '=', v ORDER BY id) FROM run_stmt.t")) {
+            rs.next();
+            assertEquals("1=1,2=2", rs.getString(1), "nothing applied past the statement");
         }
     }
 

@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.network.SSLMode;
 import com.github.shyiko.mysql.binlog.network.ServerException;
+import com.github.shyiko.mysql.binlog.network.protocol.command.QueryCommand;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.Tls;
 import io.jdm.common.position.BinlogPosition;
@@ -80,7 +81,7 @@ final class BinlogConnection {
 
     private BinaryLogClient newClient(BinlogPosition from) {
         ConnectionSpec s = settings.source();
-        BinaryLogClient c = new BinaryLogClient(s.host(), s.port(), s.user(), s.password());
+        BinaryLogClient c = new ChecksumAwareClient(s.host(), s.port(), s.user(), s.password());
         c.setServerId(settings.serverId());
         c.setKeepAlive(false); // reconnects are ours: they must resume from our position, not the client's
         c.setBlocking(true);
@@ -128,6 +129,26 @@ final class BinlogConnection {
             }
         });
         return c;
+    }
+
+    /**
+     * Says it reads checksums whatever the source logs now, as a native replica does. The library
+     * says so only while binlog_checksum is not NONE, and a source refuses to send files written
+     * with CRC32 before a switch to NONE to a replica that has not ("Slave can not handle replication
+     * events with the checksum ..."). The events are read right either way: the deserializer takes
+     * the checksum of each file from its FORMAT_DESCRIPTION event.
+     */
+    private static final class ChecksumAwareClient extends BinaryLogClient {
+        ChecksumAwareClient(String host, int port, String user, String password) {
+            super(host, port, user, password);
+        }
+
+        @Override
+        protected void setupConnection() throws IOException {
+            channel.write(new QueryCommand("SET @master_binlog_checksum = @@global.binlog_checksum"));
+            checkError(channel.read());
+            super.setupConnection();
+        }
     }
 
     /** The same TLS as the JDBC connections (CA, client certificate), on the binlog connection. */

@@ -56,6 +56,7 @@ public final class BinlogReader {
     private final ReaderStop stop;
     private final BinlogConnection connection;
     private final StreamSupervisor supervisor;
+    private final EventDispatcher events;
 
     public BinlogReader(Settings settings, BinlogPosition start, ChangeSink sink, Consumer<JdmException> onFailure) {
         this(settings, start, sink, onFailure, new ReadGate());
@@ -82,6 +83,7 @@ public final class BinlogReader {
         this.connection = new BinlogConnection(settings, events::onEvent, ex -> stop.fail(
                 ErrorClassifier.wrap("sync: cannot decode the binlog event after " + ctx.lastEventEnd, ex)));
         this.supervisor = new StreamSupervisor(settings, connection, events, ctx, gate, stop);
+        this.events = events;
         this.thread = new NamedThreadFactory(settings.task(), "sync", "reader").newThread(() -> run(start));
     }
 
@@ -118,6 +120,9 @@ public final class BinlogReader {
         try {
             ctx.tables.prepare();
             supervisor.run(start);
+            if (!stop.failed()) {
+                events.flushBoundary(); // a clean stop: the restart point moves past the last transaction read
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (JdmException e) {

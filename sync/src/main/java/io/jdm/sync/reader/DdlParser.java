@@ -46,6 +46,9 @@ final class DdlParser {
     private static final Set<Integer> MODIFIERS = Set.of(MariaDBLexer.OR, MariaDBLexer.REPLACE, MariaDBLexer.ONLINE,
             MariaDBLexer.OFFLINE, MariaDBLexer.IGNORE, MariaDBLexer.UNIQUE, MariaDBLexer.FULLTEXT,
             MariaDBLexer.SPATIAL);
+    /** The heads of row-changing statements: in a QUERY event they were logged as statements, not rows. */
+    private static final Set<Integer> DML = Set.of(MariaDBLexer.INSERT, MariaDBLexer.REPLACE, MariaDBLexer.UPDATE,
+            MariaDBLexer.DELETE, MariaDBLexer.LOAD, MariaDBLexer.WITH);
     private static final SqlScanner MYSQL = new SqlScanner(SqlDialect.DEFAULT);
 
     private DdlParser() {
@@ -74,6 +77,18 @@ final class DdlParser {
     /** True when the statement's head is one of a DDL sync applies, whether or not the grammar can read the rest. */
     static boolean isDdl(String sql) {
         return isOurs(lex(MYSQL.normalize(sql), new FirstError()));
+    }
+
+    /** The statement's first word when it changes rows (INSERT, REPLACE, UPDATE, DELETE, LOAD, WITH), else null. */
+    static String dmlVerb(String sql) {
+        MariaDBLexer lexer = new MariaDBLexer(CharStreams.fromString(MYSQL.normalize(sql)));
+        lexer.removeErrorListeners();
+        for (Token t = lexer.nextToken(); t.getType() != Token.EOF; t = lexer.nextToken()) {
+            if (t.getChannel() == Token.DEFAULT_CHANNEL) { // the first word only: no need to lex a long statement
+                return DML.contains(t.getType()) ? t.getText().toUpperCase(java.util.Locale.ROOT) : null;
+            }
+        }
+        return null;
     }
 
     private static ParsedDdl parse(String defaultDb, String sql, SqlScanner scanner) {

@@ -59,6 +59,10 @@ final class DdlPlanner {
      */
     List<DdlChange> plan(String defaultDb, String sql, Supplier<SourceSession> session, IntFunction<ChangePos> pos,
                          long eventMillis) {
+        String dml = DdlParser.dmlVerb(sql);
+        if (dml != null) {
+            return loggedAsStatement(defaultDb, dml, sql, pos.apply(0));
+        }
         ParsedDdl parsed;
         try {
             // the session is resolved only for a statement sync applies
@@ -129,6 +133,25 @@ final class DdlPlanner {
         throw new FatalException("sync: cannot read the DDL statement at " + at.restartPoint() + " ("
                 + e.reason() + "): " + e.shortStatement() + "; apply it to the target yourself if it is "
                 + "needed there, add a filter rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
+                + "\", no events, an sql-pattern matching this statement and action Ignore, and restart the task");
+    }
+
+    /**
+     * A row change logged as a statement (its session's binlog_format was STATEMENT or MIXED) has
+     * no rows to replay, and running the statement again on the target may change other rows than
+     * it did on the source: the task stops, unless a filter rule (matched on the text) says Ignore.
+     */
+    private List<DdlChange> loggedAsStatement(String defaultDb, String verb, String sql, ChangePos at) {
+        String db = defaultDb == null ? "" : defaultDb;
+        if (decider.decide(db, "", EventType.OTHER_DDL, sql) == Action.IGNORE) {
+            LOG.info("sync: {} logged as a statement at {} skipped by a filter rule: {}", verb, at, oneLine(sql));
+            return List.of();
+        }
+        throw new FatalException("sync: the " + verb + " at " + at.restartPoint() + " was logged as a statement, not "
+                + "as row events (its session ran with binlog_format STATEMENT or MIXED), so sync cannot replay it: "
+                + UnreadableDdlException.shorten(sql) + "; make every session write ROW (a session may "
+                + "override the global binlog_format), apply the statement to the target yourself if it changed "
+                + "replicated tables, add a filter rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
                 + "\", no events, an sql-pattern matching this statement and action Ignore, and restart the task");
     }
 

@@ -11,6 +11,7 @@ import com.github.shyiko.mysql.binlog.event.deserialization.MariadbGtidEventData
 import com.github.shyiko.mysql.binlog.event.deserialization.NullEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.RotateEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.TableMapEventDataDeserializer;
+import com.github.shyiko.mysql.binlog.event.deserialization.XAPrepareEventDataDeserializer;
 import com.github.shyiko.mysql.binlog.event.deserialization.XidEventDataDeserializer;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,6 +35,7 @@ final class Deserializers {
         m.put(EventType.ROTATE, new RotateEventDataDeserializer());
         m.put(EventType.QUERY, new QueryEventDeserializer());
         m.put(EventType.XID, new XidEventDataDeserializer());
+        m.put(EventType.XA_PREPARE, new XAPrepareEventDataDeserializer());
         m.put(EventType.TABLE_MAP, new TableMapEventDataDeserializer());
         m.put(EventType.GTID, new GtidEventDataDeserializer());
         m.put(EventType.MARIADB_GTID, new MariadbGtidEventDataDeserializer());

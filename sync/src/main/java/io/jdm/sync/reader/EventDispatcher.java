@@ -59,6 +59,7 @@ final class EventDispatcher {
         ctx.startEvent(h);
         if (type == EventType.HEARTBEAT) {
             ctx.heartbeats++;
+            flushBoundary(); // the stream is quiet: the last commit's boundary goes on now
         }
         if (!ctx.inTxn && gate.mayHold() && type != EventType.HEARTBEAT && !passGate()) {
             return false;
@@ -70,7 +71,7 @@ final class EventDispatcher {
             }
             ctx.endEvent(h);
             if (type == EventType.XID || type == EventType.ROTATE || type == EventType.QUERY
-                    || type == EventType.TRANSACTION_PAYLOAD) {
+                    || type == EventType.TRANSACTION_PAYLOAD || type == EventType.XA_PREPARE) {
                 boundary();
             }
             if (ctx.shards != null && !ctx.inTxn) {
@@ -135,15 +136,29 @@ final class EventDispatcher {
      * changes. Never one at or before what was handed on already (events read again after a reconnect).
      */
     private void boundary() {
-        long now = System.nanoTime();
-        if (ctx.inTxn || now - ctx.lastBoundaryNanos < PROGRESS_EVERY_NANOS) {
+        if (ctx.inTxn) {
             return;
         }
-        ChangePos b = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.current());
-        if (b.isAfter(ctx.lastBoundary) && b.isAfter(ctx.lastPublished)) {
+        ctx.pendingBoundary = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.current());
+        if (System.nanoTime() - ctx.lastBoundaryNanos >= PROGRESS_EVERY_NANOS) {
+            flushBoundary();
+        }
+    }
+
+    /**
+     * Hands on the last boundary the stream passed, if nothing was handed on after it: at a
+     * heartbeat and when the reader stops cleanly. Without it a task's last transaction before a
+     * quiet spell (or a stop) would stay its restart point, and a restart would ask the source for
+     * that transaction again, in a binlog that may be purged by then although everything in it
+     * was applied.
+     */
+    void flushBoundary() {
+        ChangePos b = ctx.pendingBoundary;
+        ctx.pendingBoundary = null;
+        if (b != null && b.isAfter(ctx.lastBoundary) && b.isAfter(ctx.lastPublished)) {
             ctx.sink.progress(b);
             ctx.lastBoundary = b;
-            ctx.lastBoundaryNanos = now;
+            ctx.lastBoundaryNanos = System.nanoTime();
         }
     }
 }

@@ -16,6 +16,7 @@ final class Handlers {
         m.put(EventType.MARIADB_GTID, new GtidHandler());
         m.put(EventType.QUERY, new QueryHandler());
         m.put(EventType.XID, new XidHandler());
+        m.put(EventType.XA_PREPARE, new XaHandler());
         m.put(EventType.TABLE_MAP, new TableMapHandler());
         RowsHandler rows = new RowsHandler();
         for (EventType t : new EventType[] {EventType.WRITE_ROWS, EventType.EXT_WRITE_ROWS, EventType.UPDATE_ROWS,

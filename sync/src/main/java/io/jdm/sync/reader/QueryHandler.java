@@ -30,9 +30,16 @@ final class QueryHandler implements BinlogEventHandler {
             } else {
                 ctx.explicitTxn = true;
             }
+            if (upper.startsWith("XA START")) {
+                ctx.xa.begin();
+            }
             return;
         }
-        if (upper.equals("COMMIT") || upper.equals("ROLLBACK") || upper.startsWith("XA COMMIT")) {
+        if (XaHandler.takes(upper)) {
+            XaHandler.statement(head, ctx);
+            return;
+        }
+        if (upper.equals("COMMIT") || upper.equals("ROLLBACK")) {
             ctx.endTxn();
             return;
         }

@@ -23,6 +23,8 @@ final class ReaderContext {
     /** Pessimistic shard mode: where waiting shards' rows go, and drains; null without it. */
     final ShardCoordinator shards;
     final Map<Long, TableCache.Decoder> byTableId = new HashMap<>();
+    /** Prepared XA transactions held until their outcome, and the XA transaction being read. */
+    final XaTransactions xa = new XaTransactions();
 
     String file;
     /** Start of the event being handled: from its header when the server filled it in, else counted. */
@@ -45,6 +47,8 @@ final class ReaderContext {
     /** The last boundary handed on, and when: boundaries go out at most once per PROGRESS_EVERY. */
     ChangePos lastBoundary;
     long lastBoundaryNanos;
+    /** The last boundary passed but not handed on yet (boundaries go out at most once per PROGRESS_EVERY). */
+    ChangePos pendingBoundary;
     volatile BinlogPosition lastEventEnd;
     long rowEvents;
     /** Heartbeats received: a quiet stream that still gets them is alive, which counts as getting further. */
@@ -88,6 +92,7 @@ final class ReaderContext {
         txnPos = pos;
         txnEvent = -1;
         gtidBefore = gtids.current();
+        xa.reset();
     }
 
     void endTxn() {
@@ -103,6 +108,11 @@ final class ReaderContext {
             beginTxn(eventStart, false);
         }
         txnEvent++;
+    }
+
+    /** Where the open transaction starts, for messages. */
+    String txnStart() {
+        return file + ":" + txnPos;
     }
 
     /** The position of row {@code row} of the current event. */

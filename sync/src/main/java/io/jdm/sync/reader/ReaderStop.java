@@ -28,6 +28,11 @@ final class ReaderStop {
         }
     }
 
+    /** Failed (not merely stopped). */
+    boolean failed() {
+        return failed;
+    }
+
     /** Stopped or failed: no event may be handed on any more, and no connection opened. */
     boolean ended() {
         return stopping || failed;

@@ -95,8 +95,18 @@ final class RowsHandler implements BinlogEventHandler {
         if (!pos.isAfter(ctx.lastPublished)) {
             return; // read again after a reconnect: already handed on
         }
-        ctx.sink.row(new RowChange(info, kind, before, after, pos, h.getTimestamp()));
-        ctx.lastPublished = pos;
+        RowChange c = new RowChange(info, kind, before, after, pos, h.getTimestamp());
+        if (ctx.xa.reading()) {
+            ctx.xa.add(c, ctx.txnStart()); // handed on at its XA COMMIT, if one comes
+            return;
+        }
+        publish(ctx, c);
+    }
+
+    /** Hands one change on; {@code c.pos()} is after every change handed on before. */
+    static void publish(ReaderContext ctx, RowChange c) {
+        ctx.sink.row(c);
+        ctx.lastPublished = c.pos();
         ctx.rowEvents++;
     }
 

@@ -16,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,13 @@ import org.slf4j.LoggerFactory;
 final class StreamSupervisor {
     private static final Logger LOG = LoggerFactory.getLogger(StreamSupervisor.class);
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+    /**
+     * How MySQL 5.7/8.0 and MariaDB word a 1236 for logs that are gone: the file is not in the
+     * index, or the GTIDs the replica needs were purged (MySQL), or no binlog holds the requested
+     * GTID state (MariaDB).
+     */
+    private static final Pattern PURGED = Pattern.compile("could not find first log file|purged|could not find "
+            + "GTID state", Pattern.CASE_INSENSITIVE);
 
     private final BinlogReader.Settings settings;
     private final BinlogConnection connection;
@@ -130,9 +138,15 @@ final class StreamSupervisor {
         return ctx.rowEvents + ctx.lastEventEnd.pos() + ctx.heartbeats;
     }
 
-    /** The source refused the stream: a failure no reconnect can pass. */
+    /**
+     * The source refused the stream: a failure no reconnect can pass. 1236 covers more than a
+     * purge (a checksum the client did not declare, a position past the file's end, a file the
+     * index lists but the disk lacks): only the source's own words about missing logs or GTIDs
+     * are reported as a purge.
+     */
     private JdmException refused(Exception e) {
-        if (ErrorClassifier.code(e) == ER_SOURCE_FATAL_ERROR_READING_BINLOG) {
+        if (ErrorClassifier.code(e) == ER_SOURCE_FATAL_ERROR_READING_BINLOG && PURGED.matcher(
+                String.valueOf(e.getMessage())).find()) {
             return purged(e);
         }
         return new FatalException("sync: the source refused the binlog stream at " + from + ": "

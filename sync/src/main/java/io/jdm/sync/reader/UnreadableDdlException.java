@@ -27,7 +27,7 @@ final class UnreadableDdlException extends RuntimeException {
         return shorten(statement);
     }
 
-    private static String shorten(String sql) {
+    static String shorten(String sql) {
         String one = DdlPlanner.oneLine(sql);
         return one.length() <= SHOWN ? one : one.substring(0, SHOWN - 3) + "...";
     }

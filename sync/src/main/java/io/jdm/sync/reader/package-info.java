@@ -37,6 +37,16 @@
  * type, not the copy's: a MariaDB target's copy of a JSON column is LONGTEXT, which takes the
  * text as the source's version prints it (5.7 prints integral doubles without {@code .0}).
  *
+ * <h2>XA transactions</h2>
+ * MySQL and MariaDB 10.5+ log an XA transaction's prepared part (up to XA_PREPARE) and its outcome
+ * ({@code XA COMMIT xid} or {@code XA ROLLBACK xid}) as two transactions with a GTID each, other
+ * transactions in between. The prepared part's changes are held in memory ({@code XaTransactions},
+ * bounded: a larger one stops the unit) and handed on at the outcome's position on COMMIT, or
+ * dropped on ROLLBACK. On MySQL, until its outcome the prepared part's GTID is held out of the GTID
+ * set every position carries, so a restart by GTID (enable-gtid) reads it again; a MariaDB GTID state
+ * cannot leave it out. An outcome whose prepared part was not read (before the task's start, or
+ * passed by a restart) stops the unit.
+ *
  * <h2>DDL and the schema at each position</h2>
  * <pre>
  *  QUERY ─► status variables ─► SourceSession (sql_mode, charsets, time zone, timestamp, …)

@@ -33,6 +33,19 @@ class DdlParserTest {
     }
 
     @Test
+    void rowChangingStatementsAreToldByTheirFirstWord() {
+        assertEquals("INSERT", DdlParser.dmlVerb("/* app */ insert into t values (1)"));
+        assertEquals("UPDATE", DdlParser.dmlVerb("UPDATE t SET a = 1"));
+        assertEquals("DELETE", DdlParser.dmlVerb("  DELETE FROM t"));
+        assertEquals("REPLACE", DdlParser.dmlVerb("replace t values (1)"));
+        assertEquals("WITH", DdlParser.dmlVerb("WITH c AS (SELECT 1) UPDATE t, c SET t.a = 1"));
+        assertEquals(null, DdlParser.dmlVerb("CREATE TABLE t (a INT)"));
+        assertEquals(null, DdlParser.dmlVerb("CREATE OR REPLACE TABLE t (a INT)"));
+        assertEquals(null, DdlParser.dmlVerb("GRANT SELECT ON *.* TO u"));
+        assertEquals(null, DdlParser.dmlVerb("SAVEPOINT s"));
+    }
+
+    @Test
     void kindsAreTheFilterEventTypes() {
         assertEquals(EventType.CREATE_DATABASE, DdlParser.parse("", "CREATE SCHEMA IF NOT EXISTS d").kind());
         assertEquals(EventType.DROP_DATABASE, DdlParser.parse("", "drop database `d`").kind());
