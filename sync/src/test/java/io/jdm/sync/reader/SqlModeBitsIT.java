@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The sql_mode bit names agree with the source server, whichever flavour it is: SET sql_mode takes
  * the bit set as a number and the server answers with the names. A bit the server calls {@code
- * NOT_USED} (or, 5.7, shows as nothing) is one the table must have no name for (a QUERY event never carries it).
+ * NOT_USED} (or, 5.7, shows as an empty name) is one the table must have no name for (a QUERY event never carries it).
  */
 class SqlModeBitsIT {
     @Test
@@ -31,7 +31,7 @@ class SqlModeBitsIT {
                 if (server == null) {
                     continue; // a bit MySQL 8.0 retired: the table keeps 5.7's name, an 8.0 event never has it
                 }
-                if (server.equals("NOT_USED") || server.isEmpty()) { // 5.7 shows the unused bit as nothing
+                if (server.equals("NOT_USED") || server.replace(",", "").isBlank()) { // 5.7 shows it as ","
                     assertThrows(IllegalArgumentException.class, () -> SqlModeBits.names(bits, flavor),
                             "bit " + bit + " is not a mode of this server, yet the table names it");
                     continue;
