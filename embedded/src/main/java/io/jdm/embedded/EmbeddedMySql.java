@@ -30,7 +30,7 @@ public final class EmbeddedMySql implements SqlServer {
     private final String name;
     private final Path dataRoot;
     private final int port;
-    private final List<String> command;
+    private List<String> command;
     private final String libraryPath;
     private Process process;
 
@@ -202,6 +202,21 @@ public final class EmbeddedMySql implements SqlServer {
         } catch (IOException e) {
             throw new UncheckedIOException("embedded " + flavor.label() + " " + name + " did not restart", e);
         }
+    }
+
+    /**
+     * Starts the server again on the same port and data directory with more options, which win over
+     * the ones it was started with (another {@code --log-bin} basename, GTIDs off…).
+     */
+    @Override
+    public synchronized void restart(List<String> extraArgs) {
+        if (isRunning()) {
+            throw new IllegalStateException(this + " is running: stop it first");
+        }
+        List<String> cmd = new ArrayList<>(command);
+        cmd.addAll(extraArgs);
+        command = List.copyOf(cmd);
+        restart();
     }
 
     /** Stops the server and deletes its data directory. */

@@ -58,6 +58,11 @@ public interface SqlServer extends AutoCloseable {
         throw new UnsupportedOperationException(this + " cannot be stopped and restarted");
     }
 
+    /** As {@link #restart()}, with server options that win over the ones the server was started with. */
+    default void restart(java.util.List<String> extraArgs) {
+        throw new UnsupportedOperationException(this + " cannot be restarted with other options");
+    }
+
     default Connection connect() throws SQLException {
         return java.sql.DriverManager.getConnection(jdbcUrl(null), user(), password());
     }

@@ -9,6 +9,7 @@ import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.checkpoint.AppliedFilter;
 import io.jdm.sync.checkpoint.CheckpointStore;
 import io.jdm.sync.checkpoint.DdlMarkers;
+import io.jdm.sync.checkpoint.SourceServer;
 import io.jdm.sync.reader.StartGtids;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.WriterProgress;
@@ -67,6 +68,7 @@ final class GlobalCheckpoint {
                         + "binlog-gtid) in the task file, or run the full migration first (task-mode all)");
             }
             startPosition = StartGtids.complete(cfg.source(), cfg.start());
+            store.server(sourceServer(startPosition.hasGtid()).id());
             generation = 1;
             oldestGeneration = 1;
             store.startGeneration(c, generation, cfg.workerCount(), marker(startPosition));
@@ -76,6 +78,15 @@ final class GlobalCheckpoint {
         ChangePos min = saved.generations().stream().map(g -> g.min()).filter(Objects::nonNull)
                 .min(ChangePos::compareTo).orElseThrow();
         startPosition = min.restartPoint();
+        SourceServer server = sourceServer(startPosition.hasGtid());
+        String mismatch = server.mismatch(startPosition, saved.server());
+        if (mismatch != null) {
+            throw new FatalException("sync: task " + cfg.task() + " cannot resume: " + mismatch + "; without GTIDs a "
+                    + "binlog position means nothing on another server or file series. Point the task back at the "
+                    + "server and log-bin it read, or turn GTIDs on at the source and start over (" + startOver()
+                    + "); the checkpoint is kept");
+        }
+        store.server(server.id());
         if (pendingDdl != null && pendingDdl.pos().isAfter(min)) {
             // every writer committed everything before it: reading earlier would decode those rows
             // with table definitions the DDL may have changed already
@@ -101,6 +112,24 @@ final class GlobalCheckpoint {
         oldGenerationsHorizon = saved.generations().stream().filter(g -> g.id() != generation)
                 .map(g -> g.max()).filter(Objects::nonNull).max(ChangePos::compareTo).orElse(null);
         return f;
+    }
+
+    /**
+     * The source server this run reads. When it cannot be read and the position has GTIDs it is
+     * not needed (a warning, the positions name no server); without GTIDs the task cannot start.
+     */
+    private SourceServer sourceServer(boolean hasGtid) {
+        try (Connection s = DataSources.connect(cfg.source())) {
+            return SourceServer.read(s);
+        } catch (SQLException e) {
+            if (!hasGtid) {
+                throw ErrorClassifier.wrap("sync: cannot read which server the source " + cfg.source().address()
+                        + " is", e);
+            }
+            LOG.warn("sync: cannot read which server the source {} is: {}", cfg.source().address(),
+                    ErrorClassifier.oneLine(e));
+            return new SourceServer("", "");
+        }
     }
 
     /** A writer position meaning "nothing at or after {@code p} applied". */

@@ -17,11 +17,15 @@ import java.util.TreeMap;
  * The sync checkpoint table in the target. One row per (source, generation, writer) holds that
  * writer's position and is written in the same transaction as the writer's data; the row with
  * writer {@code -1} is the global checkpoint (everything before it applied), written on its own.
+ * Each row also names the source server whose binlog the position is in ({@code source_server},
+ * see {@link SourceServer}): with GTID off a file and offset mean nothing on another server.
  */
 public final class CheckpointStore {
     public static final int GLOBAL = -1;
     private final TableName table;
     private final String sourceId;
+    /** The source server this run reads, written with every position; empty until known. */
+    private volatile String server = "";
 
     public CheckpointStore(TableName table, String sourceId) {
         this.table = table;
@@ -39,13 +43,37 @@ public final class CheckpointStore {
                     + "source_id VARCHAR(128) NOT NULL, gen INT NOT NULL, writer INT NOT NULL,"
                     + " worker_count INT NOT NULL, binlog_name VARCHAR(255) NOT NULL, txn_pos BIGINT NOT NULL,"
                     + " event_idx BIGINT NOT NULL, row_idx INT NOT NULL, gtid_before TEXT NOT NULL,"
+                    + " source_server VARCHAR(255) NOT NULL DEFAULT '',"
                     + " updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),"
                     + " PRIMARY KEY (source_id, gen, writer)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
         }
+        // a table made before positions named their server gets the column; its rows name none
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'source_server'")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && rs.getInt(1) > 0) {
+                    return;
+                }
+            }
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE " + table.quoted()
+                    + " ADD COLUMN source_server VARCHAR(255) NOT NULL DEFAULT '' AFTER gtid_before");
+        }
     }
 
-    /** What is stored for this source: writer generations (oldest first) and the global checkpoint. */
-    public record Saved(List<Generation> generations, ChangePos global) {
+    /** Names the source server the positions written from now on are in ({@link SourceServer#id()}). */
+    public void server(String id) {
+        this.server = id == null ? "" : id;
+    }
+
+    /**
+     * What is stored for this source: writer generations (oldest first), the global checkpoint and
+     * the source server the newest positions were read from (empty when no row names one).
+     */
+    public record Saved(List<Generation> generations, ChangePos global, String server) {
         public boolean isEmpty() {
             return generations.isEmpty();
         }
@@ -58,13 +86,18 @@ public final class CheckpointStore {
     public Saved load(Connection c) throws SQLException {
         Map<Integer, ChangePos[]> gens = new TreeMap<>();
         ChangePos global = null;
+        String server = "";
         try (PreparedStatement ps = c.prepareStatement("SELECT gen, writer, worker_count, binlog_name, txn_pos,"
-                + " event_idx, row_idx, gtid_before FROM " + table.quoted() + " WHERE source_id = ?")) {
+                + " event_idx, row_idx, gtid_before, source_server FROM " + table.quoted()
+                + " WHERE source_id = ? ORDER BY updated_at")) {
             ps.setString(1, sourceId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     ChangePos p = new ChangePos(rs.getString(4), rs.getLong(5), rs.getLong(6), rs.getInt(7),
                             rs.getString(8));
+                    if (!rs.getString(9).isEmpty()) {
+                        server = rs.getString(9); // the latest written wins
+                    }
                     int writer = rs.getInt(2);
                     if (writer == GLOBAL) {
                         global = p;
@@ -80,21 +113,21 @@ public final class CheckpointStore {
         }
         List<Generation> out = new ArrayList<>();
         gens.forEach((id, arr) -> out.add(new Generation(id, arr)));
-        return new Saved(out, global);
+        return new Saved(out, global, server);
     }
 
     /** Appends the upsert of one writer's row; run it inside the writer's transaction. */
     public void appendUpsert(StringBuilder sb, int gen, int writer, int workerCount, ChangePos p) {
         sb.append("INSERT INTO ").append(table.quoted())
-                .append(" (source_id, gen, writer, worker_count, binlog_name, txn_pos, event_idx, row_idx, gtid_before)"
-                        + " VALUES (")
+                .append(" (source_id, gen, writer, worker_count, binlog_name, txn_pos, event_idx, row_idx, gtid_before,"
+                        + " source_server) VALUES (")
                 .append(Identifiers.literal(sourceId)).append(',').append(gen).append(',').append(writer).append(',')
                 .append(workerCount).append(',').append(Identifiers.literal(p.file())).append(',')
                 .append(p.txnPos()).append(',').append(p.event()).append(',').append(p.row()).append(',')
-                .append(Identifiers.literal(p.gtidBefore()))
+                .append(Identifiers.literal(p.gtidBefore())).append(',').append(Identifiers.literal(server))
                 .append(") ON DUPLICATE KEY UPDATE binlog_name = VALUES(binlog_name), txn_pos = VALUES(txn_pos),"
                         + " event_idx = VALUES(event_idx), row_idx = VALUES(row_idx), gtid_before = VALUES(gtid_before),"
-                        + " worker_count = VALUES(worker_count)");
+                        + " worker_count = VALUES(worker_count), source_server = VALUES(source_server)");
     }
 
     /** This writer's stored position, to learn after a lost connection whether a commit went through. */
