@@ -29,8 +29,9 @@ import org.junit.jupiter.api.Test;
  * XA transactions as the source logs them: the prepared part and the outcome apart, each with its
  * own GTID. Rolled back: nothing reaches the target; committed: applied once, after what the source
  * committed before the outcome; the GTID set has no holes; and a kill -9 between XA PREPARE and
- * the outcome, then a restart, still applies a commit and drops a rollback (MySQL), or stops with
- * one line having applied nothing of either (MariaDB, whose GTID state cannot leave one out).
+ * the outcome, then a restart by GTID, still applies a commit and drops a rollback: MySQL's
+ * checkpoint leaves the prepared transaction out of its set, MariaDB's carries a state to restart
+ * from before it.
  */
 class XaIT {
     private static final String META = "jdm_meta_fault"; // the one SyncChild uses
@@ -125,16 +126,7 @@ class XaIT {
         String db = "xait_kill";
         String task = "xakill";
         killBetweenPrepareAndOutcome(db, task, true);
-        if (mariadb()) {
-            assertRestartStops(db, task, true, "a MariaDB GTID state cannot leave a prepared transaction out");
-        } else {
-            assertResumesByGtid(db, task);
-        }
-    }
-
-    /** MariaDB's GTID state has no holes: the checkpoint passed the prepared part, and the restart says so. */
-    private static boolean mariadb() {
-        return TestServers.shared().source().flavor().equals("mariadb");
+        assertResumesByGtid(db, task);
     }
 
     private static void assertRestartStops(String db, String task, boolean gtid, String words) throws Exception {
@@ -155,18 +147,13 @@ class XaIT {
 
     /**
      * By file and position a restart passes the prepared part, and stops at the outcome saying how
-     * to go on; on MySQL the checkpoint's GTID set left the prepared transaction out, so by GTID it
-     * goes on.
+     * to go on; by GTID the restart reads the prepared part again and goes on.
      */
     @Test
     void byFileAndPositionTheOutcomeStopsTheRestartAndByGtidItGoesOn() throws Exception {
         String db = "xait_kill_pos";
         String task = "xakillpos";
         killBetweenPrepareAndOutcome(db, task, false);
-        if (mariadb()) {
-            assertRestartStops(db, task, false, "a MariaDB GTID state cannot leave a prepared transaction out");
-            return;
-        }
         assertRestartStops(db, task, false, "set enable-gtid: true and restart it");
         assertResumesByGtid(db, task);
     }

@@ -120,7 +120,7 @@ final class EventDispatcher {
         if (steps.isEmpty()) {
             return;
         }
-        ChangePos at = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.current());
+        ChangePos at = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.positionText());
         for (BarrierStep step : steps) {
             ctx.sink.ddl(new DdlChange("", "", step.describe(), List.of(), List.of(), null, "", at,
                     System.currentTimeMillis(), null, false, step));
@@ -139,7 +139,7 @@ final class EventDispatcher {
         if (ctx.inTxn) {
             return;
         }
-        ctx.pendingBoundary = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.current());
+        ctx.pendingBoundary = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.positionText());
         if (System.nanoTime() - ctx.lastBoundaryNanos >= PROGRESS_EVERY_NANOS) {
             flushBoundary();
         }

@@ -91,7 +91,7 @@ final class ReaderContext {
         explicitTxn = explicit;
         txnPos = pos;
         txnEvent = -1;
-        gtidBefore = gtids.current();
+        gtidBefore = gtids.positionText();
         xa.reset();
     }
 
@@ -123,9 +123,9 @@ final class ReaderContext {
     /** Where to reconnect: the start of the open transaction, else the end of the last event. */
     BinlogPosition resumePoint() {
         if (inTxn) {
-            return new BinlogPosition(file, txnPos, gtidBefore);
+            return new BinlogPosition(file, txnPos, ChangePos.restartGtids(gtidBefore));
         }
         BinlogPosition end = lastEventEnd;
-        return new BinlogPosition(end.file(), end.pos(), gtids.current());
+        return new BinlogPosition(end.file(), end.pos(), ChangePos.restartGtids(gtids.positionText()));
     }
 }

@@ -67,12 +67,10 @@ final class XaHandler implements BinlogEventHandler {
             if (commit) {
                 throw new FatalException("sync: XA COMMIT " + xid + " at " + ctx.txnStart() + " commits an XA "
                         + "transaction whose prepared part this run did not read, so its changes cannot be replayed: "
-                        + (ctx.gtids.holdsOut() ? "if the task was restarted by file and position since the XA "
-                        + "PREPARE, set enable-gtid: true and restart it (its checkpoint's GTID set leaves that "
-                        + "transaction out, so the source sends it again); if the XA PREPARE lies before where the "
-                        + "task first started, start" : "the task started, or was restarted, after its XA PREPARE "
-                        + "(a MariaDB GTID state cannot leave a prepared transaction out, so a restart cannot read "
-                        + "it again); start") + " the task over from a full dump taken while no XA transaction is "
+                        + "if the task was restarted by file and position since the XA PREPARE, set enable-gtid: "
+                        + "true and restart it (its checkpoint's GTID state restarts before that transaction, so "
+                        + "the source sends it again); if the XA PREPARE lies before where the task first started, "
+                        + "start the task over from a full dump taken while no XA transaction is "
                         + "prepared on the source (XA RECOVER lists them)");
             }
         } else {

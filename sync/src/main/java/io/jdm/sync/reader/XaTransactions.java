@@ -22,8 +22,9 @@ import java.util.Map;
  * <p>On MySQL a prepared transaction's GTID counts as executed only once its outcome has been read
  * ({@link GtidTracker#hold}), so every position handed on meanwhile restarts the stream (by GTID)
  * before the prepared part, which is read and held again; what was already applied after it is
- * dropped as on any restart. A MariaDB GTID state cannot leave one transaction out, so there a
- * restart between the prepare and the outcome passes the prepared part. An outcome whose prepared
+ * dropped as on any restart. A MariaDB GTID state cannot leave one transaction out: there the
+ * positions carry a second state to restart from, with the prepared transaction's domain before it
+ * ({@link GtidTracker#positionText}), to the same effect. An outcome whose prepared
  * part this reader never saw (it lies before where the task started, or a restart passed it)
  * cannot be replayed: the unit stops.
  * A one-phase commit (MySQL logs it as XA_PREPARE with the one-phase flag) is handed on at once.

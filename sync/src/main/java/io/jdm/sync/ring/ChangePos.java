@@ -18,6 +18,11 @@ import java.util.Objects;
  * or the same server restarted with another {@code log-bin} basename, numbers its files from
  * 000001 again, and ordering by them would take every change after the switch for one already
  * applied. Only without GTIDs are transactions ordered by file index and offset.
+ *
+ * <p>On MariaDB, while a prepared XA transaction waits for its outcome, {@code gtidBefore} is
+ * {@code ordering~restart}: the executed state, which orders, and the state to restart from, which
+ * leaves the prepared transaction's domain where it was before it, so that a restart reads it again
+ * (a MariaDB state cannot leave one transaction out as a MySQL set can).
  */
 public record ChangePos(String file, long txnPos, long event, int row, String gtidBefore)
         implements Comparable<ChangePos> {
@@ -27,6 +32,20 @@ public record ChangePos(String file, long txnPos, long event, int row, String gt
             .thenComparingLong(ChangePos::txnPos)
             .thenComparingLong(ChangePos::event)
             .thenComparingInt(ChangePos::row);
+
+    /** Separates the ordering state from the restart state in {@code gtidBefore}. */
+    public static final char RESTART = '~';
+
+    /** {@code ordering~restart}, or {@code ordering} when both are the same. */
+    public static String withRestart(String ordering, String restart) {
+        return ordering.equals(restart) ? ordering : ordering + RESTART + restart;
+    }
+
+    /** The state to restart from in a {@code gtidBefore}. */
+    public static String restartGtids(String gtidBefore) {
+        int at = gtidBefore.indexOf(RESTART);
+        return at < 0 ? gtidBefore : gtidBefore.substring(at + 1);
+    }
 
     public ChangePos {
         Objects.requireNonNull(file, "file");
@@ -67,7 +86,10 @@ public record ChangePos(String file, long txnPos, long event, int row, String gt
         if (w.set == set) {
             return w.weight;
         }
-        long weight = set.isBlank() ? -1 : set.indexOf(':') >= 0 ? mysqlCount(set) : mariadbSum(set);
+        int restart = set.indexOf(RESTART);
+        String ordering = restart < 0 ? set : set.substring(0, restart);
+        long weight = ordering.isBlank() ? -1 : ordering.indexOf(':') >= 0 ? mysqlCount(ordering)
+                : mariadbSum(ordering);
         lastWeighed = new Weighed(set, weight);
         return weight;
     }
@@ -106,7 +128,7 @@ public record ChangePos(String file, long txnPos, long event, int row, String gt
 
     /** The position to request from the source so that this change's transaction is replayed whole. */
     public BinlogPosition restartPoint() {
-        return new BinlogPosition(file, txnPos, gtidBefore);
+        return new BinlogPosition(file, txnPos, restartGtids(gtidBefore));
     }
 
     static long fileIndex(String file) {

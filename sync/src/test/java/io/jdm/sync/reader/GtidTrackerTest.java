@@ -32,6 +32,22 @@ class GtidTrackerTest {
     }
 
     @Test
+    void mariadbPositionsRestartBeforeTheOldestHeldTransactionOfItsDomainUntilItsOutcome() {
+        GtidTracker t = new GtidTracker(true, "0-1-5,1-2-9");
+        assertEquals("0-1-5,1-2-9", t.positionText());
+        t.hold("0-1-6");
+        t.commit("1-2-10");
+        t.hold("0-1-7");
+        t.commit("0-1-8");
+        assertEquals("0-1-8,1-2-10~0-1-5,1-2-10", t.positionText());
+        assertEquals("0-1-5,1-2-10", io.jdm.sync.ring.ChangePos.restartGtids(t.positionText()));
+        t.release("0-1-6");
+        assertEquals("0-1-8,1-2-10~0-1-6,1-2-10", t.positionText());
+        t.release("0-1-7");
+        assertEquals("0-1-8,1-2-10", t.positionText());
+    }
+
+    @Test
     void theXidOfAPrepareEventIsWrittenAsTheOutcomeStatementWritesIt() {
         XAPrepareEventData d = new XAPrepareEventData();
         d.setFormatID(1);

@@ -52,4 +52,13 @@ class ChangePosTest {
         ChangePos later = new ChangePos("mysql-bin.000003", 900, -1, -1, "0-1-10");
         assertTrue(later.isAfter(first));
     }
+
+    @Test
+    void aMariadbRestartStateOrdersByTheExecutedStateAndRestartsFromTheOther() {
+        ChangePos held = new ChangePos("mysql-bin.000002", 900, 0, 0, "0-1-8~0-1-5");
+        ChangePos before = new ChangePos("mysql-bin.000002", 500, 0, 0, "0-1-7");
+        assertTrue(held.isAfter(before));
+        assertEquals("0-1-5", held.restartPoint().gtidSet());
+        assertEquals(900, held.restartPoint().pos());
+    }
 }
