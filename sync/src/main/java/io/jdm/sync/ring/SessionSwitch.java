@@ -18,7 +18,9 @@ import java.util.Set;
  */
 public final class SessionSwitch implements AutoCloseable {
     /** MySQL 8's variable; a target without it has no such default to follow. */
-    private static final Set<String> ONLY_WHERE_KNOWN = Set.of("default_collation_for_utf8mb4");
+    private static final String UTF8MB4_DEFAULT = "default_collation_for_utf8mb4";
+    private static final String COLLATIONS = "character_set_collations";
+    private static final Set<String> ONLY_WHERE_KNOWN = Set.of(UTF8MB4_DEFAULT);
     private static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
     private static final int WRONG_VALUE_FOR_VAR = 1231;
     /**
@@ -45,7 +47,7 @@ public final class SessionSwitch implements AutoCloseable {
      * it); a lost connection is thrown as it came (SQLException), for the caller's retry.
      */
     public static SessionSwitch enter(Connection c, SourceSession s, String where) throws SQLException {
-        Map<String, String> vars = charsetsLast(s.variables());
+        Map<String, String> vars = charsetsLast(utf8mb4DefaultForTarget(c, s.variables()));
         Map<String, String> own = new LinkedHashMap<>();
         try (Statement st = c.createStatement()) {
             for (String name : vars.keySet()) {
@@ -58,7 +60,8 @@ public final class SessionSwitch implements AutoCloseable {
                     String v = rs.getString(1);
                     own.put(name, v == null ? "DEFAULT" : v.matches("-?[0-9]+|ON|OFF") ? v : Identifiers.literal(v));
                 } catch (SQLException e) {
-                    if (e.getErrorCode() != UNKNOWN_SYSTEM_VARIABLE || !ONLY_WHERE_KNOWN.contains(name)) {
+                    if (e.getErrorCode() != UNKNOWN_SYSTEM_VARIABLE || !(ONLY_WHERE_KNOWN.contains(name)
+                            || name.equals(COLLATIONS) && !s.variables().containsKey(COLLATIONS))) {
                         throw e;
                     }
                 }
@@ -91,6 +94,33 @@ public final class SessionSwitch implements AutoCloseable {
             }
         }
         return sw;
+    }
+
+    /**
+     * MySQL 8 logs which collation a bare utf8mb4 gets ({@code default_collation_for_utf8mb4},
+     * utf8mb4_0900_ai_ci unless changed), a MariaDB target has no such variable: there the same
+     * default is {@code character_set_collations = 'utf8mb4=…'} (11.2+, which knows the 0900 names),
+     * so that a replayed {@code CREATE TABLE … CHARSET=utf8mb4} gets the source's collation, not
+     * MariaDB's PAD SPACE utf8mb4_general_ci. An older target has neither and keeps its own default.
+     */
+    private static Map<String, String> utf8mb4DefaultForTarget(Connection c, Map<String, String> vars)
+            throws SQLException {
+        String collation = vars.get(UTF8MB4_DEFAULT);
+        if (collation == null || vars.containsKey(COLLATIONS)) {
+            return vars;
+        }
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@SESSION." + UTF8MB4_DEFAULT)) {
+            return vars;
+        } catch (SQLException e) {
+            if (e.getErrorCode() != UNKNOWN_SYSTEM_VARIABLE) {
+                throw e;
+            }
+        }
+        Map<String, String> out = new LinkedHashMap<>(vars);
+        out.remove(UTF8MB4_DEFAULT);
+        String name = collation.substring(1, collation.length() - 1); // a quoted literal
+        out.put(COLLATIONS, Identifiers.literal("utf8mb4=" + name));
+        return out;
     }
 
     /**
