@@ -67,6 +67,11 @@ public final class Prechecker {
     /** One line that says why a connection failed and what to do. */
     static String connectionProblem(ConnectionSpec spec, SQLException e) {
         String addr = spec.host() + ":" + spec.port();
+        if (e.getErrorCode() == ER_ACCESS_DENIED_ERROR && e.getMessage().contains("the user requires TLS")) {
+            return "access denied for " + spec.user() + " at " + addr + " without TLS, let in over TLS: the user"
+                    + " requires TLS (REQUIRE SSL or X509); add a security section (ssl-ca, and ssl-cert/ssl-key for"
+                    + " X509) to its entry";
+        }
         if (e.getErrorCode() == ER_ACCESS_DENIED_ERROR) {
             return "access denied for " + spec.user() + " at " + addr + ": check user and password";
         }

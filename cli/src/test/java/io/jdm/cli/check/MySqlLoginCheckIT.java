@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * On a MySQL source, {@code jdm check} says up front that a sha256_password user cannot log in to
- * the binlog stream (dump and load would work, sync would stop), and passes the plugins it can.
+ * the binlog stream (dump and load would work, sync would stop), and passes the plugins it can; a
+ * user that requires TLS is named as such, not as a wrong password.
  */
 class MySqlLoginCheckIT {
     private final SqlServer source = TestServers.shared().source();
@@ -39,6 +40,31 @@ class MySqlLoginCheckIT {
         CheckResult nat = login("login_native");
         assertEquals(CheckResult.Status.PASS, nat.status(), nat.detail());
         assertEquals("the user logs in with mysql_native_password", nat.detail());
+    }
+
+    @Test
+    void aUserThatRequiresTlsIsNamedAsSuchNotAsAWrongPassword() throws Exception {
+        assumeTrue(source.flavor().equals("mysql"), "MySQL answers a REQUIRE SSL user's plain login with 1045");
+        List<String> ssl = source.rows("SHOW VARIABLES LIKE 'have_ssl'");
+        assumeTrue(!ssl.isEmpty() && ssl.get(0).endsWith("YES"), "this server has no TLS: " + ssl);
+        source.execute("DROP USER IF EXISTS 'login_tls'@'127.0.0.1'",
+                "CREATE USER 'login_tls'@'127.0.0.1' IDENTIFIED WITH mysql_native_password BY 'pw' REQUIRE SSL",
+                "GRANT SELECT ON *.* TO 'login_tls'@'127.0.0.1'");
+        CheckResult tls = connection("login_tls", "pw");
+        assertEquals(CheckResult.Status.FAIL, tls.status(), tls.detail());
+        assertTrue(tls.detail().contains("requires TLS") && tls.detail().contains("security"), tls.detail());
+        CheckResult wrong = connection("login_tls", "not-the-password");
+        assertEquals("access denied for login_tls at " + source.host() + ":" + source.port()
+                + ": check user and password", wrong.detail());
+    }
+
+    private CheckResult connection(String user, String password) {
+        ConnectionSpec spec = ConnectionSpec.of(source.host(), source.port(), user, password);
+        List<CheckResult> rs = new Prechecker(new PrecheckInput(true, true,
+                List.of(new PrecheckInput.Source("mysql-01", spec, (d, t) -> d.equals("nothing_here"), true, 2, 2)),
+                ConnectionSpec.of(target.host(), target.port(), target.user(), target.password()), "jdm_meta",
+                Set.of())).run();
+        return PrecheckerIT.find(rs, "connection", "source mysql-01");
     }
 
     private CheckResult login(String user) {

@@ -11,6 +11,7 @@ import java.util.Properties;
 
 /** Builds pools and single connections from a {@link ConnectionSpec}, with its session variables applied. */
 public final class DataSources {
+    private static final int ACCESS_DENIED = 1045;
     private DataSources() {
     }
 
@@ -49,7 +50,15 @@ public final class DataSources {
         p.setProperty("user", spec.user());
         p.setProperty("password", spec.password());
         DriverManager.setLoginTimeout(spec.connectTimeoutSeconds());
-        Connection c = DriverManager.getConnection(spec.jdbcUrl(), p);
+        Connection c;
+        try {
+            c = DriverManager.getConnection(spec.jdbcUrl(), p);
+        } catch (SQLException e) {
+            throw requiresTls(spec, p, e) ? new SQLException(e.getMessage() + " (over TLS the same user and password"
+                    + " are let in: the user requires TLS (REQUIRE SSL or X509); add a security section with ssl-ca"
+                    + ", and ssl-cert/ssl-key for X509, to this server's entry)", e.getSQLState(), e.getErrorCode(), e)
+                    : e;
+        }
         try {
             setSession(c, spec.session());
         } catch (SQLException e) {
@@ -57,6 +66,25 @@ public final class DataSources {
             throw e;
         }
         return c;
+    }
+
+    /**
+     * Whether a login refused without TLS (MySQL answers a REQUIRE SSL user's plain login with the
+     * same "access denied" as a wrong password) is let in over TLS: one probe, only after such a
+     * refusal and only when the spec has no TLS. The probe does not check the server's certificate
+     * and runs no statement: it tells two causes of one error apart, with the password the plain
+     * login already sent.
+     */
+    private static boolean requiresTls(ConnectionSpec spec, Properties p, SQLException e) {
+        if (e.getErrorCode() != ACCESS_DENIED || spec.tls().isPresent()) {
+            return false;
+        }
+        try (Connection probe = DriverManager.getConnection(spec.jdbcUrl().replace("sslMode=DISABLED",
+                "sslMode=REQUIRED"), p)) {
+            return true;
+        } catch (SQLException again) {
+            return false;
+        }
     }
 
     /** {@code SET SESSION} of every variable given, names checked and values quoted the one way. */
