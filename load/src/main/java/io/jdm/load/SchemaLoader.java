@@ -2,7 +2,9 @@ package io.jdm.load;
 
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.MySqlOnlyAttributes;
 import io.jdm.common.sql.TableName;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,10 +34,21 @@ final class SchemaLoader {
         void handle(Statement st, String sql) throws SQLException;
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SchemaLoader.class);
     private final LoadJob job;
+    /** Whether the target is MariaDB, once asked. */
+    private Boolean mariadb;
 
     SchemaLoader(LoadJob job) {
         this.job = job;
+    }
+
+    /** A MariaDB target takes MySQL 8's table attributes under its own names ({@link MySqlOnlyAttributes}). */
+    private boolean isMariadb(Connection c) throws SQLException {
+        if (mariadb == null) {
+            mariadb = Flavor.detect(c) == Flavor.MARIADB;
+        }
+        return mariadb;
     }
 
     /** Creates the databases and tables of a dump directory; returns the secondary indexes deferred per target table. */
@@ -111,7 +124,14 @@ final class SchemaLoader {
     private List<SchemaRewriter.Index> create(Connection c, DumpDirectory.SchemaFile t) throws SQLException {
         TableName target = job.config.router().apply(t.source());
         List<SchemaRewriter.Index> deferred = new ArrayList<>();
-        runFile(c, t.path(), "table " + describe(t.source(), target), (st, sql) -> {
+        boolean mariadb = isMariadb(c);
+        runFile(c, t.path(), "table " + describe(t.source(), target), (st, text) -> {
+            String sql = text;
+            if (mariadb) {
+                MySqlOnlyAttributes.Rewrite r = MySqlOnlyAttributes.forMariadb(text);
+                r.changes().forEach(ch -> LOG.info("load: table {}: {}", target, ch));
+                sql = r.sql();
+            }
             SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, job.config.deferIndexes());
             boolean pause = job.pausesStatistics() && !sql.toUpperCase(Locale.ROOT).contains("STATS_AUTO_RECALC")
                     && createOptions(c, target) == null;

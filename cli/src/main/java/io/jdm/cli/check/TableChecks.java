@@ -94,7 +94,7 @@ final class TableChecks {
         return out;
     }
 
-    private static boolean isSystem(String db) {
+    static boolean isSystem(String db) {
         return switch (db.toLowerCase()) {
             case "mysql", "information_schema", "performance_schema", "sys" -> true;
             default -> false;

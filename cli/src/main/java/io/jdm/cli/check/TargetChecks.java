@@ -27,6 +27,12 @@ final class TargetChecks {
                 in.sources().stream().mapToInt(PrecheckInput.Source::targetConnections).sum(),
                 "loaders.pool-size or syncers.worker-count"));
         out.add(localInfile(f, inst));
+        if (f.flavor == Flavor.MARIADB) {
+            CheckResult attrs = MySqlAttributeChecks.run(f, inst, in);
+            if (attrs != null) {
+                out.add(attrs);
+            }
+        }
         if (f.flavor == Flavor.TIDB) {
             out.addAll(TidbChecks.run(f, inst, in));
         }
