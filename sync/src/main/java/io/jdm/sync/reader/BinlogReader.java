@@ -68,12 +68,12 @@ public final class BinlogReader {
         SourceCatalog catalog = SourceCatalog.read(settings.source());
         boolean mariadb = catalog.flavor() == Flavor.MARIADB;
         SchemaTracker tracker = new SchemaTracker(settings.target(), settings.source(), settings.scratchSchema(),
-                settings.selected(), settings.router(), settings.retryBudget());
+                settings.selected(), settings.router(), settings.retryBudget(), catalog.grammar());
         if (settings.shards() != null) {
             tracker.spools(settings.shards()::definitionOf);
         }
         DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
-                settings.selected(), settings.router(), settings.shards());
+                settings.selected(), settings.router(), settings.shards(), catalog.grammar());
         TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),
                 settings.onlineDdl());
         this.ctx = new ReaderContext(sink, tables, ddl, settings.decider(), new GtidTracker(mariadb,

@@ -1,29 +1,14 @@
 package io.jdm.sync.reader;
 
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.AlterByRenameContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.AlterSimpleDatabaseContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.AlterTableContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.CopyCreateTableContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.CreateDatabaseContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.CreateIndexContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.CreateTableContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.DdlStatementContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.DropDatabaseContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.DropIndexContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.DropTableContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.ReferenceDefinitionContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.RenameTableClauseContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.RenameTableContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.SqlStatementContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.SqlStatementsContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.TableNameContext;
-import io.debezium.ddl.parser.mariadb.generated.MariaDBParser.TruncateTableContext;
 import io.jdm.common.config.EventType;
 import io.jdm.common.sql.SqlScanner;
 import io.jdm.common.sql.TableName;
+import io.jdm.sync.reader.DdlGrammar.Form;
+import io.jdm.sync.reader.DdlGrammar.Spot;
 import io.jdm.sync.reader.ParsedDdl.Ref;
 import io.jdm.sync.reader.ParsedDdl.Role;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -31,124 +16,185 @@ import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.tree.ParseTree;
 
 /**
- * Finds the names in one parsed DDL statement: which rule holds a table name decides its role,
- * the tokens' positions give its span, and the name itself is read from the original text by the
- * statement's {@link SqlScanner} (the grammar saw a normalized copy of the same length).
+ * Finds the names in one parsed DDL statement, in the tree of either grammar: the statement's
+ * rule gives its kind, and the rules on the way down to a table name give its role, both as
+ * {@link DdlGrammar} tabulates them for that grammar. The tokens' positions give each name's
+ * span, and the name itself is read from the original text by the statement's
+ * {@link SqlScanner} (the grammar saw a normalized copy of the same length).
  */
 final class DdlNames {
-    /** ALTER DATABASE with no name: the grammar takes the first option word for one. */
+    /** ALTER DATABASE with no name: MariaDB's grammar takes the first option word for one. */
     private static final Set<String> NOT_A_NAME = Set.of("DEFAULT", "CHARACTER", "CHARSET", "COLLATE");
 
+    private final DdlGrammar grammar;
     private final String db;
     private final String sql;
     private final SqlScanner scanner;
     private final int[] charAt;
     private final List<Ref> refs = new ArrayList<>();
 
-    DdlNames(String defaultDb, String sql, String normalized, SqlScanner scanner) {
+    DdlNames(DdlGrammar grammar, String defaultDb, String sql, String normalized, SqlScanner scanner) {
+        this.grammar = grammar;
         this.db = defaultDb;
         this.sql = sql;
         this.scanner = scanner;
         this.charAt = codePointOffsets(normalized);
     }
 
-    /** The statement's names; null when the statement is not one sync applies after all. */
-    ParsedDdl read(SqlStatementsContext statements) {
-        List<SqlStatementContext> all = statements.sqlStatement();
-        if (all.isEmpty() || all.get(0).ddlStatement() == null) {
+    /**
+     * The statement's names; null when the statement is not one sync applies after all.
+     *
+     * @param source the grammar of the statement's source, which the parsed statement carries
+     */
+    ParsedDdl read(ParserRuleContext root, DdlGrammar source) {
+        List<ParserRuleContext> all = new ArrayList<>();
+        statements(root, all);
+        ParserRuleContext statement = all.isEmpty() ? null : formOf(all.get(0));
+        if (statement == null) {
             return null;
         }
-        DdlStatementContext ddl = all.get(0).ddlStatement();
-        for (SqlStatementContext extra : all.subList(1, all.size())) {
-            // the grammar reads CREATE TABLE t (…) SELECT … as two statements; nothing else may follow
-            if (ddl.createTable() == null || extra.dmlStatement() == null
-                    || extra.dmlStatement().selectStatement() == null) {
+        Form form = grammar.form(statement);
+        for (ParserRuleContext extra : all.subList(1, all.size())) {
+            // MariaDB's grammar reads CREATE TABLE t (…) SELECT … as two statements; nothing else may follow
+            if (form.kind() != EventType.CREATE_TABLE || !leadsTo(extra, "selectStatement")) {
                 throw new UnreadableDdlException(sql, "more than one statement");
             }
         }
-        EventType kind = locate(ddl);
-        return kind == null ? null : new ParsedDdl(kind, sql, refs, scanner.dialect());
+        for (Spot spot : form.spots()) {
+            at(statement, spot);
+        }
+        references(statement);
+        if (refs.stream().noneMatch(r -> r.role() == Role.TABLE || r.role() == Role.DATABASE)) {
+            if (form.kind() == EventType.OTHER_DDL) {
+                return null; // ALTER DATABASE without a name: the default database's, followed by the tracker
+            }
+            throw new UnreadableDdlException(sql, "no table or database name in it");
+        }
+        if (form.kind() == EventType.OTHER_DDL && notAName(refs.get(0))) {
+            return null;
+        }
+        refs.sort(Comparator.comparingInt(Ref::start));
+        String text = form.kind() == EventType.CREATE_TABLE ? withoutStartTransaction(statement) : sql;
+        return new ParsedDdl(form.kind(), text, refs, scanner.dialect(), source);
     }
 
-    private EventType locate(DdlStatementContext ddl) {
-        if (ddl.createTable() != null) {
-            CreateTableContext c = ddl.createTable();
-            List<TableNameContext> names = c.getRuleContexts(TableNameContext.class);
-            name(names.get(0), Role.TABLE);
-            if (c instanceof CopyCreateTableContext) {
-                name(names.get(1), Role.LIKE);
-            }
-            references(c);
-            return EventType.CREATE_TABLE;
-        }
-        if (ddl.alterTable() != null) {
-            AlterTableContext a = ddl.alterTable();
-            name(a.tableName(), Role.TABLE);
-            for (var spec : a.alterSpecification()) {
-                if (spec instanceof AlterByRenameContext r) {
-                    name(r.uid() != null ? r.uid() : r.fullId(), Role.TO);
+    /** The root's statements, in order. */
+    private void statements(ParseTree node, List<ParserRuleContext> out) {
+        for (int i = 0; i < node.getChildCount(); i++) {
+            if (node.getChild(i) instanceof ParserRuleContext c) {
+                if (grammar.is(c, grammar.statementRule())) {
+                    out.add(c);
+                } else {
+                    statements(c, out);
                 }
             }
-            references(a);
-            return EventType.ALTER_TABLE;
         }
-        if (ddl.dropTable() != null) {
-            DropTableContext d = ddl.dropTable();
-            d.tables().tableName().forEach(t -> name(t, Role.TABLE));
-            return EventType.DROP_TABLE;
-        }
-        if (ddl.renameTable() != null) {
-            RenameTableContext r = ddl.renameTable();
-            for (RenameTableClauseContext pair : r.renameTableClause()) {
-                name(pair.tableName(0), Role.TABLE);
-                name(pair.tableName(1), Role.TO);
-            }
-            return EventType.RENAME_TABLE;
-        }
-        if (ddl.truncateTable() != null) {
-            TruncateTableContext t = ddl.truncateTable();
-            name(t.tableName(), Role.TABLE);
-            return EventType.TRUNCATE_TABLE;
-        }
-        if (ddl.createIndex() != null) {
-            CreateIndexContext i = ddl.createIndex();
-            name(i.tableName(), Role.TABLE);
-            return EventType.CREATE_INDEX;
-        }
-        if (ddl.dropIndex() != null) {
-            DropIndexContext i = ddl.dropIndex();
-            name(i.tableName(), Role.TABLE);
-            return EventType.DROP_INDEX;
-        }
-        if (ddl.createDatabase() != null) {
-            CreateDatabaseContext c = ddl.createDatabase();
-            database(c.uid());
-            return EventType.CREATE_DATABASE;
-        }
-        if (ddl.dropDatabase() != null) {
-            DropDatabaseContext d = ddl.dropDatabase();
-            database(d.uid());
-            return EventType.DROP_DATABASE;
-        }
-        if (ddl.alterDatabase() instanceof AlterSimpleDatabaseContext a && a.uid() != null) {
-            List<String> parts = parts(a.uid());
-            if (isQuoted(a.uid()) || !NOT_A_NAME.contains(parts.get(0).toUpperCase(Locale.ROOT))) {
-                database(a.uid());
-                return EventType.OTHER_DDL;
+    }
+
+    /** The node of the statement's form: down the first rule of each node; null when it has none. */
+    private ParserRuleContext formOf(ParserRuleContext node) {
+        for (ParserRuleContext n = node; n != null; n = firstRule(n)) {
+            if (grammar.form(n) != null) {
+                return n;
             }
         }
         return null;
     }
 
-    /** Every foreign key's referenced table under {@code node}. */
-    private void references(ParseTree node) {
-        if (node instanceof ReferenceDefinitionContext r) {
-            name(r.tableName(), Role.REFERENCES);
-            return;
+    private boolean leadsTo(ParserRuleContext node, String rule) {
+        for (ParserRuleContext n = node; n != null; n = firstRule(n)) {
+            if (grammar.is(n, rule)) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    private static ParserRuleContext firstRule(ParserRuleContext node) {
         for (int i = 0; i < node.getChildCount(); i++) {
-            references(node.getChild(i));
+            if (node.getChild(i) instanceof ParserRuleContext c) {
+                return c;
+            }
         }
+        return null;
+    }
+
+    /** The names at the spot's path below {@code node}: under each parent, the first in one role, the rest in another. */
+    private void at(ParserRuleContext node, Spot spot) {
+        List<String> path = spot.path();
+        List<ParserRuleContext> parents = path.size() == 1 ? List.of(node)
+                : below(node, path.subList(0, path.size() - 1));
+        for (ParserRuleContext parent : parents) {
+            int found = 0;
+            for (ParserRuleContext n : below(parent, path.subList(path.size() - 1, path.size()))) {
+                if (spot.first() == Role.DATABASE) {
+                    database(n);
+                } else {
+                    name(n, found++ == 0 ? spot.first() : spot.rest());
+                }
+            }
+        }
+    }
+
+    /** The nodes at {@code path} below {@code node}, each step a child of the one before, in text order. */
+    private List<ParserRuleContext> below(ParserRuleContext node, List<String> path) {
+        List<ParserRuleContext> out = new ArrayList<>();
+        for (int i = 0; i < node.getChildCount(); i++) {
+            if (node.getChild(i) instanceof ParserRuleContext c && grammar.is(c, path.get(0))) {
+                if (path.size() == 1) {
+                    out.add(c);
+                } else {
+                    out.addAll(below(c, path.subList(1, path.size())));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every foreign key's referenced table under {@code node}. */
+    private void references(ParserRuleContext node) {
+        List<String> path = grammar.references();
+        for (int i = 0; i < node.getChildCount(); i++) {
+            if (node.getChild(i) instanceof ParserRuleContext c) {
+                if (grammar.is(c, path.get(0))) {
+                    at(c, new Spot(path.subList(1, path.size()), Role.REFERENCES, Role.REFERENCES));
+                } else {
+                    references(c);
+                }
+            }
+        }
+    }
+
+    /**
+     * The statement without the {@code START TRANSACTION} of a CREATE TABLE, blanked so every
+     * span stays where it was: the source logged its CREATE TABLE … SELECT as one transaction of
+     * the table and its rows, which follow as row events. A MySQL server allows nothing but
+     * BINLOG, COMMIT and ROLLBACK in a session after the option (the schema tracker's and the
+     * writers' sessions go on), and other servers do not know it.
+     */
+    private String withoutStartTransaction(ParserRuleContext statement) {
+        List<String> path = grammar.tableOptions();
+        if (path == null) {
+            return sql;
+        }
+        char[] out = null;
+        for (ParserRuleContext o : below(statement, path)) {
+            if (grammar.word(o.getStart().getType()).equals("START")
+                    && grammar.word(o.getStop().getType()).equals("TRANSACTION")) {
+                out = out == null ? sql.toCharArray() : out;
+                for (int j = start(o); j < end(o); j++) {
+                    out[j] = ' ';
+                }
+            }
+        }
+        return out == null ? sql : new String(out).stripTrailing();
+    }
+
+    /** An ALTER DATABASE "name" that is the first option word. */
+    private boolean notAName(Ref r) {
+        char c = sql.charAt(r.start());
+        boolean quoted = c == '`' || c == '"';
+        return !quoted && NOT_A_NAME.contains(r.name().schema().toUpperCase(Locale.ROOT));
     }
 
     private void name(ParserRuleContext n, Role role) {
@@ -175,11 +221,6 @@ final class DdlNames {
             throw new UnreadableDdlException(sql, "not a name: " + text(n));
         }
         return parts;
-    }
-
-    private boolean isQuoted(ParserRuleContext n) {
-        char c = sql.charAt(start(n));
-        return c == '`' || c == '"';
     }
 
     private String text(ParserRuleContext n) {

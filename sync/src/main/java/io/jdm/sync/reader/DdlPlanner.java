@@ -40,10 +40,13 @@ final class DdlPlanner {
     private final UnaryOperator<TableName> router;
     /** Pessimistic shard mode: group DDLs wait for every shard; null without it. */
     private final ShardCoordinator shards;
+    private final DdlGrammar grammar;
 
+    /** @param grammar the source's grammar (see {@link DdlParser}) */
     DdlPlanner(SchemaTracker tracker, OnlineDdl online, EventDecider decider, BiPredicate<String, String> selected,
-               UnaryOperator<TableName> router, ShardCoordinator shards) {
+               UnaryOperator<TableName> router, ShardCoordinator shards, DdlGrammar grammar) {
         this.shards = shards;
+        this.grammar = grammar;
         this.tracker = tracker;
         this.online = online;
         this.routes = new DdlRoutes(router, tracker::merged);
@@ -59,14 +62,14 @@ final class DdlPlanner {
      */
     List<DdlChange> plan(String defaultDb, String sql, Supplier<SourceSession> session, IntFunction<ChangePos> pos,
                          long eventMillis) {
-        String dml = DdlParser.dmlVerb(sql);
+        String dml = DdlParser.dmlVerb(sql, grammar);
         if (dml != null) {
             return loggedAsStatement(defaultDb, dml, sql, pos.apply(0));
         }
         ParsedDdl parsed;
         try {
             // the session is resolved only for a statement sync applies
-            parsed = DdlParser.isDdl(sql) ? DdlParser.parse(defaultDb, sql, dialect(session)) : null;
+            parsed = DdlParser.isDdl(sql, grammar) ? DdlParser.parse(defaultDb, sql, dialect(session), grammar) : null;
         } catch (UnreadableDdlException e) {
             return unreadable(defaultDb, sql, pos.apply(0), e);
         }

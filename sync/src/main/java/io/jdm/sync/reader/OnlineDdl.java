@@ -63,7 +63,7 @@ final class OnlineDdl {
         if (real != null && (d.kind() == EventType.ALTER_TABLE || d.kind() == EventType.CREATE_INDEX
                 || d.kind() == EventType.DROP_INDEX)) {
             String sql = d.rewrite(n -> real, r -> r.role() == ParsedDdl.Role.TABLE && r.name().equals(primary));
-            ParsedDdl onReal = DdlParser.parse(primary.schema(), sql, d.dialect());
+            ParsedDdl onReal = DdlParser.parse(primary.schema(), sql, d.dialect(), d.grammar());
             if (onReal != null) {
                 recorded.computeIfAbsent(real, k -> new ArrayList<>()).add(onReal);
                 LOG.info("sync: online DDL on {} recorded for the cut-over: {}", primary, d.sql());

@@ -20,8 +20,9 @@ import java.util.function.UnaryOperator;
  * @param kind the DDL kind, as filter rules name it
  * @param refs the names in the statement, in text order
  * @param dialect how the source read the statement's text
+ * @param grammar the source's grammar, for the statements made from this one
  */
-record ParsedDdl(EventType kind, String sql, List<Ref> refs, SqlDialect dialect) {
+record ParsedDdl(EventType kind, String sql, List<Ref> refs, SqlDialect dialect, DdlGrammar grammar) {
 
     /** What a name is in the statement. */
     enum Role {
@@ -124,7 +125,7 @@ record ParsedDdl(EventType kind, String sql, List<Ref> refs, SqlDialect dialect)
         String s = sql.substring(0, first.start) + insert + sql.substring(first.start);
         int n = insert.length();
         return new ParsedDdl(kind, s, refs.stream().map(r -> r.start < first.start ? r
-                : new Ref(r.name, r.start + n, r.end + n, r.role)).toList(), dialect);
+                : new Ref(r.name, r.start + n, r.end + n, r.role)).toList(), dialect, grammar);
     }
 
     /**
@@ -141,12 +142,13 @@ record ParsedDdl(EventType kind, String sql, List<Ref> refs, SqlDialect dialect)
         if (kind == EventType.DROP_TABLE) {
             boolean ifExists = saysIfExists();
             for (Ref r : refs) {
-                out.add(DdlParser.parse("", "DROP TABLE " + (ifExists ? "IF EXISTS " : "") + r.name.quoted()));
+                out.add(DdlParser.parse("", "DROP TABLE " + (ifExists ? "IF EXISTS " : "") + r.name.quoted(),
+                        SqlDialect.DEFAULT, grammar));
             }
         } else {
             for (int i = 0; i + 1 < refs.size(); i += 2) {
                 out.add(DdlParser.parse("", "RENAME TABLE " + refs.get(i).name.quoted() + " TO "
-                        + refs.get(i + 1).name.quoted()));
+                        + refs.get(i + 1).name.quoted(), SqlDialect.DEFAULT, grammar));
             }
         }
         return out;

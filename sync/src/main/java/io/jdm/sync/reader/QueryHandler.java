@@ -13,7 +13,8 @@ import java.util.function.Supplier;
 /**
  * QUERY: BEGIN and COMMIT bound transactions; any other statement goes to the {@link DdlPlanner},
  * and what it makes of it (one change per table statement) is handed on for the writers to apply
- * behind a barrier. A statement outside BEGIN … COMMIT is its own transaction. A DDL read again
+ * behind a barrier. A statement outside BEGIN … COMMIT is its own transaction, except MySQL's
+ * {@code CREATE TABLE … START TRANSACTION}, whose rows follow it up to an XID. A DDL read again
  * after a reconnect is passed by whole: the schema tracker has replayed it already. The statement
  * is decoded from its bytes with the charset its client sent it in, and travels with its session.
  */
@@ -60,7 +61,7 @@ final class QueryHandler implements BinlogEventHandler {
             });
             List<DdlChange> changes = ctx.ddl.plan(q.getDatabase(), sql, session, ctx::pos, header.getTimestamp());
             ctx.lastDdl = first;
-            if (DdlParser.isDdl(sql)) {
+            if (DdlParser.isDdl(sql, ctx.catalog.grammar())) {
                 ctx.tables.invalidateAll(); // the model may have changed even for a DDL that is not applied
                 ctx.byTableId.clear();
             }
@@ -71,7 +72,9 @@ final class QueryHandler implements BinlogEventHandler {
                 }
             }
         }
-        if (!ctx.explicitTxn) {
+        if (DdlParser.opensTransaction(head, ctx.catalog.grammar())) {
+            ctx.explicitTxn = true; // its rows follow, up to the XID: no boundary before them, one GTID for all
+        } else if (!ctx.explicitTxn) {
             ctx.endTxn();
         }
     }

@@ -12,6 +12,7 @@ import io.jdm.common.schema.Column;
 import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.Hashes;
 import io.jdm.sync.ring.SessionSwitch;
@@ -84,9 +85,12 @@ final class SchemaTracker implements AutoCloseable {
     private Connection sconn;
     /** Where a shard's definition is when the target's is not it (shard modes, see ShardCoordinator), else null. */
     private UnaryOperator<TableName> spools = t -> null;
+    /** The source's grammar, for the definitions read from it. */
+    private final DdlGrammar grammar;
 
     SchemaTracker(ConnectionSpec target, ConnectionSpec source, String scratch, BiPredicate<String, String> selected,
-                  UnaryOperator<TableName> router, Duration retryBudget) {
+                  UnaryOperator<TableName> router, Duration retryBudget, DdlGrammar grammar) {
+        this.grammar = grammar;
         this.target = target;
         this.source = source;
         this.scratch = scratch;
@@ -461,7 +465,7 @@ final class SchemaTracker implements AutoCloseable {
             }
             throw e;
         }
-        ParsedDdl d = DdlParser.parse(src.schema(), create);
+        ParsedDdl d = DdlParser.parse(src.schema(), create, SqlDialect.DEFAULT, grammar);
         if (d == null) {
             return false;
         }

@@ -20,8 +20,8 @@ import java.util.Map;
 
 /**
  * What the source's QUERY events refer to by number, read once at start: collation ids → names
- * and charsets (information_schema), charsets' bytes per character, the flavour (for sql_mode
- * bits) and the global session defaults that apply where an event does not carry a variable.
+ * and charsets (information_schema), charsets' bytes per character, the flavour and version (for
+ * sql_mode bits and the DDL grammar) and the global session defaults that apply where an event does not carry a variable.
  * Turns an event's {@link StatusVars} into a {@link SourceSession}. Reader thread only.
  */
 final class SourceCatalog {
@@ -34,6 +34,7 @@ final class SourceCatalog {
     private final Map<String, Integer> maxBytes;
     private final Map<String, String> globals;
     private final Map<Integer, String> locales = new HashMap<>();
+    private final DdlGrammar grammar;
 
     SourceCatalog(ConnectionSpec spec, Flavor flavor, Map<Integer, Collation> collations,
                   Map<String, Integer> maxBytes, Map<String, String> globals, Map<Integer, String> knownLocales) {
@@ -44,6 +45,7 @@ final class SourceCatalog {
         this.globals = globals;
         locales.put(0, "en_US");
         locales.putAll(knownLocales);
+        this.grammar = DdlGrammar.of(flavor, globals.get("version"));
     }
 
     static SourceCatalog read(ConnectionSpec spec) {
@@ -116,6 +118,11 @@ final class SourceCatalog {
 
     Flavor flavor() {
         return flavor;
+    }
+
+    /** The grammar the source's DDL is read with: its flavour's, as its version reads a statement. */
+    DdlGrammar grammar() {
+        return grammar;
     }
 
     /** MySQL 5.7 prints JSON a little differently from 8.0 (integral doubles without {@code .0}). */

@@ -34,15 +34,19 @@ class DdlParserTest {
 
     @Test
     void rowChangingStatementsAreToldByTheirFirstWord() {
-        assertEquals("INSERT", DdlParser.dmlVerb("/* app */ insert into t values (1)"));
-        assertEquals("UPDATE", DdlParser.dmlVerb("UPDATE t SET a = 1"));
-        assertEquals("DELETE", DdlParser.dmlVerb("  DELETE FROM t"));
-        assertEquals("REPLACE", DdlParser.dmlVerb("replace t values (1)"));
-        assertEquals("WITH", DdlParser.dmlVerb("WITH c AS (SELECT 1) UPDATE t, c SET t.a = 1"));
-        assertEquals(null, DdlParser.dmlVerb("CREATE TABLE t (a INT)"));
-        assertEquals(null, DdlParser.dmlVerb("CREATE OR REPLACE TABLE t (a INT)"));
-        assertEquals(null, DdlParser.dmlVerb("GRANT SELECT ON *.* TO u"));
-        assertEquals(null, DdlParser.dmlVerb("SAVEPOINT s"));
+        for (DdlGrammar g : List.of(DdlGrammar.MARIADB, DdlGrammar.MYSQL, DdlGrammar.mysql(50722))) {
+            assertEquals("INSERT", DdlParser.dmlVerb("/* app */ insert into t values (1)", g), g.toString());
+            assertEquals("UPDATE", DdlParser.dmlVerb("UPDATE t SET a = 1", g), g.toString());
+            assertEquals("DELETE", DdlParser.dmlVerb("  DELETE FROM t", g), g.toString());
+            assertEquals("REPLACE", DdlParser.dmlVerb("replace t values (1)", g), g.toString());
+            assertEquals("LOAD", DdlParser.dmlVerb("LOAD DATA INFILE 'f' INTO TABLE t", g), g.toString());
+            assertEquals("WITH", DdlParser.dmlVerb("WITH c AS (SELECT 1) UPDATE t, c SET t.a = 1", g), g.toString());
+            assertEquals(null, DdlParser.dmlVerb("CREATE TABLE t (a INT)", g), g.toString());
+            assertEquals(null, DdlParser.dmlVerb("CREATE OR REPLACE TABLE t (a INT)", g), g.toString());
+            assertEquals(null, DdlParser.dmlVerb("GRANT SELECT ON *.* TO u", g), g.toString());
+            assertEquals(null, DdlParser.dmlVerb("SAVEPOINT s", g), g.toString());
+            assertEquals(null, DdlParser.dmlVerb("XA START 'x'", g), g.toString());
+        }
     }
 
     @Test
@@ -181,10 +185,20 @@ class DdlParserTest {
         assertEquals(new TableName("db", "u"), d.renamedTo());
         assertEquals("ALTER TABLE `x_db`.`r_t` ADD c VARCHAR(9) DEFAULT 'C:\\new\\', RENAME TO `x_db`.`r_u`",
                 d.rewrite(TO_X));
-        // with escapes, \' does not end the string: the statement never closes it
-        assertThrows(UnreadableDdlException.class, () -> DdlParser.parse("db", sql));
-        assertEquals(new TableName("db", "u"),
-                DdlParser.parse("db", "ALTER TABLE t ADD c VARCHAR(9) DEFAULT 'it\\'s', RENAME TO u").renamedTo());
+        // with escapes, \' does not end the string: the statement never closes it (MySQL's lexer, lenient
+        // with text no server would have run, closes it there)
+        assertThrows(UnreadableDdlException.class,
+                () -> DdlParser.parseWith("db", sql, SqlDialect.DEFAULT, DdlGrammar.MARIADB));
+        for (DdlGrammar g : List.of(DdlGrammar.MARIADB, DdlGrammar.MYSQL)) {
+            assertEquals(new TableName("db", "u"), DdlParser.parseWith("db",
+                    "ALTER TABLE t ADD c VARCHAR(9) DEFAULT 'it\\'s', RENAME TO u", SqlDialect.DEFAULT, g).renamedTo());
+            // a rename inside a string is text, also where the string could have ended at an escaped quote
+            ParsedDdl inside = DdlParser.parseWith("db",
+                    "ALTER TABLE t ADD c VARCHAR(30) DEFAULT 'x\\', RENAME TO u', COMMENT 'a\\\\', RENAME TO v",
+                    SqlDialect.DEFAULT, g);
+            assertEquals(new TableName("db", "v"), inside.renamedTo(), g.toString());
+            assertEquals(2, inside.refs().size(), g.toString());
+        }
     }
 
     @Test
@@ -248,7 +262,9 @@ class DdlParserTest {
         assertTrue(e.reason().startsWith("line 2:"), e.reason());
         assertTrue(e.getMessage().startsWith("sync: cannot read the DDL statement (line 2:"), e.getMessage());
         assertFalse(e.getMessage().contains("\n"));
-        assertTrue(DdlParser.isDdl("/*!40101 CREATE TABLE t (a INT) ENGINE InnoDB PARTITION */"));
-        assertFalse(DdlParser.isDdl("CREATE VIEW v AS SELECT"));
+        for (DdlGrammar g : List.of(DdlGrammar.MARIADB, DdlGrammar.MYSQL)) {
+            assertTrue(DdlParser.isDdl("/*!40101 CREATE TABLE t (a INT) ENGINE InnoDB PARTITION */", g));
+            assertFalse(DdlParser.isDdl("CREATE VIEW v AS SELECT", g));
+        }
     }
 }
