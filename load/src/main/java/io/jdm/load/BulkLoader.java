@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.schema.TableEngines;
 import com.mysql.cj.jdbc.JdbcStatement;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
