@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * MariaDB's INET4, INET6 and UUID columns arrive as the source holds them, compared as the hex of
  * their bytes and as text: dumped as quoted text (what mariadb-dump writes), loaded both ways, and
  * synced from the binlog's raw bytes (the ones whose trailing zero bytes the binlog cuts included);
- * verify finds the two sides equal.
+ * verify finds the two sides equal; myloader loads jdm's dump of them to the same bytes.
  */
 class MariaDbTypesIT {
     private static final String CREATE = "CREATE TABLE %s.t (id INT PRIMARY KEY, a4 INET4, a6 INET6, u UUID,"
@@ -102,6 +102,24 @@ class MariaDbTypesIT {
         target.execute("UPDATE " + db + ".t SET a6 = '::1' WHERE id = 2");
         assertFalse(Verifier.compare(spec(source), spec(target), List.of(new io.jdm.verify.TablePair(
                 new TableName(db, "t"), new TableName(db, "t")))).matches(), "verify sees an INET6 that differs");
+    }
+
+    @Test
+    void myloaderLoadsJdmsDumpOfThemToTheSourcesBytes() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/myloader")), "myloader is not installed (Debian: mydumper)");
+        String db = "mariadb_types_myloader";
+        source.freshDatabase(db);
+        source.execute(String.format(CREATE, db), "INSERT INTO " + db + ".t VALUES " + ROWS);
+        Path dump = dir.resolve("dump-for-myloader");
+        new DumpUnit(DumpConfig.defaults("mariadb_types", spec(source), dump).withTableFilter((s, t) -> s.equals(db)))
+                .run();
+        target.execute("DROP DATABASE IF EXISTS " + db);
+        Process p = new ProcessBuilder("myloader", "-h", target.host(), "-P", String.valueOf(target.port()),
+                "-u", target.user(), "-d", dump.toString()).redirectErrorStream(true).start();
+        assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS), "myloader did not finish");
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.exitValue(), out);
+        assertEquals(source.rows(rows(db)), target.rows(rows(db)));
     }
 
     @Test
