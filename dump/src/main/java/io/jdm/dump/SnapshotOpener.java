@@ -316,15 +316,22 @@ final class SnapshotOpener {
 
     /**
      * A source connection whose schemas and values read the same whatever the source's global
-     * sql_mode. Its net_write_timeout is 600 s from the start, as Connector/J would otherwise set it
+     * sql_mode, a generated invisible primary key shown. Its net_write_timeout is 600 s from the start, as Connector/J would otherwise set it
      * around each streamed chunk (and back to 60 s after): two round trips a chunk saved, which a
      * source across a network pays in milliseconds each.
      */
     static Connection connect(DumpConfig config) throws SQLException {
         Properties driver = new Properties();
         driver.setProperty("netTimeoutForStreamingResults", "0");
-        return DataSources.connect(config.source().withSession(Map.of("sql_mode", SqlModes.READ,
+        Connection c = DataSources.connect(config.source().withSession(Map.of("sql_mode", SqlModes.READ,
                 "net_write_timeout", STREAMING_WRITE_TIMEOUT)), driver);
+        try {
+            DataSources.showGeneratedInvisibleKeys(c);
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     static void exec(Connection c, String sql) throws SQLException {

@@ -12,6 +12,7 @@ import java.util.Properties;
 /** Builds pools and single connections from a {@link ConnectionSpec}, with its session variables applied. */
 public final class DataSources {
     private static final int ACCESS_DENIED = 1045;
+    private static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
     private DataSources() {
     }
 
@@ -84,6 +85,23 @@ public final class DataSources {
             return true;
         } catch (SQLException again) {
             return false;
+        }
+    }
+
+    /**
+     * Shows a generated invisible primary key on a connection that reads table definitions: MySQL
+     * 8.0.30+ hides {@code my_row_id} from SHOW CREATE TABLE and information_schema when
+     * {@code show_gipk_in_create_table_and_information_schema} is OFF, though the table's rows and
+     * its binlog rows carry it. A server without the variable (MariaDB, MySQL before 8.0.30) has
+     * nothing to show.
+     */
+    public static void showGeneratedInvisibleKeys(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("SET SESSION show_gipk_in_create_table_and_information_schema = ON");
+        } catch (SQLException e) {
+            if (e.getErrorCode() != UNKNOWN_SYSTEM_VARIABLE) {
+                throw e;
+            }
         }
     }
 

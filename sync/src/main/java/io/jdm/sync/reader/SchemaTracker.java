@@ -552,6 +552,7 @@ final class SchemaTracker implements AutoCloseable {
         if (sconn == null || !sconn.isValid(2)) {
             closeQuietly(sconn);
             sconn = DataSources.connect(source);
+            DataSources.showGeneratedInvisibleKeys(sconn);
         }
         return sconn;
     }
