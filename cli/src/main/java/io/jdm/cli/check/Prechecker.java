@@ -78,6 +78,9 @@ public final class Prechecker {
         if (ErrorClassifier.isAccessDenied(e)) {
             return "access denied at " + addr + ": " + ErrorClassifier.oneLine(e);
         }
+        if (ErrorClassifier.isCertificateRefused(e)) { // Connector/J words it as a communications link failure
+            return "cannot connect to " + addr + ": " + ErrorClassifier.oneLine(e);
+        }
         String m = ErrorClassifier.oneLine(e).toLowerCase(Locale.ROOT);
         if (m.contains("communications link failure") || m.contains("connect") || "08S01".equals(e.getSQLState())) {
             return "no answer from " + addr + " within " + spec.connectTimeoutSeconds()
