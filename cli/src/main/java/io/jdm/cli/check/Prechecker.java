@@ -44,6 +44,9 @@ public final class Prechecker {
                 shardsComplete = false;
                 out.add(CheckResult.fail("connection", inst, connectionProblem(s.spec(), e)));
             }
+            if (s.loadDir() != null) {
+                out.add(DumpDirCheck.run(inst, s.loadDir()));
+            }
         }
         List<CheckResult> auto = new ArrayList<>(ShardChecks.autoIncrement(shards));
         auto.addAll(ShardChecks.schemas(shards, input.shardMode()));
