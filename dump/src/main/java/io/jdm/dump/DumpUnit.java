@@ -14,6 +14,7 @@ import io.jdm.common.error.JdmException;
 import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
+import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import java.io.IOException;
@@ -103,12 +104,15 @@ public final class DumpUnit {
         LOG.info("{}dumping from {} into {}", prefix(), config.source().address(), config.outputDir());
         SnapshotOpener.Opened opened;
         BinlogPosition position;
+        String sourceSqlMode;
         long openNanos;
         try (Connection meta = connect();
              ProgressLogger progress = new ProgressLogger(config.task(), "dump", metrics, PROGRESS_SECONDS)) {
             Flavor flavor = Flavor.detect(meta);
             opened = new SnapshotOpener(config, flavor, meta).open(LockFreeRun.resumable(config));
             openNanos = System.nanoTime() - t0;
+            // the mode the source's sessions wrote the rows in: the load writes them back in it
+            sourceSqlMode = SqlModes.global(meta);
             try (SnapshotPool pool = opened.pool()) {
                 if (opened.used() == Consistency.LOCK_FREE) {
                     LOG.info("{}lock-free: each chunk in its own snapshot (binlog at {} now)", prefix(),
@@ -140,7 +144,8 @@ public final class DumpUnit {
                     ? "resumes it from the chunks not finished" : "starts clean"));
         }
         metrics.finished();
-        DumpMetadata metadata = new DumpMetadata(started, LocalDateTime.now(), position, opened.used().label());
+        DumpMetadata metadata = new DumpMetadata(started, LocalDateTime.now(), position, opened.used().label(),
+                sourceSqlMode);
         try {
             FileManifest.of(written).writeTo(config.outputDir());
             metadata.writeTo(config.outputDir());

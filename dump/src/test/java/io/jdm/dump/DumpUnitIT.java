@@ -138,6 +138,8 @@ class DumpUnitIT {
         assertEquals(before, result.position());
         assertTrue(md.position().hasGtid());
         assertEquals("flush", md.consistency());
+        assertEquals(source.rows("SELECT @@GLOBAL.sql_mode").get(0), md.sourceSqlMode(),
+                "the source's global sql_mode, not the one the dump's sessions read in");
         assertNotNull(md.started());
         assertNotNull(md.finished());
 

@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.schema.TableEngines;
 import com.mysql.cj.jdbc.JdbcStatement;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
@@ -283,6 +284,7 @@ final class BulkLoader {
         rows.columns = columns;
         rows.listGroups = ins.columnList() ? 1 : 0;
         boolean named = false; // as FileLoader runs them: utf8mb4 unless the file set its own first
+        session.startFile(st);
         for (String sql : rows.session) {
             if (SqlText.isSetNames(sql)) {
                 named = true;

@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
@@ -15,7 +16,7 @@ import java.util.regex.Pattern;
 
 /**
  * Writes back an ENUM's index 0 (the empty "error" value a non-strict source session stores),
- * which the load's strict session refuses with "Data truncated". The load stays strict, so a value
+ * which a strict load session refuses with "Data truncated". The load stays strict, so a value
  * truncated by a narrower target column still fails; only a statement the target refused on an
  * ENUM column runs again non-strict, in the same transaction, and is kept only when every warning
  * it raised is such a truncation on an ENUM column. Nothing is checked per row: the happy path
@@ -40,17 +41,23 @@ final class EnumErrorValues {
     }
 
     /**
-     * Runs {@code sql} non-strict and restores the strict session.
+     * Runs {@code sql} in the session's sql_mode without strictness and restores the session's mode.
      *
      * @throws SQLException 1265 again, naming the first warning that is not an ENUM's error value
      */
     void executeNonStrict(Statement st, String sql) throws SQLException {
-        st.execute("SET SESSION sql_mode = '" + SqlModes.REPLAY_NON_STRICT + "', max_error_count = " + MAX_WARNINGS);
+        String mode;
+        try (ResultSet rs = st.executeQuery("SELECT @@SESSION.sql_mode")) {
+            rs.next();
+            mode = rs.getString(1);
+        }
+        st.execute("SET SESSION sql_mode = " + Identifiers.literal(SqlModes.withoutStrictness(mode))
+                + ", max_error_count = " + MAX_WARNINGS);
         try {
             st.execute(sql);
             check(st, false);
         } finally {
-            st.execute("SET SESSION sql_mode = '" + SqlModes.REPLAY + "', max_error_count = DEFAULT");
+            st.execute("SET SESSION sql_mode = " + Identifiers.literal(mode) + ", max_error_count = DEFAULT");
         }
     }
 

@@ -1,14 +1,18 @@
 package io.jdm.load;
 
+import io.jdm.common.schema.TableEngines;
 import com.mysql.cj.exceptions.MysqlErrorNumbers;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.TableName;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -28,12 +32,35 @@ final class FileLoader {
     static final String DEFAULT_NAMES = "SET NAMES utf8mb4";
 
     /**
-     * What one connection's character set is, so that a file repeating the {@code SET NAMES}
-     * the previous file left behind costs no round trip. {@code names} is the last {@code SET
-     * NAMES} statement run, or null when unknown (a new connection, or another SET ran since).
+     * What one connection's session is, as far as a file may change it. {@code names} is the last
+     * {@code SET NAMES} statement run, or null when unknown (a new connection, or another SET ran
+     * since), so that a file repeating the {@code SET NAMES} the previous file left behind costs no
+     * round trip. The sql_mode is the load's ({@link LoadJob#sqlMode}) unless a file set its own:
+     * that file's text was written for it, the next file's for the load's mode, so each file
+     * starts in the load's mode ({@link #startFile}).
      */
     static final class Session {
         String names;
+        private final String loadMode;
+        /** The sql_mode the connection is in; null when not known (a file set one, not read back yet). */
+        private String sqlMode;
+        /** A file's session statement set sql_mode: the next file starts with the load's again. */
+        private boolean fileMode;
+
+        /** @param loadMode the sql_mode the connection was opened in */
+        Session(String loadMode) {
+            this.loadMode = loadMode;
+            this.sqlMode = loadMode;
+        }
+
+        /** Before a file's first statement: the load's sql_mode, where the file before set its own. */
+        void startFile(Statement st) throws SQLException {
+            if (fileMode) {
+                st.execute("SET SESSION sql_mode = " + Identifiers.literal(loadMode));
+                sqlMode = loadMode;
+                fileMode = false;
+            }
+        }
 
         /** Runs a session statement of a file; a {@code SET NAMES} the connection ran last is skipped. */
         void run(Statement st, String sql) throws SQLException {
@@ -45,7 +72,25 @@ final class FileLoader {
                 return;
             }
             names = null; // another SET may change the character set in ways not tracked here
+            if (SqlText.namesSqlMode(sql)) {
+                sqlMode = null;
+                fileMode = true;
+            }
             st.execute(sql);
+        }
+
+        /**
+         * Whether the connection refuses a value it cannot store as given: the load's mode says,
+         * or, after a file set its own, the server.
+         */
+        boolean strict(Statement st) throws SQLException {
+            if (sqlMode == null) {
+                try (ResultSet rs = st.executeQuery("SELECT @@SESSION.sql_mode")) {
+                    rs.next();
+                    sqlMode = rs.getString(1);
+                }
+            }
+            return SqlModes.strict(sqlMode);
         }
     }
 
@@ -105,6 +150,7 @@ final class FileLoader {
         boolean checkUnique = job.uniqueChecked.contains(target);
         try (Statement st = c.createStatement()) {
             st.setEscapeProcessing(false); // dump text is SQL, not JDBC escape syntax
+            session.startFile(st);
             if (checkUnique) {
                 st.execute("SET SESSION unique_checks = 1");
             }
@@ -406,15 +452,18 @@ final class FileLoader {
      * {@link #execute}, writing back an ENUM's index 0 that the strict session refused. Into a table
      * outside transactions, strict mode adjusts a bad value after the first row with a warning rather
      * than fail the half-written statement: any warning but an ENUM's error value (and on a
-     * {@code redo}, a row that landed before) stops the load.
+     * {@code redo}, a row that landed before) stops the load. A session that is not strict (the
+     * source's was not) takes the adjustments with their warnings, as the source's took them.
      */
     private void executeData(Statement st, String sql, long offset, String original, boolean redo)
             throws LoadFailure {
         try {
             if (announced == null) {
                 st.execute(sql);
-            } else {
+            } else if (session.strict(st)) {
                 enumErrorValues.executeChecked(st, sql, redo);
+            } else {
+                st.execute(sql); // a value adjusted with a warning, as the non-strict source adjusted it
             }
         } catch (SQLException e) {
             try {

@@ -23,12 +23,14 @@ import java.util.function.UnaryOperator;
  * @param maxRetries how many times in a row a file may fail with a retriable error before the load stops
  * @param maxBackoffSeconds the longest pause between retries (pauses double from 250 ms)
  * @param transactionBytes statements are grouped into one transaction (with the checkpoint) up to this size
+ * @param source the source the dump was taken from, asked for its sql_mode when the dump did not
+ *               record it; null when the dump may come from elsewhere (the load never needs the source)
  */
 public record LoadConfig(String task, String sourceId, ConnectionSpec target, Path dir, int poolSize,
                          OnDuplicate onDuplicate, String metaSchema, boolean deferIndexes,
                          boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog,
                          BiPredicate<String, String> tableFilter, UnaryOperator<TableName> router,
-                         int maxRetries, int maxBackoffSeconds, long transactionBytes) {
+                         int maxRetries, int maxBackoffSeconds, long transactionBytes, ConnectionSpec source) {
     /**
      * 8 MiB of statements per transaction: a commit (and its checkpoint row) every few thousand
      * rows costs little, and a kill repeats at most this much per worker. Smaller transactions
@@ -67,7 +69,7 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
         LoaderConfig d = LoaderConfig.defaults();
         return new LoadConfig(task, sourceId, target, dir, d.poolSize(), d.onDuplicate(),
                 TaskConfig.DEFAULT_META_SCHEMA, d.deferIndexes(), d.disableForeignKeyChecks(),
-                d.disableUniqueChecks(), d.disableBinlog(), null, null, 10, 30, DEFAULT_TRANSACTION_BYTES);
+                d.disableUniqueChecks(), d.disableBinlog(), null, null, 10, 30, DEFAULT_TRANSACTION_BYTES, null);
     }
 
     /** Every setting of a task file's {@code loaders:} entry but {@code dir}, which {@link #of} takes. */
@@ -79,55 +81,62 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
     public LoadConfig withPoolSize(int n) {
         return new LoadConfig(task, sourceId, target, dir, n, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes);
+                maxBackoffSeconds, transactionBytes, source);
     }
 
     public LoadConfig withOnDuplicate(OnDuplicate d) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, d, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes);
+                maxBackoffSeconds, transactionBytes, source);
     }
 
     public LoadConfig withMetaSchema(String schema) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, schema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes);
+                maxBackoffSeconds, transactionBytes, source);
     }
 
     public LoadConfig withDeferIndexes(boolean defer) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, defer,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes);
+                maxBackoffSeconds, transactionBytes, source);
     }
 
     public LoadConfig withFastPath(boolean noForeignKeyChecks, boolean noUniqueChecks, boolean noBinlog) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 noForeignKeyChecks, noUniqueChecks, noBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes);
+                maxBackoffSeconds, transactionBytes, source);
     }
 
     public LoadConfig withTableFilter(BiPredicate<String, String> filter) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, filter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes);
+                maxBackoffSeconds, transactionBytes, source);
     }
 
     public LoadConfig withRouter(UnaryOperator<TableName> r) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, r, maxRetries,
-                maxBackoffSeconds, transactionBytes);
+                maxBackoffSeconds, transactionBytes, source);
     }
 
     public LoadConfig withRetry(int retries, int backoffSeconds) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, retries,
-                backoffSeconds, transactionBytes);
+                backoffSeconds, transactionBytes, source);
     }
 
     public LoadConfig withTransactionBytes(long bytes) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, bytes);
+                maxBackoffSeconds, bytes, source);
+    }
+
+    /** The source the dump was taken from: the load reads its sql_mode when the dump did not record it. */
+    public LoadConfig withSource(ConnectionSpec s) {
+        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
+                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
+                maxBackoffSeconds, transactionBytes, s);
     }
 
     /** The target schema of a source database. */
@@ -139,6 +148,6 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
     public String toString() {
         return "LoadConfig[task=" + task + " source=" + sourceId + " target=" + target + " dir=" + dir
                 + " pool-size=" + poolSize + " on-duplicate=" + onDuplicate + " meta-schema=" + metaSchema
-                + " defer-indexes=" + deferIndexes + "]";
+                + " defer-indexes=" + deferIndexes + (source == null ? "" : " source=" + source.address()) + "]";
     }
 }

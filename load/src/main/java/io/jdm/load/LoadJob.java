@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.schema.TableEngines;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.ChunkPlan;
 import io.jdm.common.dumpdir.FileManifest;
@@ -9,6 +10,7 @@ import io.jdm.common.error.JdmException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.retry.Retries;
+import io.jdm.common.sql.SqlModes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -140,9 +142,19 @@ final class LoadJob {
         }
     }
 
-    /** Session variables every later connection sets (the fast-path switches the user may set). */
+    /**
+     * Session variables every later connection sets (the sql_mode, the fast-path switches the user
+     * may set); the connection {@link #withRetry} kept, opened before, is closed so that the schemas
+     * too are created in them.
+     */
     void useSession(java.util.Map<String, String> session) {
         workerSpec = config.target().withSession(session);
+        closeAdmin();
+    }
+
+    /** The sql_mode every connection of the load starts in ({@link LoadSqlMode}); each data file starts in it. */
+    String sqlMode() {
+        return workerSpec.session().getOrDefault("sql_mode", SqlModes.REPLAY);
     }
 
     /**

@@ -11,7 +11,6 @@ import io.jdm.common.error.JdmException;
 import io.jdm.common.jdbc.TidbSession;
 import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
-import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import java.io.IOException;
@@ -74,14 +73,14 @@ public final class LoadUnit {
     public LoadResult run() {
         started();
         long t0 = System.nanoTime();
-        BinlogPosition position = readMetadata();
+        DumpMetadata meta = readMetadata();
         DumpDirectory dump = scan();
         FileManifest manifest = readManifest(dump);
         ProgressLogger progress = new ProgressLogger(config.task(), "load", metrics, PROGRESS_SECONDS);
         try {
-            job.useSession(sessionVariables());
+            job.useSession(sessionVariables(meta));
             job.checkBulk();
-            return loadComplete(dump, manifest, position, t0, Set.of());
+            return loadComplete(dump, manifest, meta.position(), t0, Set.of());
         } finally {
             job.closeAdmin();
             progress.close();
@@ -103,13 +102,13 @@ public final class LoadUnit {
         long t0 = System.nanoTime();
         ProgressLogger progress = new ProgressLogger(config.task(), "load", metrics, PROGRESS_SECONDS);
         try {
-            job.useSession(sessionVariables());
+            job.useSession(sessionVariables(null));
             job.checkBulk();
             Set<String> loaded = follow(feed);
             if (loaded == null) {
                 return result(null, t0, false);
             }
-            BinlogPosition position = readMetadata();
+            BinlogPosition position = readMetadata().position();
             DumpDirectory dump = scan();
             FileManifest manifest = readManifest(dump);
             return loadComplete(dump, manifest, position, t0, loaded);
@@ -226,7 +225,7 @@ public final class LoadUnit {
                 Duration.ofNanos(System.nanoTime() - t0), position, completed);
     }
 
-    private BinlogPosition readMetadata() {
+    private DumpMetadata readMetadata() {
         if (!Files.isDirectory(config.dir())) {
             throw new FatalException(job.who() + ": dump directory " + config.dir() + " does not exist");
         }
@@ -238,7 +237,7 @@ public final class LoadUnit {
                 LOG.warn("{}: the dump was taken with consistency none; its binlog position may not match the data",
                         job.who());
             }
-            return meta.position();
+            return meta;
         } catch (IOException e) {
             throw new FatalException(job.who() + ": cannot read " + config.dir().resolve("metadata") + ": "
                     + e.getMessage(), e);
@@ -307,14 +306,16 @@ public final class LoadUnit {
     }
 
     /**
-     * The replay sql_mode (strict, explicit 0 kept in AUTO_INCREMENT columns) and the fast-path
+     * The sql_mode the source's rows are written back in ({@link LoadSqlMode}) and the fast-path
      * switches, minus {@code sql_log_bin} when the user may not set it; on TiDB also DM's session
      * (see {@link TidbSession}).
+     *
+     * @param meta the dump's metadata; null while a dump being followed has not written it
      */
-    private Map<String, String> sessionVariables() {
+    private Map<String, String> sessionVariables(DumpMetadata meta) {
         Map<String, String> vars = new LinkedHashMap<>(job.withRetry("reading the target's version",
                 c -> TidbSession.defaults(c, config.target().session())));
-        vars.put("sql_mode", SqlModes.REPLAY);
+        vars.put("sql_mode", LoadSqlMode.decide(job, meta));
         if (config.disableForeignKeyChecks()) {
             vars.put("foreign_key_checks", "0");
         }

@@ -201,7 +201,7 @@ final class LoadWorker implements Runnable {
                 maxStatementBytes = Math.max(1024, rs.getLong(1) - PACKET_MARGIN);
             }
             conn.commit();
-            session = new FileLoader.Session();
+            session = new FileLoader.Session(job.sqlMode());
             return conn;
         } catch (SQLException e) {
             LoadJob.closeQuietly(conn);

@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.schema.TableEngines;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;

@@ -125,7 +125,7 @@ final class SqlText {
      * an expression, among other assignments).
      */
     static java.util.Set<String> sqlModeFlags(String sql) {
-        if (!sql.toUpperCase(java.util.Locale.ROOT).contains("SQL_MODE")) {
+        if (!namesSqlMode(sql)) {
             return java.util.Set.of();
         }
         java.util.regex.Matcher m = SET_SQL_MODE.matcher(sql);
@@ -139,6 +139,11 @@ final class SqlText {
             }
         }
         return flags;
+    }
+
+    /** Whether a session statement may set sql_mode: it names it, told coarsely, by its words. */
+    static boolean namesSqlMode(String sql) {
+        return sql.toUpperCase(java.util.Locale.ROOT).contains("SQL_MODE");
     }
 
     /** The character set a {@link #isSetNames} statement names, in lower case. */

@@ -39,6 +39,10 @@
  *                        finished by then, then deferred indexes and views
  * </pre>
  *
+ * Every connection writes in the source's sql_mode made fit for replay ({@code LoadSqlMode}):
+ * strict where the source was, so the rows load as the source's sessions stored them; a data
+ * file's own {@code SET sql_mode} holds for that file only.
+ *
  * The public surface is {@link io.jdm.load.LoadUnit}, {@link io.jdm.load.LoadConfig},
  * {@link io.jdm.load.LoadResult}, {@link io.jdm.load.LoadMetrics} and
  * {@link io.jdm.load.LoadFootprint} (what a source's load has written, undone when its dump is taken again);

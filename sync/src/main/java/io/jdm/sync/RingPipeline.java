@@ -75,7 +75,8 @@ final class RingPipeline {
     }
 
     /** Wires the stages; they run from {@link #start()}. */
-    void build(AppliedFilter applied, GlobalCheckpoint checkpoint, long batchBytes, Predicate<ChangePos> safeMode) {
+    void build(AppliedFilter applied, GlobalCheckpoint checkpoint, long batchBytes, Predicate<ChangePos> safeMode,
+               io.jdm.common.jdbc.ConnectionSpec writerTarget) {
         NamedThreadFactory named = new NamedThreadFactory(cfg.task(), "sync", "ring");
         ThreadFactory quietOnHalt = r -> {
             Thread t = named.newThread(r);
@@ -87,7 +88,7 @@ final class RingPipeline {
                 new ParkingWaitStrategy(cfg.checkpointFlushInterval()));
         disruptor.setDefaultExceptionHandler(new Halting());
         ring = disruptor.getRingBuffer();
-        WriterSettings ws = new WriterSettings(cfg.task(), cfg.target(), cfg.workerCount(), cfg.batch(),
+        WriterSettings ws = new WriterSettings(cfg.task(), writerTarget, cfg.workerCount(), cfg.batch(),
                 cfg.compact(), cfg.multipleRows(), checkpoint.generation(), safeMode, cfg.retryBudget(),
                 cfg.retryMaxBackoff(), cfg.checkpointFlushInterval(), failed, disowned, budget, batchBytes);
         DrainBarrier barrier = new DrainBarrier(cfg.workerCount(), failed);

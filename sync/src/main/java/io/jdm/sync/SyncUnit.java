@@ -150,7 +150,7 @@ public final class SyncUnit {
         try (Connection c = DataSources.connect(cfg.target())) {
             long batchBytes = BatchBytes.of(c);
             AppliedFilter applied = checkpoint.prepare(c);
-            pipeline.build(applied, checkpoint, batchBytes, safeMode);
+            pipeline.build(applied, checkpoint, batchBytes, safeMode, WriterSqlMode.writerTarget(cfg, c));
         } catch (SQLException e) {
             throw ErrorClassifier.wrap("sync: cannot read the checkpoint " + checkpoint.store().table()
                     + " on the target " + cfg.target().address(), e);

@@ -44,6 +44,11 @@ public final class UnitConfigs {
                 task.mydumper(instance)).withTableFilter(filter::matchTable);
     }
 
+    /**
+     * The load of a task that dumps as well (full, all) knows the source its dump came from: it asks
+     * it for its sql_mode where the dump did not record it; any other task's dump may come from
+     * elsewhere.
+     */
     public static LoadConfig load(TaskConfig task, MySqlInstance instance) {
         LoaderConfig l = task.loader(instance);
         TableFilter filter = TableFilter.forInstance(task, instance);
@@ -52,7 +57,8 @@ public final class UnitConfigs {
                 .withLoader(l)
                 .withMetaSchema(task.metaSchema())
                 .withTableFilter(filter::matchTable)
-                .withRouter(router(task, instance));
+                .withRouter(router(task, instance))
+                .withSource(task.taskMode().dumpsAndLoads() ? instance.from().toConnectionSpec() : null);
     }
 
     /**

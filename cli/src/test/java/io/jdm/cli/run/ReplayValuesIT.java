@@ -72,6 +72,36 @@ class ReplayValuesIT {
                 target.rows("SELECT id, HEX(`a b`), `q\"` FROM " + db + ".t ORDER BY id"));
     }
 
+    /**
+     * A source whose sessions are not strict holds a generated column past its type's range (clipped)
+     * and a zero date: its dump records its sql_mode, and the load writes the rows back in it,
+     * where the strict mode a load used to write in refused the row ("Out of range value").
+     */
+    @Test
+    void aNonStrictSourcesRowsDumpAndLoadInItsSqlMode() throws Exception {
+        String db = "replay_nonstrict";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE IF NOT EXISTS jdm_meta",
+                "DROP TABLE IF EXISTS jdm_meta.replay_nonstrict_loader_checkpoint");
+        source.execute("CREATE TABLE " + db + ".g (id INT PRIMARY KEY, i INT, gen INT AS (i + 1) VIRTUAL,"
+                + " st INT AS (i * 2) STORED, d DATE, nn VARCHAR(5) NOT NULL)");
+        sourceSession("", "INSERT INTO " + db + ".g (id, i, d, nn) VALUES (1, 2147483647, '0000-00-00', 'x'),"
+                + " (2, 2, '2024-02-30', NULL)");
+        String original = globalSqlMode();
+        Path dump = dir.resolve("dump");
+        try {
+            source.execute("SET GLOBAL sql_mode = ''");
+            new DumpUnit(DumpConfig.defaults("replay_nonstrict", spec(source), dump)
+                    .withTableFilter((s, t) -> s.equals(db))).run();
+        } finally {
+            source.execute("SET GLOBAL sql_mode = '" + original + "'");
+        }
+        assertEquals("", io.jdm.common.dumpdir.DumpMetadata.readFrom(dump).orElseThrow().sourceSqlMode());
+        assertTrue(new LoadUnit(LoadConfig.of("replay_nonstrict", "s1", spec(target), dump)).run().completed());
+        assertEquals(source.hexRows(db, "g"), target.hexRows(db, "g"));
+        assertEquals(showCreate(source, db + ".g"), showCreate(target, db + ".g"));
+    }
+
     @Test
     void autoIncrementKeyZeroAndEnumIndexZeroLoadAndSyncAsTheSourceHasThem() throws Exception {
         String db = "replay_values";

@@ -75,6 +75,17 @@ class UnitConfigsTest {
         assertEquals(syncSettings(syncDefaults), syncSettings(sync));
     }
 
+    /** Only a task that takes its own dump knows the source the load's dump came from, to ask its sql_mode. */
+    @Test
+    void theLoadKnowsTheSourceOnlyWhereTheTaskDumpsIt() {
+        for (String mode : List.of("all", "full", "load", "load&sync")) {
+            TaskConfig task = parse(TASK.replace("task-mode: all", "task-mode: \"" + mode + "\""));
+            LoadConfig load = UnitConfigs.load(task, instance(task));
+            boolean dumps = mode.equals("all") || mode.equals("full");
+            assertEquals(dumps ? instance(task).from().toConnectionSpec() : null, load.source(), mode);
+        }
+    }
+
     @Test
     void everySyncerKeyReachesTheSync() {
         TaskConfig task = parse(TASK + """

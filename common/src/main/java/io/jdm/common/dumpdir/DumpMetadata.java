@@ -33,13 +33,22 @@ import java.util.Optional;
  * </pre>
  *
  * jdm adds a {@code Consistency:} line; a position read without a lock ({@code consistency: none})
- * is marked so the load/sync units can warn.
+ * is marked so the load/sync units can warn. It also adds {@code Source sql_mode: '…'}, the
+ * source's global sql_mode as the dump began: what decides which values the source's sessions
+ * stored, and so the mode the load writes them back in.
  *
  * @param position null when the source had no binlog
+ * @param sourceSqlMode null when the dump did not record it (mydumper, Dumpling, an older jdm)
  */
 public record DumpMetadata(LocalDateTime started, LocalDateTime finished, BinlogPosition position,
-                           String consistency) {
+                           String consistency, String sourceSqlMode) {
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+    private static final String SQL_MODE = "Source sql_mode:";
+
+    /** Metadata without the source's sql_mode. */
+    public DumpMetadata(LocalDateTime started, LocalDateTime finished, BinlogPosition position, String consistency) {
+        this(started, finished, position, consistency, null);
+    }
 
     public String render() {
         StringBuilder sb = new StringBuilder();
@@ -52,6 +61,9 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
         }
         if (consistency != null) {
             sb.append("Consistency: ").append(consistency).append('\n');
+        }
+        if (sourceSqlMode != null) {
+            sb.append(SQL_MODE).append(" '").append(sourceSqlMode).append("'\n");
         }
         sb.append('\n');
         sb.append("Finished dump at: ").append(TS.format(finished)).append('\n');
@@ -79,6 +91,7 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
         long pos = -1;
         StringBuilder gtid = new StringBuilder();
         String consistency = null;
+        String sqlMode = null;
         boolean inMaster = false;
         boolean inGtid = false;
         for (String raw : lines) {
@@ -93,6 +106,8 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
                 inMaster = false;
             } else if (line.startsWith("Consistency:")) {
                 consistency = line.substring("Consistency:".length()).strip();
+            } else if (line.startsWith(SQL_MODE)) {
+                sqlMode = unquote(line.substring(SQL_MODE.length()).strip(), '\'');
             } else if (inMaster && line.startsWith("Log:")) {
                 log = line.substring(4).strip();
                 inGtid = false;
@@ -109,7 +124,7 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
             }
         }
         BinlogPosition position = log == null || pos < 0 ? null : new BinlogPosition(log, pos, gtid.toString());
-        return new DumpMetadata(started, finished, position, consistency);
+        return new DumpMetadata(started, finished, position, consistency, sqlMode);
     }
 
     /** mydumper ≥ 0.14: the position is in {@code [master]} (older) or {@code [source]}, as key = value. */
@@ -130,7 +145,7 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
                 inSource = line.equalsIgnoreCase("[master]") || line.equalsIgnoreCase("[source]");
             } else if (inSource && !line.startsWith("#") && line.indexOf('=') > 0) {
                 String key = line.substring(0, line.indexOf('=')).strip().toLowerCase(Locale.ROOT);
-                String value = unquote(line.substring(line.indexOf('=') + 1).strip());
+                String value = unquote(line.substring(line.indexOf('=') + 1).strip(), '"');
                 switch (key) {
                     case "file", "source_log_file" -> log = value;
                     case "position", "source_log_pos" -> pos = Long.parseLong(value);
@@ -143,8 +158,9 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
         return new DumpMetadata(started, finished, position, null);
     }
 
-    private static String unquote(String v) {
-        return v.length() >= 2 && v.startsWith("\"") && v.endsWith("\"") ? v.substring(1, v.length() - 1) : v;
+    private static String unquote(String v, char quote) {
+        return v.length() >= 2 && v.charAt(0) == quote && v.charAt(v.length() - 1) == quote
+                ? v.substring(1, v.length() - 1) : v;
     }
 
     private static LocalDateTime time(String s) {

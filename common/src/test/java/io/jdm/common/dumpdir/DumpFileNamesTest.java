@@ -1,6 +1,7 @@
 package io.jdm.common.dumpdir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.position.BinlogPosition;
@@ -81,6 +82,12 @@ class DumpFileNamesTest {
         var m = new DumpMetadata(LocalDateTime.of(2026, 1, 2, 3, 4, 5), LocalDateTime.of(2026, 1, 2, 3, 5, 6),
                 new BinlogPosition("mysql-bin.000003", 1234, "0-1-42"), "flush");
         assertEquals(m, DumpMetadata.parse(m.render().lines().toList()));
+        assertNull(m.sourceSqlMode(), "not recorded");
+        for (String mode : new String[] {"", "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION"}) {
+            var withMode = new DumpMetadata(m.started(), m.finished(), m.position(), "flush", mode);
+            assertEquals(withMode, DumpMetadata.parse(withMode.render().lines().toList()));
+            assertEquals(mode, DumpMetadata.parse(withMode.render().lines().toList()).sourceSqlMode());
+        }
 
         var mysql = DumpMetadata.parse(List.of(
                 "Started dump at: 2026-01-02 03:04:05",

@@ -10,6 +10,7 @@ import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.retry.Retries;
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.schema.TableEngines;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.SqlDialect;
@@ -82,6 +83,7 @@ final class SchemaTracker implements AutoCloseable {
     /** Target table → the source tables routed to it (listed at start, plus every one met since). */
     private Map<TableName, Set<TableName>> groups;
     private Connection tconn;
+    private final Set<TableName> keylessWarned = new java.util.HashSet<>();
     private Connection sconn;
     /** Where a shard's definition is when the target's is not it (shard modes, see ShardCoordinator), else null. */
     private UnaryOperator<TableName> spools = t -> null;
@@ -187,6 +189,26 @@ final class SchemaTracker implements AutoCloseable {
             }
             targetHasMore.add(src);
             return extra;
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+    }
+
+    /**
+     * Whether the target table keeps rows outside transactions (its engine, read now: a DDL may
+     * have changed it). One without a key gets a warning, once: safe mode cannot tell its rows
+     * apart, so a batch that fails after some of its rows landed writes those again on the replay.
+     */
+    boolean outsideTransactions(TableName target) {
+        try {
+            TableEngines.Engine e = TableEngines.read(tconn(), target);
+            if (!e.transactional() && !e.keyed() && keylessWarned.add(target)) {
+                LOG.warn("sync: target table {} is {}, which keeps rows outside transactions, and has no primary or"
+                        + " NOT NULL unique key: if a batch fails or the task is killed after some of its rows"
+                        + " landed there, they are written again on the replay; give it a key or a transactional"
+                        + " engine", target, e.name());
+            }
+            return !e.transactional();
         } catch (SQLException e) {
             throw unreachable(e);
         }

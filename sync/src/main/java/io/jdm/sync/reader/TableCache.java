@@ -57,6 +57,13 @@ final class TableCache implements AutoCloseable {
         tracker.readSourceDefaults();
     }
 
+    /** The table as the pipeline sees it now: its known definition, its target and the target's engine. */
+    private TableInfo info(TableName name) {
+        TableName target = router.apply(name);
+        return TableInfo.of(tracker.schema(name), target, tracker.targetHasMoreColumns(name))
+                .withTargetOutsideTransactions(tracker.outsideTransactions(target));
+    }
+
     /** The decoder for this TABLE_MAP, or null when the table is not replicated. */
     Decoder decoder(TableMapEventData tm) {
         TableName name = new TableName(tm.getDatabase(), tm.getTable());
@@ -68,14 +75,14 @@ final class TableCache implements AutoCloseable {
         if (d != null && Arrays.equals(d.types(), types)) {
             return d;
         }
-        TableInfo info = TableInfo.of(tracker.schema(name), router.apply(name), tracker.targetHasMoreColumns(name));
+        TableInfo info = info(name);
         List<String> names = columnNames(tm);
         if (!fits(info, types) && info.columnCount() > types.length && names != null) {
             List<String> extra = tracker.narrowToBinlogColumns(name, names);
             if (!extra.isEmpty()) {
                 LOG.info("sync: {} has columns its source table {} lacks ({}): they keep their own values",
                         info.target(), name, String.join(", ", extra));
-                info = TableInfo.of(tracker.schema(name), router.apply(name), tracker.targetHasMoreColumns(name));
+                info = info(name);
             }
         }
         int charsetMismatch = fits(info, types) ? firstColumnInAnotherCharset(info, tm) : -1;
@@ -83,7 +90,7 @@ final class TableCache implements AutoCloseable {
             LOG.warn("sync: the known definition of {} does not match its binlog rows{}; using the source's "
                     + "current definition", name, charsetMismatch < 0 ? "" : " (column "
                     + info.column(charsetMismatch).name() + " has another charset than on the source)");
-            info = TableInfo.of(tracker.schema(name), router.apply(name), tracker.targetHasMoreColumns(name));
+            info = info(name);
             charsetMismatch = fits(info, types) ? firstColumnInAnotherCharset(info, tm) : -1;
         }
         if (charsetMismatch >= 0) {

@@ -3,6 +3,7 @@ package io.jdm.sync.ring;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.SqlModes;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,17 +23,6 @@ public final class SessionSwitch implements AutoCloseable {
     private static final String COLLATIONS = "character_set_collations";
     private static final Set<String> ONLY_WHERE_KNOWN = Set.of(UTF8MB4_DEFAULT);
     private static final int UNKNOWN_SYSTEM_VARIABLE = 1193;
-    private static final int WRONG_VALUE_FOR_VAR = 1231;
-    /**
-     * sql_mode names a newer server no longer knows (MySQL 8.0 removed them) and that change nothing
-     * in what a replayed statement does: NO_AUTO_CREATE_USER acts on GRANT only, the *_OPTIONS modes
-     * on what SHOW CREATE prints, and each combination mode (ORACLE, MYSQL40 …) comes with the modes
-     * it stands for set beside it in the event. A 5.7 source's default sql_mode has
-     * NO_AUTO_CREATE_USER, which an 8.0 target refuses.
-     */
-    private static final Set<String> INERT_IN_REPLAY = Set.of("NO_AUTO_CREATE_USER", "NO_KEY_OPTIONS",
-            "NO_TABLE_OPTIONS", "NO_FIELD_OPTIONS", "POSTGRESQL", "ORACLE", "MSSQL", "DB2", "MAXDB", "MYSQL323",
-            "MYSQL40");
 
     private final Connection c;
     private final Map<String, String> saved;
@@ -146,32 +136,17 @@ public final class SessionSwitch implements AutoCloseable {
         return name.startsWith("character_set_") || name.startsWith("collation_");
     }
 
-    /** One SET; a sql_mode the target refuses is set again without the modes inert in replay, if it has any. */
+    /**
+     * One SET; a sql_mode the target refuses is set without the modes inert in replay, if it has
+     * any ({@link SqlModes#set}).
+     */
     private static void set(Statement st, String name, String value) throws SQLException {
-        try {
+        if (name.equals("sql_mode") && value.length() >= 2 && value.startsWith("'")) {
+            // SourceSession quotes the mode names, which hold no quote or backslash
+            SqlModes.set(st, value.substring(1, value.length() - 1));
+        } else {
             st.execute("SET SESSION " + name + " = " + value);
-        } catch (SQLException ex) {
-            String kept = name.equals("sql_mode") && ex.getErrorCode() == WRONG_VALUE_FOR_VAR ? withoutInert(value) : null;
-            if (kept == null) {
-                throw ex;
-            }
-            st.execute("SET SESSION sql_mode = " + kept);
         }
-    }
-
-    /** A quoted sql_mode value without the modes in {@link #INERT_IN_REPLAY}; null when it has none. */
-    static String withoutInert(String quoted) {
-        String modes = quoted.length() >= 2 && quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1) : quoted;
-        StringBuilder kept = new StringBuilder();
-        boolean dropped = false;
-        for (String m : modes.split(",")) {
-            if (INERT_IN_REPLAY.contains(m.trim().toUpperCase(java.util.Locale.ROOT))) {
-                dropped = true;
-            } else if (!m.isBlank()) {
-                kept.append(kept.length() == 0 ? "" : ",").append(m.trim());
-            }
-        }
-        return dropped ? Identifiers.literal(kept.toString()) : null;
     }
 
     /** Two SQL values of a variable: ON/OFF and 1/0 are the same, text case-insensitively. */

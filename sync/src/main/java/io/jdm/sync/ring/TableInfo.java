@@ -16,9 +16,13 @@ import java.util.List;
  *        mode then writes upserts, which keep their values, instead of REPLACE, which resets them
  * @param spool the target is a shard's spool (see {@code io.jdm.sync.shard}): every change is an
  *        upsert of the row's last image, whether in safe mode or not
+ * @param targetOutsideTransactions the target table's engine keeps rows outside transactions
+ *        (MyISAM, Aria…): what a failed batch wrote stays, so its changes are always written in
+ *        safe mode, which writes them again over themselves on the replay
  */
 public record TableInfo(TableName source, TableName target, TableSchema schema, List<int[]> keys,
-                        int[] writable, boolean targetHasMoreColumns, boolean spool) {
+                        int[] writable, boolean targetHasMoreColumns, boolean spool,
+                        boolean targetOutsideTransactions) {
 
     public static TableInfo of(TableSchema schema, TableName target) {
         return of(schema, target, false);
@@ -28,10 +32,15 @@ public record TableInfo(TableName source, TableName target, TableSchema schema, 
         return of(schema, target, targetHasMoreColumns, false);
     }
 
+    /** This table with what the target's engine says ({@link #targetOutsideTransactions}). */
+    public TableInfo withTargetOutsideTransactions(boolean outside) {
+        return new TableInfo(source, target, schema, keys, writable, targetHasMoreColumns, spool, outside);
+    }
+
     /** A shard's rows written to its spool {@code target}, whose schema is the shard's plus the spool's flag. */
     public static TableInfo spool(TableSchema schema, TableName source, TableName target) {
         TableInfo t = of(schema, target, true, true);
-        return new TableInfo(source, target, schema, t.keys, t.writable, true, true);
+        return new TableInfo(source, target, schema, t.keys, t.writable, true, true, false);
     }
 
     private static TableInfo of(TableSchema schema, TableName target, boolean targetHasMoreColumns, boolean spool) {
@@ -49,7 +58,8 @@ public record TableInfo(TableName source, TableName target, TableSchema schema, 
                 writable[w++] = i;
             }
         }
-        return new TableInfo(schema.name(), target, schema, List.copyOf(keys), writable, targetHasMoreColumns, spool);
+        return new TableInfo(schema.name(), target, schema, List.copyOf(keys), writable, targetHasMoreColumns, spool,
+                false);
     }
 
     private static int[] indexes(TableSchema schema, List<String> names) {

@@ -17,7 +17,8 @@ import java.util.List;
  * changes), or as upserts where the target table has columns of its own (REPLACE would reset
  * them). Keyless tables: one row per statement,
  * every column in the WHERE clause, {@code LIMIT 1}. A statement that writes an ENUM's index 0
- * runs between {@code SET SESSION sql_mode} to {@link SqlModes#REPLAY_NON_STRICT} and back.
+ * runs between {@code SET SESSION sql_mode} to {@link SqlModes#REPLAY_NON_STRICT} and back to the
+ * writer's own mode.
  */
 final class SqlBuilder {
     /**
@@ -67,7 +68,8 @@ final class SqlBuilder {
             List<Pending> group = batch.subList(i, end);
             boolean nonStrict = first.kind() != Kind.DELETE && writesEnumErrorValue(group);
             if (nonStrict) {
-                sb.append("SET SESSION sql_mode='").append(SqlModes.REPLAY_NON_STRICT).append("';\n");
+                sb.append("SET @jdm_sql_mode = @@SESSION.sql_mode;\nSET SESSION sql_mode='")
+                        .append(SqlModes.REPLAY_NON_STRICT).append("';\n");
             }
             statementStart = sb.length();
             switch (first.kind()) {
@@ -84,7 +86,7 @@ final class SqlBuilder {
             if (nonStrict) {
                 // A failure before this point leaves the session non-strict, but every failure
                 // closes the writer's connection (or stops the task): the next batch runs on a new one.
-                sb.append("SET SESSION sql_mode='").append(TargetSession.SQL_MODE).append("';\n");
+                sb.append("SET SESSION sql_mode = @jdm_sql_mode;\n");
             }
             i = end;
         }

@@ -3,6 +3,7 @@ package io.jdm.sync.writer;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.jdbc.TidbSession;
+import io.jdm.common.sql.SqlModes;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -13,13 +14,12 @@ import java.util.Properties;
 /**
  * A writer's own connection to the target: multi-statement batches (one round trip per batch,
  * its COMMIT included),
- * autocommit off, and the session that makes replayed values land exactly: strict, zero and
- * partial dates allowed, explicit 0 kept in AUTO_INCREMENT columns, no foreign-key checks (rows of
- * related tables are applied by different writers). On TiDB also DM's session (see {@link TidbSession}).
+ * autocommit off, and the session that makes replayed values land exactly: the sql_mode the unit
+ * chose (the spec's session carries it: the source's made fit for replay, see {@code
+ * WriterSqlMode}; else {@link SqlModes#REPLAY}), no foreign-key checks (rows of related tables are
+ * applied by different writers). On TiDB also DM's session (see {@link TidbSession}).
  */
 final class TargetSession {
-    static final String SQL_MODE = "STRICT_TRANS_TABLES,NO_AUTO_VALUE_ON_ZERO,ALLOW_INVALID_DATES,NO_ENGINE_SUBSTITUTION";
-
     private TargetSession() {
     }
 
@@ -30,7 +30,7 @@ final class TargetSession {
         Connection c = DataSources.connect(spec, p);
         try {
             Map<String, String> own = new LinkedHashMap<>();
-            own.put("sql_mode", SQL_MODE);
+            own.put("sql_mode", SqlModes.REPLAY);
             own.put("foreign_key_checks", "0");
             own.putAll(TidbSession.defaults(c, spec.session()));
             // the task's own session variables (set by connect) win over these

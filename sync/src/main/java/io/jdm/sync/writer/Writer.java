@@ -210,6 +210,16 @@ public final class Writer implements EventHandler<RingSlot> {
         }
     }
 
+    /** A batch that writes a table whose engine keeps rows outside transactions runs in safe mode. */
+    private static boolean outsideTransactions(List<Pending> work) {
+        for (Pending p : work) {
+            if (p.table().targetOutsideTransactions()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Commits the changes {@code [from, to)} of the batch with {@code pos} as this writer's
      * checkpoint, in one transaction. When TiDB finds the transaction too large (8004), or one of
@@ -222,7 +232,7 @@ public final class Writer implements EventHandler<RingSlot> {
         List<Pending> part = batch.subList(from, to);
         List<Pending> work = s.compact() ? Compactor.compact(part) : part;
         sb.setLength(0);
-        sql.append(sb, work, s.safeMode().test(positions.get(from)));
+        sql.append(sb, work, s.safeMode().test(positions.get(from)) || outsideTransactions(work));
         store.appendUpsert(sb, s.generation(), id, s.writers(), pos);
         String stmt = withCommit(sb);
         List<SqlBuilder.Prepared> prepared = List.copyOf(sql.prepared());

@@ -1,4 +1,4 @@
-package io.jdm.load;
+package io.jdm.common.schema;
 
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
@@ -10,21 +10,21 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The storage engine of each target table, read once per table. A table whose engine keeps rows
- * outside transactions (MyISAM, Aria, MEMORY, ARCHIVE, CSV...) cannot have a failed LOAD DATA
- * rolled back, so its files go statement by statement, one statement per commit, each announced in
- * the checkpoint before it runs ({@link FileLoader}): a kill leaves at most that one statement in
- * doubt, which a rerun writes again over the rows of it that landed when the table has a key to
- * tell them apart.
+ * outside transactions (MyISAM, Aria, MEMORY, ARCHIVE, CSV...) keeps what a failed or killed
+ * transaction wrote into it: the load writes its files statement by statement, each announced in
+ * its checkpoint before it runs ({@code FileLoader}), and sync replays its changes in safe mode
+ * ({@code SqlBuilder}), so that what landed before a failure is written again over itself where a
+ * key tells the rows apart.
  */
-final class TableEngines {
+public final class TableEngines {
     /** One table's engine; {@code keyed} when it has a primary or NOT NULL unique key. */
-    record Engine(String name, boolean transactional, boolean keyed) {
+    public record Engine(String name, boolean transactional, boolean keyed) {
     }
 
     private final Map<TableName, Engine> known = new ConcurrentHashMap<>();
 
     /** The engine of {@code table}, read on {@code c} the first time (a table not there reads as transactional). */
-    Engine of(Connection c, TableName table) throws SQLException {
+    public Engine of(Connection c, TableName table) throws SQLException {
         Engine e = known.get(table);
         if (e == null) {
             e = read(c, table);
@@ -33,7 +33,8 @@ final class TableEngines {
         return e;
     }
 
-    private static Engine read(Connection c, TableName table) throws SQLException {
+    /** The engine of {@code table} as the server says now (a table not there reads as transactional). */
+    public static Engine read(Connection c, TableName table) throws SQLException {
         String name = null;
         boolean transactional = true;
         try (PreparedStatement ps = c.prepareStatement("SELECT t.ENGINE, e.TRANSACTIONS FROM information_schema.TABLES t"
@@ -61,7 +62,9 @@ final class TableEngines {
                 }
             }
         }
-        c.commit();
+        if (!c.getAutoCommit()) {
+            c.commit();
+        }
         return new Engine(name, transactional, keyed);
     }
 }
