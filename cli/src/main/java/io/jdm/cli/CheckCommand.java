@@ -58,7 +58,8 @@ final class CheckCommand implements Callable<Integer> {
                     binlog ? task.syncer(i).workerCount() + 3 : 0);
             sources.add(new PrecheckInput.Source(i.sourceId(), i.from().toConnectionSpec(), filter::matchTable,
                     task.syncer(i).enableGtid(), onSource, onTarget,
-                    dump ? task.mydumper(i).consistency() : Consistency.AUTO, UnitConfigs.router(task, i)));
+                    dump ? task.mydumper(i).consistency() : Consistency.AUTO, UnitConfigs.router(task, i),
+                    task.taskMode().loads() ? task.loader(i).dir().orElseThrow() : null));
         }
         return new PrecheckInput(dump, binlog, sources, task.targetDatabase().toConnectionSpec(), task.metaSchema(),
                 new HashSet<>(task.ignoreCheckingItems()), task.shardMode());

@@ -12,6 +12,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -78,6 +80,46 @@ class CheckCommandIT {
         assertTrue(r.out().matches("(?s).*auto_increment_ID\\s+target\\s+warn\\s+target table chk_all\\.t merges 2 "
                 + "shards.*mysql-01 chk_s1\\.t key PRIMARY \\(id\\), mysql-01 chk_s2\\.t key PRIMARY \\(id\\).*"),
                 r.out());
+    }
+
+    /** The directory the task loads from, looked at before the task runs: who but its owner may write it. */
+    @Test
+    void aDumpDirectoryOthersMayWriteIsAWarning() throws Exception {
+        Path dump = dir.resolve("dump");
+        Path task = dir.resolve("full.yaml");
+        Files.writeString(task, String.join("\n",
+                "name: check-dump-dir",
+                "task-mode: full",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [shop]}}",
+                "mydumpers: {global: {dir: \"" + dump + "\"}}",
+                "mysql-instances:",
+                "  - source-id: mysql-01",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        Run r = JdmCommandLineTest.run("check", task.toString());
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().matches("(?s).*dump_dir_permission\\s+source mysql-01\\s+pass\\s+" + Pattern.quote(dump
+                + " does not exist yet") + ".*"), r.out());
+
+        Files.createDirectory(dump, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path metadata = Files.writeString(dump.resolve("metadata"), "Started dump at: 2026-01-01 00:00:00\n");
+        Files.setPosixFilePermissions(metadata, PosixFilePermissions.fromString("rw-------"));
+        r = JdmCommandLineTest.run("check", task.toString());
+        assertTrue(r.out().matches("(?s).*dump_dir_permission\\s+source mysql-01\\s+pass\\s+" + Pattern.quote(dump
+                + " and its files can be written by their owner only") + ".*"), r.out());
+
+        Files.setPosixFilePermissions(metadata, PosixFilePermissions.fromString("rw-rw----"));
+        r = JdmCommandLineTest.run("check", task.toString());
+        assertEquals(0, r.code(), "a warning: " + r.out() + r.err());
+        assertTrue(r.out().matches("(?s).*dump_dir_permission\\s+source mysql-01\\s+warn\\s+" + Pattern.quote(
+                "group or others may write " + metadata + ", so another user could change the dump before it is"
+                        + " loaded: chmod go-w them") + ".*"), r.out());
+
+        Files.writeString(task, Files.readString(task).replace("task-mode: full", "task-mode: incremental"));
+        r = JdmCommandLineTest.run("check", task.toString());
+        assertFalse(r.out().contains("dump_dir_permission"), "no load, no item: " + r.out());
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.jdm.dump;
 import io.jdm.common.config.Compression;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.FileManifest;
+import io.jdm.common.dumpdir.OwnerOnly;
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.metrics.Throughput;
 import io.jdm.common.sql.SqlBytes;
@@ -21,7 +22,7 @@ import java.util.zip.CheckedOutputStream;
  * Writes one chunk's rows as multi-row INSERT statements into {@code db.tbl.NNNNNNNNN.sql[.gz|.zst]}
  * files: a statement ends at about {@code statementSize} bytes, a file after about
  * {@code fileSizeLimit} bytes (always at a statement boundary). A file is opened only when a row
- * arrives, so an empty chunk leaves no file.
+ * arrives, so an empty chunk leaves no file; it is created {@code 0600} ({@link OwnerOnly}).
  */
 final class DataFileWriter implements AutoCloseable {
     static final String HEADER = "/*!40101 SET NAMES utf8mb4*/;\n/*!40014 SET FOREIGN_KEY_CHECKS=0*/;\n";
@@ -109,7 +110,7 @@ final class DataFileWriter implements AutoCloseable {
         files.add(file);
         checksum = new CRC32C(); // of the bytes as stored: a compressed file is checked without decompressing
         out = Compressors.wrap(compression, new BufferedOutputStream(
-                new CheckedOutputStream(Files.newOutputStream(file), checksum), 256 * 1024));
+                new CheckedOutputStream(OwnerOnly.newOutputStream(file), checksum), 256 * 1024));
         fileBytes = 0;
         fileRows = 0;
         write(HEADER_BYTES);

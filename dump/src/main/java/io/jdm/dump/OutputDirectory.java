@@ -5,6 +5,7 @@ import io.jdm.common.dumpdir.ChunkJournal;
 import io.jdm.common.dumpdir.ChunkPlan;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.FileManifest;
+import io.jdm.common.dumpdir.OwnerOnly;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -37,11 +38,16 @@ final class OutputDirectory {
         return dir;
     }
 
-    /** Creates the directory and proves it is writable; nothing in it is touched yet. */
+    /**
+     * Creates the directory (and its missing parents) {@code 0700} and proves it is writable; nothing
+     * in it is touched yet. Every file of the dump is created {@code 0600} ({@link OwnerOnly}).
+     */
     void prepare() throws IOException {
-        Files.createDirectories(dir);
+        OwnerOnly.createDirectories(dir);
         Path probe = dir.resolve(".jdm-write-test");
-        Files.writeString(probe, "ok");
+        try (OutputStream out = OwnerOnly.newOutputStream(probe)) {
+            out.write('o');
+        }
         Files.delete(probe);
     }
 
@@ -110,7 +116,7 @@ final class OutputDirectory {
      */
     String writeSchema(String fileName, String statements) throws IOException {
         Path file = dir.resolve(fileName + compression.suffix());
-        try (OutputStream out = Compressors.wrap(compression, Files.newOutputStream(file))) {
+        try (OutputStream out = Compressors.wrap(compression, OwnerOnly.newOutputStream(file))) {
             out.write((SET_NAMES + statements + ";\n").getBytes(StandardCharsets.UTF_8));
         }
         return file.getFileName().toString();

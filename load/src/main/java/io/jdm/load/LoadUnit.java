@@ -4,6 +4,7 @@ import io.jdm.common.dumpdir.DumpFeed;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.dumpdir.FileManifest;
+import io.jdm.common.dumpdir.OwnerOnly;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
@@ -14,6 +15,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -281,9 +283,25 @@ public final class LoadUnit {
         try {
             DumpDirectory dump = DumpDirectory.scan(config.dir(), config.tableFilter());
             dump.skipped().forEach(line -> LOG.warn("{}: {}", job.who(), line));
+            warnIfOthersMayWrite();
             return dump;
         } catch (IOException e) {
             throw new FatalException(job.who() + ": cannot list " + config.dir() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * One line when another user could have changed the dump: its directory or a file in it is
+     * writable by its group or by others. The load goes on, as the dump may be shared on purpose;
+     * the checksums in {@code jdm-files} catch a file changed by mistake, not one changed together
+     * with that list.
+     */
+    private void warnIfOthersMayWrite() throws IOException {
+        List<Path> open = OwnerOnly.writableByOthers(config.dir());
+        if (!open.isEmpty()) {
+            LOG.warn("{}: the dump in {} can be changed by other users (group or others may write {}): the load"
+                    + " reads it as it is; chmod go-w them if that is not meant (jdm's dumps are 0700 and 0600)",
+                    job.who(), config.dir(), OwnerOnly.shown(open));
         }
     }
 

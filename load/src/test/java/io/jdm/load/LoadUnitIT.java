@@ -7,6 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.OnDuplicate;
@@ -22,8 +27,10 @@ import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -34,6 +41,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 class LoadUnitIT {
     private static final String DB = "LoadUnitIT_src";
@@ -395,6 +403,61 @@ class LoadUnitIT {
             }
             assertFalse(rs.next());
         }
+    }
+
+    /**
+     * A dump another user could have changed is said in one line that names the paths; the load goes
+     * on (a shared directory may be meant). Nothing is said while only the owner may write it.
+     */
+    @Test
+    void aDumpThatOthersMayWriteIsSaidInOneLine() throws Exception {
+        assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"), "no POSIX permissions");
+        String db = "LoadUnitIT_perm";
+        source.freshDatabase(db);
+        source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY)", "INSERT INTO " + db + ".t VALUES (1), (2)");
+        Path dir = tmp.resolve("perm");
+        try (Connection c = source.connect()) {
+            FixtureDumper.dump(c, db, dir, 50, 200, t -> "");
+        }
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.sorted().toList();
+        }
+        for (Path f : files) {
+            Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-r--r--"));
+        }
+        resetTarget("unit_perm", db);
+        LoadConfig cfg = LoadConfig.of("unit_perm", "src1", targetSpec(), dir).withPoolSize(1);
+        assertEquals(List.of(), othersMayWrite(cfg));
+
+        Path data = dir.resolve(DumpFileNames.dataFile(db, "t", 1, ""));
+        Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rw-rw-r--"));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        try {
+            List<String> said = othersMayWrite(cfg);
+            assertEquals(1, said.size(), said.toString());
+            assertEquals("load task unit_perm (source src1): the dump in " + dir + " can be changed by other users (group or others"
+                    + " may write " + dir + " and " + data + "): the load reads it as it is; chmod go-w them if that is"
+                    + " not meant (jdm's dumps are 0700 and 0600)", said.get(0));
+        } finally {
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    /** The load's lines about other users who may write the dump, from one run of it. */
+    private static List<String> othersMayWrite(LoadConfig cfg) {
+        Logger log = (Logger) LoggerFactory.getLogger(LoadUnit.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        log.addAppender(lines);
+        try {
+            assertTrue(new LoadUnit(cfg).run().completed());
+        } finally {
+            log.detachAppender(lines);
+        }
+        return lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("other users")).toList();
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.jdm.common.config.Consistency;
 import io.jdm.common.config.ShardMode;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.sql.TableName;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiPredicate;
@@ -33,12 +34,20 @@ public record PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source>
      * @param consistency how the dump reads the source ({@code mydumpers.*.consistency}): which privileges and
      *                    keys it needs
      * @param router the target table the task's routes give a source table
+     * @param loadDir the directory the task's load reads ({@code loaders.dir}, per source); null when the task
+     *                does not load
      */
     public record Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter,
                          boolean enableGtid, int sourceConnections, int targetConnections, Consistency consistency,
-                         UnaryOperator<TableName> router) {
+                         UnaryOperator<TableName> router, Path loadDir) {
         public Source {
             router = router == null ? UnaryOperator.identity() : router;
+        }
+
+        public Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter, boolean enableGtid,
+                      int sourceConnections, int targetConnections, Consistency consistency,
+                      UnaryOperator<TableName> router) {
+            this(id, spec, tableFilter, enableGtid, sourceConnections, targetConnections, consistency, router, null);
         }
 
         public Source(String id, ConnectionSpec spec, BiPredicate<String, String> tableFilter, boolean enableGtid,

@@ -44,6 +44,9 @@ public final class Prechecker {
                 shardsComplete = false;
                 out.add(CheckResult.fail("connection", inst, connectionProblem(s.spec(), e)));
             }
+            if (s.loadDir() != null) {
+                out.add(DumpDirCheck.run(inst, s.loadDir()));
+            }
         }
         List<CheckResult> auto = new ArrayList<>(ShardChecks.autoIncrement(shards));
         auto.addAll(ShardChecks.schemas(shards, input.shardMode()));
@@ -77,6 +80,9 @@ public final class Prechecker {
         }
         if (ErrorClassifier.isAccessDenied(e)) {
             return "access denied at " + addr + ": " + ErrorClassifier.oneLine(e);
+        }
+        if (ErrorClassifier.isCertificateRefused(e)) { // Connector/J words it as a communications link failure
+            return "cannot connect to " + addr + ": " + ErrorClassifier.oneLine(e);
         }
         String m = ErrorClassifier.oneLine(e).toLowerCase(Locale.ROOT);
         if (m.contains("communications link failure") || m.contains("connect") || "08S01".equals(e.getSQLState())) {

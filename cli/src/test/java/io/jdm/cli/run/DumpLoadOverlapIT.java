@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -26,6 +27,8 @@ import io.jdm.load.LoadResult;
 import io.jdm.load.LoadUnit;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -74,6 +77,10 @@ class DumpLoadOverlapIT {
     }
 
     private TaskRunner runner(String name, String db, int threads, int poolSize) throws Exception {
+        return runner(name, db, threads, poolSize, dir.resolve("dump"));
+    }
+
+    private TaskRunner runner(String name, String db, int threads, int poolSize, Path dump) throws Exception {
         target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_" + db);
         Path f = dir.resolve(name + ".yaml");
         Files.writeString(f, String.join("\n",
@@ -82,7 +89,7 @@ class DumpLoadOverlapIT {
                 "meta-schema: jdm_meta_" + db,
                 "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
                 "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
-                "mydumpers: {global: {threads: " + threads + ", rows: 50, dir: \"" + dir.resolve("dump") + "\"}}",
+                "mydumpers: {global: {threads: " + threads + ", rows: 50, dir: \"" + dump + "\"}}",
                 "loaders: {global: {pool-size: " + poolSize + ", defer-indexes: true}}",
                 "mysql-instances:",
                 "  - source-id: s1",
@@ -138,6 +145,37 @@ class DumpLoadOverlapIT {
         assertEquals(files, r.files());
         assertTrue(Files.exists(dump.resolve(FileManifest.NAME)));
         assertSameRows(db, copy);
+    }
+
+    /**
+     * The dump directory a run writes, and the parent it had to create, are the owner's only, and so
+     * is every file in it, under a umask (022) that leaves a plain new file readable by all.
+     */
+    @Test
+    void theDumpDirectoryOfARunIsItsOwnersOnly() throws Exception {
+        Path plain = Files.createFile(dir.resolve("plain"));
+        assumeTrue(Files.getPosixFilePermissions(plain).contains(PosixFilePermission.OTHERS_READ),
+                "the umask already hides new files from others");
+        String db = "overlap_private";
+        sourceTables(db);
+        Path dump = dir.resolve("private/dump");
+        runner("overlap-private", db, 2, 2, dump).run();
+        assertEquals(StageStore.Stage.DONE, stage(db, "overlap-private"));
+        assertSameRows(db, db);
+
+        for (Path d : List.of(dir.resolve("private"), dump)) {
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(d)), d.toString());
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dump)) {
+            files = s.sorted().toList();
+        }
+        assertTrue(files.stream().map(f -> f.getFileName().toString()).toList().containsAll(List.of(
+                DumpFileNames.METADATA, FileManifest.NAME, db + ".t1-schema.sql", db + ".t1.000000001.sql")),
+                files.toString());
+        for (Path f : files) {
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(f)), f.toString());
+        }
     }
 
     @Test

@@ -21,10 +21,19 @@ import java.util.function.Function;
  * YAML writes a byte array). Where more than one form is set DM takes the bytes, then the base64,
  * then the file, and so does jdm, with a warning. Files are read and every item is checked here, at
  * load; what was read is never shown in a message.
+ *
+ * <p>With {@code ssl-ca} the server's certificate must also name the host jdm connects to, as DM's
+ * Go driver requires. DM's {@code security:} has no key to turn that off; {@code ssl-verify-host:
+ * false} is jdm's own, for a server whose certificate names only a host name the task cannot use
+ * (an address behind a proxy or a tunnel). It keeps the CA check and says so with a warning.
  */
 final class SecurityReader {
     private static final String CN_IGNORED = "DM also checks that the server's certificate has one of these "
-            + "Common Names; jdm checks the certificate against ssl-ca only; ignored";
+            + "Common Names; jdm checks the certificate against ssl-ca and the host name only; ignored";
+    private static final String HOST_UNCHECKED = "false: the server's certificate is checked against ssl-ca but"
+            + " not for the host name, so any server with a certificate from that CA is taken for this one";
+    private static final String HOST_WITHOUT_CA = "false has no effect without ssl-ca: no part of the server's"
+            + " certificate is checked";
     private static final String UNCHECKED_SERVER = "not set: the connection is encrypted but the server's "
             + "certificate is not checked, as in DM; set ssl-ca to check it";
 
@@ -51,6 +60,7 @@ final class SecurityReader {
         if (!s.texts("cert-allowed-cn").isEmpty()) {
             s.warning("cert-allowed-cn", CN_IGNORED);
         }
+        boolean verifyHost = s.bool("ssl-verify-host", true);
         s.finish();
         if (s.ctx().problems().size() > problems) {
             return Optional.empty(); // an item that could not be read says so; checking the rest would only echo it
@@ -73,8 +83,12 @@ final class SecurityReader {
         if (ca.isEmpty()) {
             s.warning("ssl-ca", UNCHECKED_SERVER);
         }
+        if (!verifyHost) {
+            s.warning("ssl-verify-host", ca.isEmpty() ? HOST_WITHOUT_CA : HOST_UNCHECKED);
+        }
         try {
-            return Optional.of(Tls.of(roots.get(), chain.get(), privateKey.orElse(null)));
+            Tls tls = Tls.of(roots.get(), chain.get(), privateKey.orElse(null));
+            return Optional.of(verifyHost ? tls : tls.withoutHostCheck());
         } catch (IllegalArgumentException e) {
             s.problem(key.map(Item::key).orElse("ssl-key"), e.getMessage() + " in " + cert.get().key());
             return Optional.empty();

@@ -1,6 +1,7 @@
 package io.jdm.common.dumpdir;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -14,7 +15,8 @@ import java.util.Optional;
 /**
  * Writes a file of the dump directory whole or not at all: into {@code name.tmp}, forced to disk,
  * then renamed over {@code name}. A reader (or a dump resumed after a kill) finds the old file, the
- * new one, or none, never half of one. Reads them back too.
+ * new one, or none, never half of one. The file is the owner's only from its creation on
+ * ({@link OwnerOnly}), and the rename keeps that. Reads them back too.
  */
 final class AtomicFile {
     private AtomicFile() {
@@ -28,8 +30,11 @@ final class AtomicFile {
 
     static void write(Path dir, String name, String text) throws IOException {
         Path tmp = dir.resolve(name + ".tmp");
-        Files.writeString(tmp, text, StandardCharsets.UTF_8);
-        try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        try (FileChannel c = OwnerOnly.open(tmp, StandardOpenOption.WRITE)) {
+            ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+            while (bytes.hasRemaining()) {
+                c.write(bytes);
+            }
             c.force(true);
         }
         try {

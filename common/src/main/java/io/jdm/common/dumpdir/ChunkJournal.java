@@ -46,12 +46,12 @@ public final class ChunkJournal implements AutoCloseable {
     }
 
     /**
-     * Opens {@code dir/jdm-chunks} for appending, creating it when absent; a last line a kill cut
-     * short is cut off first, so the next record starts a line of its own.
+     * Opens {@code dir/jdm-chunks} for appending, creating it ({@code 0600}) when absent; a last line
+     * a kill cut short is cut off first, so the next record starts a line of its own.
      */
     public static ChunkJournal append(Path dir) throws IOException {
         Path f = dir.resolve(NAME);
-        FileChannel c = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel c = OwnerOnly.openKeeping(f, StandardOpenOption.WRITE);
         try {
             byte[] bytes = Files.readAllBytes(f);
             int end = bytes.length;

@@ -24,6 +24,7 @@ import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -80,6 +81,9 @@ public final class ErrorClassifier {
     }
 
     public static boolean isRetriable(Throwable t) {
+        if (isCertificateRefused(t)) {
+            return false;
+        }
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof JdmException j) {
                 return j.isRetriable();
@@ -95,6 +99,9 @@ public final class ErrorClassifier {
     }
 
     public static boolean isRetriable(SQLException e) {
+        if (isCertificateRefused(e)) {
+            return false;
+        }
         if (e instanceof SQLTransientException || e instanceof SQLRecoverableException) {
             return true;
         }
@@ -191,8 +198,23 @@ public final class ErrorClassifier {
         return isRetriable(t) ? new RetriableException(msg, t) : new FatalException(msg, t);
     }
 
-    /** The innermost useful message of a cause chain, on one line. */
+    /**
+     * True when a TLS handshake refused the server's certificate (its CA or its host name): no retry
+     * changes a certificate. See {@link CertificateRefusal}.
+     */
+    public static boolean isCertificateRefused(Throwable t) {
+        return CertificateRefusal.oneLine(t).isPresent();
+    }
+
+    /**
+     * The innermost useful message of a cause chain, on one line; for a refused server certificate,
+     * what was refused and what to do.
+     */
     public static String oneLine(Throwable t) {
+        Optional<String> tls = CertificateRefusal.oneLine(t);
+        if (tls.isPresent()) {
+            return tls.get();
+        }
         Throwable c = t;
         while (c.getCause() != null && c.getCause() != c && (c.getMessage() == null
                 || c instanceof java.util.concurrent.ExecutionException

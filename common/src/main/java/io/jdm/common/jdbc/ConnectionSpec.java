@@ -68,7 +68,7 @@ public record ConnectionSpec(String host, int port, String user, String password
         if (tls.isPresent()) {
             // caching_sha2_password sends the password over TLS itself: no RSA key is fetched.
             // The key stores come with driverProperties(), whose passwords stay out of the URL
-            u.append("&sslMode=").append(tls.get().verifiesServer() ? "VERIFY_CA" : "REQUIRED");
+            u.append("&sslMode=").append(tls.get().sslMode());
         } else {
             // No TLS unless the task asks for it (security:), as DM does: on loopback and inside a
             // data centre the encryption costs the dump most of its throughput. Without TLS a

@@ -16,6 +16,7 @@ import java.util.Properties;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -24,9 +25,13 @@ import javax.net.ssl.X509TrustManager;
 /**
  * TLS of one connection, as DM's {@code security:} asks for it: CA certificates that the server's
  * certificate must chain to, and a client certificate with its key for servers that ask for one.
- * Without a CA the connection is encrypted and the server's certificate is not checked, as DM does.
- * Checked when built, so a key that does not belong to its certificate is reported at load; the
- * key never appears in {@link #toString()} or a message.
+ * With a CA the certificate must also name the host the connection was made to (a DNS or IP
+ * subject alternative name), as DM's Go driver checks it: a certificate the CA issued to another
+ * server would otherwise let that server, or whoever holds its key, stand in for this one. Only
+ * the task file can turn that part off ({@code ssl-verify-host: false}). Without a CA the connection
+ * is encrypted and the server's certificate is not checked, as DM does. Checked when built, so a
+ * key that does not belong to its certificate is reported at load; the key never appears in
+ * {@link #toString()} or a message.
  *
  * <p>The binlog client takes an {@link SSLContext}; Connector/J takes key store files only, so
  * {@link #driverProperties()} writes PKCS#12 stores once (see {@link KeyStoreFiles}).
@@ -35,14 +40,16 @@ public final class Tls {
     private final List<X509Certificate> ca;
     private final List<X509Certificate> chain;
     private final PrivateKey key;
+    private final boolean hostChecked;
     private final char[] storePassword = newPassword();
     private SSLContext context;
     private Properties driverProperties;
 
-    private Tls(List<X509Certificate> ca, List<X509Certificate> chain, PrivateKey key) {
+    private Tls(List<X509Certificate> ca, List<X509Certificate> chain, PrivateKey key, boolean hostChecked) {
         this.ca = List.copyOf(ca);
         this.chain = List.copyOf(chain);
         this.key = key;
+        this.hostChecked = hostChecked;
     }
 
     /**
@@ -58,7 +65,12 @@ public final class Tls {
         if (key != null && !belongs(key, chain.get(0))) {
             throw new IllegalArgumentException("is not the key of the client certificate");
         }
-        return new Tls(ca, chain, key);
+        return new Tls(ca, chain, key, true);
+    }
+
+    /** The same TLS, the server's certificate still checked against the CA but not for the host name. */
+    public Tls withoutHostCheck() {
+        return new Tls(ca, chain, key, false);
     }
 
     /** Whether the server's certificate is checked against the CA (Connector/J's VERIFY_CA). */
@@ -66,14 +78,37 @@ public final class Tls {
         return !ca.isEmpty();
     }
 
+    /** Whether the certificate must also name the host connected to (Connector/J's VERIFY_IDENTITY). */
+    public boolean verifiesHost() {
+        return verifiesServer() && hostChecked;
+    }
+
+    /** Connector/J's {@code sslMode} for this TLS. */
+    String sslMode() {
+        return verifiesHost() ? "VERIFY_IDENTITY" : verifiesServer() ? "VERIFY_CA" : "REQUIRED";
+    }
+
     public boolean hasClientCertificate() {
         return key != null;
     }
 
-    /** Starts TLS on a connected socket, as the binlog client asks for it once the server agreed. */
-    public SSLSocket upgrade(Socket socket) throws IOException {
-        return (SSLSocket) sslContext().getSocketFactory()
-                .createSocket(socket, socket.getInetAddress().getHostName(), socket.getPort(), true);
+    /**
+     * Starts TLS on a connected socket, as the binlog client asks for it once the server agreed.
+     * The host name is checked in the handshake itself, against {@code host} as the task file gives
+     * it: the JDK's check (RFC 2818, as for HTTPS) matches an IP address only to an IP entry and a
+     * name to a DNS entry, and never looks the address up in reverse DNS, which whoever runs the
+     * network could answer.
+     *
+     * @param host the server's host as the connection names it (not its address looked up backwards)
+     */
+    public SSLSocket upgrade(Socket socket, String host) throws IOException {
+        SSLSocket s = (SSLSocket) sslContext().getSocketFactory().createSocket(socket, host, socket.getPort(), true);
+        if (verifiesHost()) {
+            SSLParameters p = s.getSSLParameters();
+            p.setEndpointIdentificationAlgorithm("HTTPS");
+            s.setSSLParameters(p);
+        }
+        return s;
     }
 
     /** Connector/J's key store settings; with {@code sslMode} from {@link ConnectionSpec#jdbcUrl()}. */
@@ -194,7 +229,7 @@ public final class Tls {
     @Override
     public String toString() {
         return "TLS[" + (verifiesServer() ? "server checked against " + ca.size() + " CA certificate(s)"
-                : "server not checked") + (hasClientCertificate()
+                + (verifiesHost() ? " and the host name" : ", host name not checked") : "server not checked") + (hasClientCertificate()
                 ? ", client certificate " + chain.get(0).getSubjectX500Principal().getName() : "") + "]";
     }
 

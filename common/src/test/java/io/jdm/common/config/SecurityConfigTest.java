@@ -67,12 +67,35 @@ class SecurityConfigTest {
         assertEquals(List.of(
                 "target-database.security.ssl-ca: ignored: ssl-ca-base64 is set, and DM takes it first",
                 "target-database.security.cert-allowed-cn: DM also checks that the server's certificate has one of "
-                        + "these Common Names; jdm checks the certificate against ssl-ca only; ignored"),
+                        + "these Common Names; jdm checks the certificate against ssl-ca and the host name only; "
+                        + "ignored"),
                 t.warnings());
         TaskConfig unchecked = load(Tasks.inTarget("  security:\n    ssl-cert: client.pem\n    ssl-key: client.key\n"));
         assertFalse(unchecked.targetDatabase().tls().orElseThrow().verifiesServer());
         assertEquals(List.of("target-database.security.ssl-ca: not set: the connection is encrypted but the server's "
                 + "certificate is not checked, as in DM; set ssl-ca to check it"), unchecked.warnings());
+    }
+
+    @Test
+    void theHostNameIsCheckedUnlessSslVerifyHostIsFalse() throws IOException {
+        TestCertificates.copyTo(dir);
+        TaskConfig checked = load(Tasks.inTarget("  security:\n    ssl-ca: ca.pem\n"));
+        assertTrue(checked.targetDatabase().tls().orElseThrow().verifiesHost());
+        assertEquals(List.of(), checked.warnings());
+        TaskConfig relaxed = load(Tasks.inTarget("  security:\n    ssl-ca: ca.pem\n    ssl-verify-host: false\n"));
+        Tls tls = relaxed.targetDatabase().tls().orElseThrow();
+        assertTrue(tls.verifiesServer() && !tls.verifiesHost(), tls.toString());
+        assertTrue(relaxed.targetDatabase().toConnectionSpec().jdbcUrl().contains("&sslMode=VERIFY_CA"));
+        assertEquals(List.of("target-database.security.ssl-verify-host: false: the server's certificate is checked "
+                + "against ssl-ca but not for the host name, so any server with a certificate from that CA is taken "
+                + "for this one"), relaxed.warnings());
+        TaskConfig noCa = load(Tasks.inTarget("  security:\n    ssl-cert: client.pem\n    ssl-key: client.key\n"
+                + "    ssl-verify-host: false\n"));
+        assertFalse(noCa.targetDatabase().tls().orElseThrow().verifiesServer());
+        assertTrue(noCa.warnings().contains("target-database.security.ssl-verify-host: false has no effect without "
+                + "ssl-ca: no part of the server's certificate is checked"), noCa.warnings().toString());
+        assertEquals(List.of("target-database.security.ssl-verify-host: must be true or false, got \"maybe\""),
+                problems(Tasks.inTarget("  security:\n    ssl-ca: ca.pem\n    ssl-verify-host: maybe\n")));
     }
 
     @Test

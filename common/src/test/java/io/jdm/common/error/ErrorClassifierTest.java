@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.EOFException;
+import java.io.IOException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateException;
 import java.sql.SQLException;
+import java.sql.SQLRecoverableException;
 import java.sql.SQLTransactionRollbackException;
+import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
@@ -54,6 +59,37 @@ class ErrorClassifierTest {
         assertTrue(ErrorClassifier.isRetriable(new SQLTransactionRollbackException("deadlock", "40001", 0)));
         assertTrue(ErrorClassifier.isRetriable(new EOFException("stream ended")));
         assertFalse(ErrorClassifier.isRetriable(new IllegalStateException("bug")));
+    }
+
+    /** The chains seen from Connector/J 9 (host check, CA check) and from the JDK's handshake (binlog). */
+    @Test
+    void aRefusedServerCertificateIsFatalAndSaysWhatToDo() {
+        SQLException jdbc = new SQLRecoverableException("Communications link failure\n\nThe last packet ...", "08S01", 0,
+                new IOException("wrapped", new CertificateException("Server identity verification failed. None of"
+                        + " the certificate's DNS or IP Subject Alternative Name entries matched the server"
+                        + " hostname/IP '127.0.0.1'.")));
+        assertFalse(ErrorClassifier.isRetriable(jdbc));
+        assertFalse(ErrorClassifier.isRetriable((Throwable) jdbc));
+        assertEquals("TLS: the server's certificate does not name the host connected to (Server identity"
+                + " verification failed. None of the certificate's DNS or IP Subject Alternative Name entries"
+                + " matched the server hostname/IP '127.0.0.1'.); connect by a name or address the certificate"
+                + " holds, or set ssl-verify-host: false in that server's security section to check only that"
+                + " ssl-ca issued it", ErrorClassifier.oneLine(jdbc));
+        SSLHandshakeException binlog = new SSLHandshakeException("No subject alternative names matching IP address"
+                + " 127.0.0.1 found");
+        binlog.initCause(new CertificateException("No subject alternative names matching IP address 127.0.0.1 found"));
+        assertFalse(ErrorClassifier.isRetriable(binlog));
+        assertTrue(ErrorClassifier.oneLine(binlog).startsWith("TLS: the server's certificate does not name the host"
+                + " connected to (No subject alternative names matching IP address 127.0.0.1 found); "));
+        SSLHandshakeException ca = new SSLHandshakeException("PKIX path building failed");
+        ca.initCause(new CertificateException(new CertPathValidatorException("Path does not chain with any of the"
+                + " trust anchors")));
+        assertEquals("TLS: the server's certificate was not issued by a CA in ssl-ca (Path does not chain with any of"
+                + " the trust anchors); set ssl-ca to the CA that issued it", ErrorClassifier.oneLine(
+                        new RuntimeException(ca)));
+        // Not in a handshake: a certificate that could not be read is not the server's refused
+        IllegalArgumentException unread = new IllegalArgumentException("bad PEM", new CertificateException("x"));
+        assertEquals("bad PEM", ErrorClassifier.oneLine(unread));
     }
 
     @Test

@@ -23,7 +23,7 @@ class ConnectionSpecTest {
     void withTlsNoPublicKeyIsRetrieved() {
         Tls tls = Tls.of(Pem.certificates(TestCertificates.read("ca.pem")), List.of(), null);
         String url = new ConnectionSpec("h", 3306, "u", "p", Map.of(), Optional.of(tls), 10).jdbcUrl();
-        assertTrue(url.contains("&sslMode=VERIFY_CA"), url);
+        assertTrue(url.contains("&sslMode=VERIFY_IDENTITY"), url);
         assertFalse(url.contains("allowPublicKeyRetrieval"), url);
     }
 }

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore;
+import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.Optional;
@@ -47,6 +48,36 @@ class TlsTest {
     }
 
     @Test
+    void theCertificateMustNameTheHostAsTheConnectionNamesIt() throws Exception {
+        Tls tls = TestTls.tls("ca.pem", "client");
+        assertTrue(tls.verifiesHost(), tls.toString());
+        assertEquals("CN=jdm-client", handshake(tls, "server", "127.0.0.1"), "IP entry 127.0.0.1");
+        assertEquals("CN=jdm-client", handshake(tls, "server", "localhost"), "DNS entry localhost");
+        SSLException e = assertThrows(SSLException.class, () -> handshake(tls, "server", "db.example"));
+        assertTrue(e.getCause() instanceof CertificateException, e.toString());
+
+        Tls other = Tls.of(Pem.certificates(TestCertificates.read("wrong-host-ca.pem")),
+                Pem.certificates(TestCertificates.read("client.pem")), Pem.privateKey(TestCertificates.read("client.key")));
+        assertThrows(SSLException.class, () -> handshake(other, "wrong-host", "127.0.0.1"));
+        assertEquals("CN=jdm-client", handshake(other, "wrong-host", "wrong.example"));
+        Tls relaxed = other.withoutHostCheck();
+        assertFalse(relaxed.verifiesHost());
+        assertTrue(relaxed.verifiesServer());
+        assertEquals("CN=jdm-client", handshake(relaxed, "wrong-host", "127.0.0.1"));
+        assertThrows(SSLException.class, () -> handshake(TestTls.tls("other-ca.pem", "client").withoutHostCheck(),
+                "server", "127.0.0.1"), "the CA is still checked");
+    }
+
+    @Test
+    void connectorJVerifiesTheHostUnlessTold() {
+        Tls tls = TestTls.tls("ca.pem", "client");
+        assertTrue(new ConnectionSpec("h", 3306, "u", "p", null, Optional.of(tls), 10).jdbcUrl()
+                .contains("&sslMode=VERIFY_IDENTITY"));
+        assertTrue(new ConnectionSpec("h", 3306, "u", "p", null, Optional.of(tls.withoutHostCheck()), 10).jdbcUrl()
+                .contains("&sslMode=VERIFY_CA"));
+    }
+
+    @Test
     void withoutCaTheServerIsNotCheckedAsInDm() throws Exception {
         Tls unchecked = Tls.of(List.of(), Pem.certificates(TestCertificates.read("client.pem")),
                 Pem.privateKey(TestCertificates.read("client.key")));
@@ -63,7 +94,7 @@ class TlsTest {
         Properties p = spec.driverProperties();
         assertEquals(p, spec.driverProperties(), "written once");
         String url = spec.jdbcUrl();
-        assertTrue(url.contains("&sslMode=VERIFY_CA"), url);
+        assertTrue(url.contains("&sslMode=VERIFY_IDENTITY"), url);
         assertFalse(url.contains(p.getProperty("trustCertificateKeyStorePassword")), url);
         for (String store : List.of("trustCertificateKeyStore", "clientCertificateKeyStore")) {
             Path file = Path.of(URI.create(p.getProperty(store + "Url")));
@@ -80,7 +111,15 @@ class TlsTest {
 
     /** Runs a TLS server on loopback that requires a client certificate; returns the client's subject. */
     private static String handshake(Tls client) throws Exception {
-        SSLContext server = serverContext();
+        return handshake(client, "server", "127.0.0.1");
+    }
+
+    /**
+     * As {@link #handshake(Tls)}, the server presenting {@code serverCert}.pem, the client upgrading
+     * a loopback connection made to {@code host}.
+     */
+    private static String handshake(Tls client, String serverCert, String host) throws Exception {
+        SSLContext server = serverContext(serverCert);
         try (SSLServerSocket listener = (SSLServerSocket) server.getServerSocketFactory()
                 .createServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             listener.setNeedClientAuth(true);
@@ -97,7 +136,7 @@ class TlsTest {
             try (Socket plain = new Socket()) {
                 plain.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), listener.getLocalPort()), 5000);
                 plain.setSoTimeout(5000);
-                try (SSLSocket s = client.upgrade(plain)) {
+                try (SSLSocket s = client.upgrade(plain, host)) {
                     s.startHandshake();
                     assertEquals(1, s.getInputStream().read());
                 }
@@ -106,11 +145,11 @@ class TlsTest {
         }
     }
 
-    private static SSLContext serverContext() throws Exception {
+    private static SSLContext serverContext(String cert) throws Exception {
         KeyStore keys = KeyStore.getInstance("PKCS12");
         keys.load(null, null);
-        keys.setKeyEntry("server", Pem.privateKey(TestCertificates.read("server.key")), new char[0],
-                Pem.certificates(TestCertificates.read("server.pem")).toArray(new X509Certificate[0]));
+        keys.setKeyEntry("server", Pem.privateKey(TestCertificates.read(cert + ".key")), new char[0],
+                Pem.certificates(TestCertificates.read(cert + ".pem")).toArray(new X509Certificate[0]));
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, new char[0]);
         KeyStore trust = KeyStore.getInstance("PKCS12");

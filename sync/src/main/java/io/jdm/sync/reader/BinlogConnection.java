@@ -89,9 +89,14 @@ final class BinlogConnection {
         c.setConnectTimeout(s.connectTimeoutSeconds() * 1000L);
         // A caching_sha2_password user (MySQL 8) needs no setting here: without TLS the library fetches
         // the server's RSA key for the full login, as the JDBC URL allows (see ConnectionSpec#jdbcUrl)
+        // The library's VERIFY_IDENTITY checks the socket's host name, which for a host given as an IP
+        // address is that address looked up in reverse DNS: it would refuse a certificate naming the
+        // IP address the task gives, and take one named after whatever the PTR record says. So the
+        // library gets VERIFY_CA, and the host as the task file gives it is checked in the handshake
+        // itself (Tls#upgrade), as Connector/J's VERIFY_IDENTITY does on the JDBC connections.
         c.setSSLMode(s.tls().map(t -> t.verifiesServer() ? SSLMode.VERIFY_CA : SSLMode.REQUIRED)
                 .orElse(SSLMode.DISABLED));
-        s.tls().ifPresent(t -> c.setSslSocketFactory(socket -> upgrade(t, socket)));
+        s.tls().ifPresent(t -> c.setSslSocketFactory(socket -> upgrade(t, socket, s.host())));
         c.setEventDeserializer(Deserializers.create(settings.selected()));
         int readTimeout = (int) Math.max(10_000, settings.heartbeat().toMillis() * 5);
         c.setSocketFactory(() -> {
@@ -151,10 +156,10 @@ final class BinlogConnection {
         }
     }
 
-    /** The same TLS as the JDBC connections (CA, client certificate), on the binlog connection. */
-    private static SSLSocket upgrade(Tls tls, Socket socket) throws SocketException {
+    /** The same TLS as the JDBC connections (CA, host name, client certificate), on the binlog connection. */
+    private static SSLSocket upgrade(Tls tls, Socket socket, String host) throws SocketException {
         try {
-            return tls.upgrade(socket);
+            return tls.upgrade(socket, host);
         } catch (SocketException e) {
             throw e;
         } catch (IOException e) {

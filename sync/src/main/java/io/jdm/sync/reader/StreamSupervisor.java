@@ -139,12 +139,16 @@ final class StreamSupervisor {
     }
 
     /**
-     * The source refused the stream: a failure no reconnect can pass. 1236 covers more than a
-     * purge (a checksum the client did not declare, a position past the file's end, a file the
-     * index lists but the disk lacks): only the source's own words about missing logs or GTIDs
-     * are reported as a purge.
+     * The source refused the stream, or the stream refused the source's certificate: a failure no
+     * reconnect can pass. 1236 covers more than a purge (a checksum the client did not declare, a
+     * position past the file's end, a file the index lists but the disk lacks): only the source's
+     * own words about missing logs or GTIDs are reported as a purge.
      */
     private JdmException refused(Exception e) {
+        if (ErrorClassifier.isCertificateRefused(e)) {
+            return new FatalException("sync: binlog stream of " + settings.source().address() + ": "
+                    + ErrorClassifier.oneLine(e), e);
+        }
         if (ErrorClassifier.code(e) == ER_SOURCE_FATAL_ERROR_READING_BINLOG && PURGED.matcher(
                 String.valueOf(e.getMessage())).find()) {
             return purged(e);
