@@ -56,6 +56,8 @@ public final class SyncUnit {
     private volatile boolean started;
     /** Set by {@link #abort}: another process may own the task, so nothing more is written. */
     private volatile boolean disowned;
+    /** Set by {@link #failReading}: the failure is the reader's, what it handed on is applied first. */
+    private volatile boolean drainOnFailure;
     private volatile BinlogReader reader;
     /** shard-mode pessimistic: this source's part in the group DDL locks; null without it. */
     private volatile ShardCoordinator shards;
@@ -93,7 +95,7 @@ public final class SyncUnit {
                     cfg.tableFilter(), cfg.router(), cfg.target(),
                     BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
                     cfg.onlineDdl(), checkpoint.startOver(), shards), checkpoint.startPosition(), pipeline.sink(),
-                    this::fail, gate);
+                    this::failReading, gate);
             holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
                     cfg.sourceId(), gate, reader::lastEventEnd, pipeline::cursor, progress::minSequence);
             holdWatcher.ensureTable();
@@ -181,12 +183,33 @@ public final class SyncUnit {
         }
     }
 
+    /**
+     * The reader stopped at a change it cannot hand on (a statement-logged row change, a DDL no
+     * grammar reads, a purged binlog…): what it handed on before is the source's and is applied
+     * before the unit stops, so the checkpoint ends right before that change, not wherever the
+     * writers happened to be.
+     */
+    private void failReading(JdmException e) {
+        drainOnFailure = true;
+        fail(e);
+    }
+
     private void haltAfterFailure() {
         try {
             if (reader != null) {
                 reader.stop();
             }
-            pipeline.halt();
+            if (drainOnFailure && !disowned) {
+                try {
+                    pipeline.drain(STOP_TIMEOUT);
+                    checkpoint.flush();
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    pipeline.halt();
+                }
+            } else {
+                pipeline.halt();
+            }
             closeTimers();
         } finally {
             end.terminated();
