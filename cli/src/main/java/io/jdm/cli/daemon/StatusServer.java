@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.jdm.common.config.StatusConfig;
 import io.jdm.common.util.NamedThreadFactory;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -24,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * Serves {@code GET /status}, {@code GET /metrics} and {@code POST /tasks/pause}, {@code /tasks/resume},
  * {@code /tasks/stop} on one address (127.0.0.1 by default). JSON is printed as dmctl prints it:
  * four spaces of indent, {@code "key": value}.
+ *
+ * <p>The two GETs answer whoever reaches the address and show no secret (the task's passwords and
+ * token never reach a status or a metric). The POSTs pass {@link ControlAccess} (the bearer token,
+ * or loopback only, or off).
  */
 public final class StatusServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
@@ -33,6 +38,7 @@ public final class StatusServer implements AutoCloseable {
             .withObjectEmptySeparator(""))
             .withObjectIndenter(new DefaultIndenter("    ", "\n"))
             .withArrayIndenter(new DefaultIndenter("    ", "\n"));
+    private static final int BACKLOG = 16;
     private final HttpServer server;
     private final ExecutorService executor;
 
@@ -44,23 +50,35 @@ public final class StatusServer implements AutoCloseable {
     /**
      * Starts serving.
      *
-     * @param address {@code host:port}; port 0 picks a free port
+     * @param config the address ({@code host:port}; port 0 picks a free port) and the token, if any
      */
-    public static StatusServer start(String task, String address, StatusProvider provider) throws IOException {
-        InetSocketAddress addr = parse(address);
-        HttpServer s = HttpServer.create(addr, 16);
+    public static StatusServer start(String task, StatusConfig config, StatusProvider provider) throws IOException {
+        InetSocketAddress addr = parse(config.addr());
+        HttpServer s = HttpServer.create(addr, BACKLOG);
+        ControlAccess access = ControlAccess.of(config, s.getAddress());
         ObjectWriter json = new ObjectMapper().writer(DM_PRINTER);
         s.createContext("/status", ex -> respond(ex, "application/json",
                 () -> json.writeValueAsString(provider.status())));
         s.createContext("/metrics", ex -> respond(ex, "text/plain; version=0.0.4", provider::metrics));
         for (TaskOp op : TaskOp.values()) {
-            s.createContext("/tasks/" + op.path, ex -> operate(ex, json, provider, op));
+            s.createContext("/tasks/" + op.path, ex -> operate(ex, json, provider, op)).getFilters().add(access);
         }
         ExecutorService ex = Executors.newFixedThreadPool(2, new NamedThreadFactory(task, "daemon", "http", true));
         s.setExecutor(ex);
         s.start();
-        LOG.info("status endpoint on http://{}:{}/status, /metrics and /tasks/{pause,resume,stop}", addr.getHostString(), s.getAddress().getPort());
+        String where = "http://" + addr.getHostString() + ":" + s.getAddress().getPort();
+        if (access.enabled()) {
+            LOG.info("status endpoint on {}/status, /metrics and /tasks/{pause,resume,stop} {}", where,
+                    access.describe());
+        } else {
+            LOG.warn("status endpoint on {}/status and /metrics; {}", where, ControlAccess.OFF);
+        }
         return new StatusServer(s, ex);
+    }
+
+    /** The address alone, without a token: the task operations are open on loopback and off elsewhere. */
+    public static StatusServer start(String task, String address, StatusProvider provider) throws IOException {
+        return start(task, StatusConfig.at(address), provider);
     }
 
     public int port() {
@@ -118,7 +136,7 @@ public final class StatusServer implements AutoCloseable {
         }
     }
 
-    private static void send(HttpExchange ex, int code, String type, String body) throws IOException {
+    static void send(HttpExchange ex, int code, String type, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("Content-Type", type);
         ex.sendResponseHeaders(code, bytes.length);

@@ -3,5 +3,13 @@
  * {@code GET /status} (JSON in the shape of DM's query-status), {@code GET /metrics} (Prometheus
  * text) and {@code POST /tasks/pause}, {@code /tasks/resume}, {@code /tasks/stop} (dmctl's
  * pause-task, resume-task, stop-task, answered as DM's OperateTaskResponse).
+ *
+ * <pre>
+ * request ─► /status, /metrics ──────────────────────────► answer (open; no secret in it)
+ *        └─► /tasks/* ─► ControlAccess ─► operate ──────► answer
+ *                        token? Bearer or 401
+ *                        none, loopback: open
+ *                        none, elsewhere: 403
+ * </pre>
  */
 package io.jdm.cli.daemon;
