@@ -5,10 +5,10 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.jdm.common.config.StatusConfig;
-import io.jdm.common.util.NamedThreadFactory;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -17,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The two GETs answer whoever reaches the address and show no secret (the task's passwords and
  * token never reach a status or a metric). The POSTs pass {@link ControlAccess} (the bearer token,
- * or loopback only, or off).
+ * or loopback only, or off); every request passes {@link RequestLimits}.
  */
 public final class StatusServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
@@ -38,6 +37,7 @@ public final class StatusServer implements AutoCloseable {
             .withObjectEmptySeparator(""))
             .withObjectIndenter(new DefaultIndenter("    ", "\n"))
             .withArrayIndenter(new DefaultIndenter("    ", "\n"));
+    /** Connections the kernel queues until the server accepts them (see {@link RequestLimits} for open ones). */
     private static final int BACKLOG = 16;
     private final HttpServer server;
     private final ExecutorService executor;
@@ -54,16 +54,21 @@ public final class StatusServer implements AutoCloseable {
      */
     public static StatusServer start(String task, StatusConfig config, StatusProvider provider) throws IOException {
         InetSocketAddress addr = parse(config.addr());
+        RequestLimits.applyToJdk();
         HttpServer s = HttpServer.create(addr, BACKLOG);
         ControlAccess access = ControlAccess.of(config, s.getAddress());
+        RequestLimits limits = new RequestLimits();
         ObjectWriter json = new ObjectMapper().writer(DM_PRINTER);
         s.createContext("/status", ex -> respond(ex, "application/json",
-                () -> json.writeValueAsString(provider.status())));
-        s.createContext("/metrics", ex -> respond(ex, "text/plain; version=0.0.4", provider::metrics));
+                () -> json.writeValueAsString(provider.status()))).getFilters().add(limits);
+        s.createContext("/metrics", ex -> respond(ex, "text/plain; version=0.0.4", provider::metrics))
+                .getFilters().add(limits);
         for (TaskOp op : TaskOp.values()) {
-            s.createContext("/tasks/" + op.path, ex -> operate(ex, json, provider, op)).getFilters().add(access);
+            HttpContext c = s.createContext("/tasks/" + op.path, ex -> operate(ex, json, provider, op));
+            c.getFilters().add(limits);
+            c.getFilters().add(access);
         }
-        ExecutorService ex = Executors.newFixedThreadPool(2, new NamedThreadFactory(task, "daemon", "http", true));
+        ExecutorService ex = RequestLimits.executor(task);
         s.setExecutor(ex);
         s.start();
         String where = "http://" + addr.getHostString() + ":" + s.getAddress().getPort();

@@ -5,11 +5,12 @@
  * pause-task, resume-task, stop-task, answered as DM's OperateTaskResponse).
  *
  * <pre>
- * request ─► /status, /metrics ──────────────────────────► answer (open; no secret in it)
- *        └─► /tasks/* ─► ControlAccess ─► operate ──────► answer
- *                        token? Bearer or 401
- *                        none, loopback: open
- *                        none, elsewhere: 403
+ * connection ─► RequestLimits ─► /status, /metrics ─────────────────────────► answer (open; no secret)
+ * (at most 32;  body over 64 KiB: 413
+ *  request in    └─► /tasks/* ─► ControlAccess ─► operate ─────────────────► answer
+ *  10 s or                       token? Bearer or 401
+ *  closed)                       none, loopback: open
+ *                                none, elsewhere: 403
  * </pre>
  */
 package io.jdm.cli.daemon;
