@@ -1,5 +1,7 @@
 package io.jdm.cli;
 
+import io.jdm.common.config.Secret;
+import io.jdm.common.config.StatusConfig;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.error.FatalException;
 import java.io.IOException;
@@ -7,6 +9,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
@@ -16,24 +20,51 @@ import picocli.CommandLine.Parameters;
 /**
  * Where a running {@code jdm run} answers (a task file's status-addr, or {@code --address}) and the
  * requests the dmctl-like commands send it. Used as a picocli mixin.
+ *
+ * <p>Task operations carry the bearer token the running jdm was started with, read as it reads it:
+ * {@code --token-file}, else the task file's {@code status-token} or {@code status-token-file}, else
+ * the environment variable {@value #TOKEN_ENV}. There is no option for the token itself, as a command
+ * line is visible to every user of the machine.
  */
 final class Daemon {
+    /** The variable the deployment examples name in {@code status-token: ${JDM_STATUS_TOKEN}}. */
+    static final String TOKEN_ENV = "JDM_STATUS_TOKEN";
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "TASK.yaml",
-            description = "Task file whose status-addr to use (default: --address).")
+            description = "Task file whose status-addr (and status-token) to use (default: --address).")
     Path taskFile;
 
     @Option(names = {"--address", "--addr"}, paramLabel = "HOST:PORT",
             description = "Address of the running jdm (default ${DEFAULT-VALUE}).")
     String address = TaskConfig.DEFAULT_STATUS_ADDR;
 
+    @Option(names = "--token-file", paramLabel = "FILE",
+            description = "File holding the token pause/resume/stop send (default: the task file's status-token "
+                    + "or status-token-file, else $" + TOKEN_ENV + ").")
+    Path tokenFile;
+
     @Mixin
     SourceOptions sources = new SourceOptions();
 
     /** Built on first use: every command carries this mixin, and a client sets up TLS (a fifth of a second). */
     private HttpClient client;
+    /** The task file's, read once: loading it again would print its warnings again. */
+    private StatusConfig fromTask;
 
     String address() {
-        return taskFile == null ? address : TaskFiles.load(taskFile, sources).statusAddr();
+        return taskFile == null ? address : fromTask().addr();
+    }
+
+    /** Where the token sent came from, for the line that says it was refused; empty when none is sent. */
+    String tokenSource() {
+        if (tokenFile != null) {
+            return "--token-file " + tokenFile;
+        }
+        if (taskFile != null && fromTask().hasToken()) {
+            return "the status-token of " + taskFile;
+        }
+        String env = System.getenv(TOKEN_ENV);
+        return env != null && !env.isBlank() ? "$" + TOKEN_ENV : "";
     }
 
     HttpResponse<String> get(String path) {
@@ -42,8 +73,13 @@ final class Daemon {
 
     /** A task operation; a pause waits for the writers to commit, so it may take a while. */
     HttpResponse<String> post(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(90))
-                .POST(HttpRequest.BodyPublishers.noBody()).build());
+        HttpRequest.Builder req = HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(90))
+                .POST(HttpRequest.BodyPublishers.noBody());
+        Secret token = token();
+        if (!token.isEmpty()) {
+            req.header("Authorization", "Bearer " + token.reveal());
+        }
+        return send(req.build());
     }
 
     /** True once nothing answers at the address any more (the process has ended). */
@@ -58,6 +94,30 @@ final class Daemon {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    private StatusConfig fromTask() {
+        if (fromTask == null) {
+            fromTask = TaskFiles.load(taskFile, sources).status();
+        }
+        return fromTask;
+    }
+
+    private Secret token() {
+        if (tokenFile != null) {
+            try {
+                return Secret.of(Files.readString(tokenFile).strip());
+            } catch (NoSuchFileException e) {
+                throw new UsageError("--token-file " + tokenFile + ": no such file");
+            } catch (IOException e) {
+                throw new UsageError("--token-file " + tokenFile + ": cannot read it: " + e.getClass().getSimpleName());
+            }
+        }
+        if (taskFile != null && fromTask().hasToken()) {
+            return fromTask().token();
+        }
+        String env = System.getenv(TOKEN_ENV);
+        return env == null ? Secret.EMPTY : Secret.of(env.strip());
     }
 
     private URI uri(String path) {
