@@ -8,7 +8,10 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.jdm.common.config.StatusConfig;
+import io.jdm.common.config.StatusTls;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -27,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The two GETs answer whoever reaches the address and show no secret (the task's passwords and
  * token never reach a status or a metric). The POSTs pass {@link ControlAccess} (the bearer token,
- * or loopback only, or off); every request passes {@link RequestLimits}.
+ * or loopback only, or off); every request passes {@link RequestLimits}. With {@code status-tls-cert}
+ * the address speaks HTTPS only.
  */
 public final class StatusServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
@@ -55,7 +59,7 @@ public final class StatusServer implements AutoCloseable {
     public static StatusServer start(String task, StatusConfig config, StatusProvider provider) throws IOException {
         InetSocketAddress addr = parse(config.addr());
         RequestLimits.applyToJdk();
-        HttpServer s = HttpServer.create(addr, BACKLOG);
+        HttpServer s = config.tls().isPresent() ? https(addr, config.tls().get()) : HttpServer.create(addr, BACKLOG);
         ControlAccess access = ControlAccess.of(config, s.getAddress());
         RequestLimits limits = new RequestLimits();
         ObjectWriter json = new ObjectMapper().writer(DM_PRINTER);
@@ -71,7 +75,7 @@ public final class StatusServer implements AutoCloseable {
         ExecutorService ex = RequestLimits.executor(task);
         s.setExecutor(ex);
         s.start();
-        String where = "http://" + addr.getHostString() + ":" + s.getAddress().getPort();
+        String where = (config.tls().isPresent() ? "https://" : "http://") + addr.getHostString() + ":" + s.getAddress().getPort();
         if (access.enabled()) {
             LOG.info("status endpoint on {}/status, /metrics and /tasks/{pause,resume,stop} {}", where,
                     access.describe());
@@ -84,6 +88,12 @@ public final class StatusServer implements AutoCloseable {
     /** The address alone, without a token: the task operations are open on loopback and off elsewhere. */
     public static StatusServer start(String task, String address, StatusProvider provider) throws IOException {
         return start(task, StatusConfig.at(address), provider);
+    }
+
+    private static HttpServer https(InetSocketAddress addr, StatusTls tls) throws IOException {
+        HttpsServer s = HttpsServer.create(addr, BACKLOG);
+        s.setHttpsConfigurator(new HttpsConfigurator(tls.serverContext()));
+        return s;
     }
 
     public int port() {

@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -49,7 +50,7 @@ class ControlAccessTest {
 
     @Test
     void withATokenEveryOperationNeedsIt() throws Exception {
-        try (StatusServer s = StatusServer.start("token", new StatusConfig("127.0.0.1:0", Secret.of(TOKEN)),
+        try (StatusServer s = StatusServer.start("token", new StatusConfig("127.0.0.1:0", Secret.of(TOKEN), Optional.empty()),
                 provider)) {
             String base = "http://127.0.0.1:" + s.port();
             HttpResponse<String> none = post(base + "/tasks/pause", null);

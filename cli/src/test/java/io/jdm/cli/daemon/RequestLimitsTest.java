@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,7 +56,7 @@ class RequestLimitsTest {
 
     @BeforeEach
     void start() throws IOException {
-        server = StatusServer.start("limits", new StatusConfig("127.0.0.1:0", Secret.of(TOKEN)), PROVIDER);
+        server = StatusServer.start("limits", new StatusConfig("127.0.0.1:0", Secret.of(TOKEN), Optional.empty()), PROVIDER);
     }
 
     @AfterEach

@@ -1,5 +1,7 @@
 package io.jdm.common.config;
 
+import io.jdm.common.jdbc.Pem;
+import io.jdm.common.jdbc.Tls;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -7,16 +9,22 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code status-addr}, {@code status-token} and {@code status-token-file}. The token is accepted only
- * from where a secret belongs: {@code status-token} must be exactly one {@code ${VAR}} (so the value
- * is in the environment, as passwords are), {@code status-token-file} names a file (a Kubernetes
- * Secret volume, a systemd credential) read here, at load. A token typed into the task file is
- * refused: whoever can read the file (a ConfigMap, a repository) could operate the task.
+ * {@code status-addr}, {@code status-token} or {@code status-token-file}, and {@code status-tls-cert}
+ * with {@code status-tls-key}. The token is accepted only from where a secret belongs:
+ * {@code status-token} must be exactly one {@code ${VAR}} (so the value is in the environment, as
+ * passwords are), {@code status-token-file} names a file (a Kubernetes Secret volume, a systemd
+ * credential). A token typed into the task file is refused: whoever can read the file (a ConfigMap,
+ * a repository) could operate the task. Files are named relative to the task file and read and
+ * checked here, at load; neither a token nor a key is ever shown.
  */
 final class StatusReader {
     /** 16 characters of hex are 64 bits: too many guesses for an endpoint that answers each one over the network. */
@@ -35,7 +43,7 @@ final class StatusReader {
 
     static StatusConfig read(Section root) {
         StatusReader r = new StatusReader(root);
-        return new StatusConfig(r.addr(), r.token());
+        return new StatusConfig(r.addr(), r.token(), r.tls());
     }
 
     private String addr() {
@@ -76,27 +84,76 @@ final class StatusReader {
 
     /** The file's text without surrounding white space (the newline an editor or echo leaves). */
     private Secret fromFile() {
-        Optional<String> name = root.text("status-token-file");
-        if (name.isEmpty() || name.get().isBlank()) {
-            if (name.isPresent()) {
-                root.problem("status-token-file", "must name a file");
-            }
+        Optional<byte[]> bytes = readFile("status-token-file");
+        if (bytes.isEmpty()) {
             return Secret.EMPTY;
         }
-        Path p = root.ctx().baseDir().resolve(name.get());
-        String shown = root.shown("status-token-file");
+        String what = "the token in " + root.shown("status-token-file") + " ";
         try {
-            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(p)))
-                    .toString();
-            return checked("status-token-file", text.strip(), "the token in " + shown + " ");
-        } catch (NoSuchFileException e) {
-            root.problem("status-token-file", "no such file " + shown);
+            String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes.get())).toString();
+            return checked("status-token-file", text.strip(), what);
         } catch (CharacterCodingException e) {
-            root.problem("status-token-file", "the token in " + shown + " must be printable ASCII without spaces");
-        } catch (IOException e) {
-            root.problem("status-token-file", "cannot read " + shown + ": " + e.getClass().getSimpleName());
+            root.problem("status-token-file", what + "must be printable ASCII without spaces (" + MAKE_ONE + ")");
+            return Secret.EMPTY;
         }
-        return Secret.EMPTY;
+    }
+
+    /** Certificate and key, set together, read and checked here; the key is never shown. */
+    private Optional<StatusTls> tls() {
+        boolean cert = root.has("status-tls-cert");
+        boolean key = root.has("status-tls-key");
+        if (cert != key) {
+            root.problem(cert ? "status-tls-key" : "status-tls-cert", "status-tls-cert and status-tls-key must be "
+                    + "set together");
+            return Optional.empty();
+        }
+        if (!cert) {
+            return Optional.empty();
+        }
+        Optional<List<X509Certificate>> chain = readFile("status-tls-cert").flatMap(b -> pem("status-tls-cert",
+                b, Pem::certificates));
+        Optional<PrivateKey> privateKey = readFile("status-tls-key").flatMap(b -> pem("status-tls-key", b,
+                Pem::privateKey));
+        if (chain.isEmpty() || privateKey.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            Tls.of(List.of(), chain.get(), privateKey.get()); // checks that the key signs for the certificate
+        } catch (IllegalArgumentException e) {
+            root.problem("status-tls-key", root.shown("status-tls-key") + " is not the key of the certificate in "
+                    + root.shown("status-tls-cert"));
+            return Optional.empty();
+        }
+        return Optional.of(new StatusTls(chain.get(), privateKey.get()));
+    }
+
+    private <T> Optional<T> pem(String key, byte[] bytes, Function<byte[], T> parser) {
+        try {
+            return Optional.of(parser.apply(bytes));
+        } catch (IllegalArgumentException e) {
+            root.problem(key, root.shown(key) + " " + e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** The file {@code key} names, relative to the task file's directory; it must be there now. */
+    private Optional<byte[]> readFile(String key) {
+        Optional<String> name = root.text(key);
+        if (name.isEmpty() || name.get().isBlank()) {
+            if (name.isPresent()) {
+                root.problem(key, "must name a file");
+            }
+            return Optional.empty();
+        }
+        Path p = root.ctx().baseDir().resolve(name.get());
+        try {
+            return Optional.of(Files.readAllBytes(p));
+        } catch (NoSuchFileException e) {
+            root.problem(key, "no such file " + root.shown(key));
+        } catch (IOException e) {
+            root.problem(key, "cannot read " + root.shown(key) + ": " + e.getClass().getSimpleName());
+        }
+        return Optional.empty();
     }
 
     private Secret checked(String key, String token, String what) {

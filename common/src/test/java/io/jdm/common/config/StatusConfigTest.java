@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.embedded.TestCertificates;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code status-token} from the environment and {@code status-token-file} from a file relative to the
  * task file; a token typed into the task file is refused, and no message ever shows a token.
+ * {@code status-tls-cert} and {@code status-tls-key} are read and matched at load.
  */
 class StatusConfigTest {
     private static final String TOKEN = "0123456789abcdef0123456789abcdef";
@@ -80,6 +82,30 @@ class StatusConfigTest {
         assertEquals(List.of("status-token-file: no such file \"missing\""),
                 loadProblems(task, "status-token-file: missing\n"));
         assertEquals(List.of("status-token-file: must name a file"), loadProblems(task, "status-token-file: \"\"\n"));
+    }
+
+    @Test
+    void tlsCertificateAndKeyFromFilesRelativeToTheTaskFile() throws IOException {
+        TestCertificates.copyTo(dir.resolve("tls"));
+        Path task = Files.writeString(dir.resolve("task.yaml"), MINIMAL
+                + "status-tls-cert: tls/server.pem\nstatus-tls-key: tls/server.key\n");
+        StatusTls tls = new TaskConfigLoader(name -> null).load(task).status().tls().orElseThrow();
+        assertEquals(1, tls.chain().size());
+        assertTrue(tls.toString().startsWith("StatusTls[") && !tls.toString().contains("modulus"), tls.toString());
+        assertTrue(parse(MINIMAL).status().tls().isEmpty());
+    }
+
+    @Test
+    void whatIsWrongWithTlsIsNamed() throws IOException {
+        TestCertificates.copyTo(dir);
+        Path task = dir.resolve("task.yaml");
+        assertEquals(List.of("status-tls-key: status-tls-cert and status-tls-key must be set together"),
+                loadProblems(task, "status-tls-cert: server.pem\n"));
+        assertEquals(List.of("status-tls-key: \"client.key\" is not the key of the certificate in \"server.pem\""),
+                loadProblems(task, "status-tls-cert: server.pem\nstatus-tls-key: client.key\n"));
+        assertEquals(List.of("status-tls-cert: \"server.key\" holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
+                "status-tls-key: no such file \"nothing.key\""),
+                loadProblems(task, "status-tls-cert: server.key\nstatus-tls-key: nothing.key\n"));
     }
 
     private List<String> loadProblems(Path task, String lines) throws IOException {
