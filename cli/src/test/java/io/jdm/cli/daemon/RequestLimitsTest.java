@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What one client can hold of the endpoint: a body over the limit is answered 413 without being read,
  * and requests that never finish neither stop {@code /status} from answering at once nor stay open past
- * the request time limit.
+ * the request time limit. Connections past the bound are closed at once; silent ones, once the
+ * request time is up.
  */
 class RequestLimitsTest {
     private static final String TOKEN = "a3f1c2e4b5d6978812345678deadbeef";
@@ -118,6 +119,43 @@ class RequestLimitsTest {
             assertEquals("", read(s), "a stalled request was answered");
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
             assertTrue(seconds <= RequestLimits.MAX_REQUEST_SECONDS + 3, "closed after " + seconds + " s");
+        }
+    }
+
+    @Test
+    void connectionsOverTheBoundAreClosedAtOnceAndSilentOnesAfterTheRequestTimeLimit() throws Exception {
+        List<Socket> silent = new ArrayList<>();
+        for (int i = 0; i < RequestLimits.MAX_CONNECTIONS + 8; i++) {
+            silent.add(open(""));
+        }
+        long start = System.nanoTime();
+        assertTrue(status().isEmpty(), "a connection past the bound was served");
+        long served = -1;
+        while (served < 0 && TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)
+                < RequestLimits.MAX_REQUEST_SECONDS + 5) {
+            served = "200".equals(status().orElse("")) ? System.nanoTime() : -1;
+            Thread.sleep(200);
+        }
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(served - start);
+        assertTrue(served > 0 && seconds <= RequestLimits.MAX_REQUEST_SECONDS + 2,
+                "/status answered again only after " + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)
+                        + " s, or never");
+        for (Socket s : silent) {
+            assertEquals("", read(s), "a silent connection was answered");
+        }
+    }
+
+    /** The status code of {@code GET /status}, empty when the connection was refused or closed. */
+    private Optional<String> status() {
+        try {
+            return Optional.of(String.valueOf(HTTP.send(HttpRequest.newBuilder(URI.create(
+                    "http://127.0.0.1:" + server.port() + "/status")).timeout(Duration.ofSeconds(1)).build(),
+                    HttpResponse.BodyHandlers.ofString()).statusCode()));
+        } catch (IOException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
         }
     }
 
