@@ -12,7 +12,7 @@ import picocli.CommandLine.Mixin;
 /**
  * dmctl's pause-task, resume-task and stop-task against a running {@code jdm run}: each posts to
  * the daemon's {@code /tasks/<op>} and prints DM's OperateTaskResponse. A refusal (pausing or
- * resuming a task that is stopping) is one line and exit 2.
+ * resuming a task that is stopping) is one line and exit 2, and so is a token missing or refused.
  */
 abstract class OperateTaskCommand implements Callable<Integer> {
     /** How long stop-task waits for the process to end: the units' own stop is bounded by 60 s. */
@@ -29,6 +29,12 @@ abstract class OperateTaskCommand implements Callable<Integer> {
         if (resp.statusCode() == 409) {
             throw new UsageError(msg(resp.body()));
         }
+        if (resp.statusCode() == 401) {
+            throw new UsageError(unauthorized());
+        }
+        if (resp.statusCode() == 403) {
+            throw new UsageError(op() + "-task: the jdm at " + daemon.address() + ": " + resp.body().strip());
+        }
         if (resp.statusCode() != 200) {
             throw new FatalException(op() + "-task: the jdm at " + daemon.address() + " answered "
                     + resp.statusCode() + ": " + resp.body().strip());
@@ -36,6 +42,15 @@ abstract class OperateTaskCommand implements Callable<Integer> {
         System.out.println(resp.body());
         System.out.flush();
         return "stop".equals(op()) ? awaitExit() : ExitCode.OK;
+    }
+
+    private String unauthorized() {
+        String source = daemon.tokenSource();
+        return source.isEmpty()
+                ? op() + "-task: the jdm at " + daemon.address() + " needs its status-token: give the task file that "
+                        + "sets it, --token-file FILE or $" + Daemon.TOKEN_ENV
+                : op() + "-task: the jdm at " + daemon.address() + " refused the token from " + source
+                        + ": it is not the status-token that jdm was started with";
     }
 
     private static String msg(String body) {

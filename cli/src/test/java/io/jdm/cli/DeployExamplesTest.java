@@ -20,24 +20,30 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * The deployment examples in docs/deploy parse: the task files load as jdm loads them, the jdm
+ * The deployment examples in docs/deploy parse: the task files load as jdm loads them (with the
+ * status-token from a systemd credential and from a Kubernetes Secret), the jdm
  * command lines in the systemd unit and the Deployments are ones jdm accepts, the probes and the
  * scrape configuration point at the endpoints jdm serves.
  */
 class DeployExamplesTest {
+    private static final String TOKEN = "0af3c9d2e1b4a5968778695a4b3c2d1e";
     private static final Map<String, String> ENV = Map.of("JDM_TARGET_HOST", "tidb", "JDM_TARGET_PASSWORD", "tp",
-            "JDM_S1_HOST", "m1", "JDM_S1_PASSWORD", "p1", "JDM_S2_HOST", "m2", "JDM_S2_PASSWORD", "p2");
+            "JDM_S1_HOST", "m1", "JDM_S1_PASSWORD", "p1", "JDM_S2_HOST", "m2", "JDM_S2_PASSWORD", "p2",
+            "JDM_STATUS_TOKEN", TOKEN);
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     @TempDir
     Path dir;
 
     @Test
-    void theTaskFileLoadsWithEverySourceAndItsSecretsFromTheEnvironment() {
-        TaskConfig task = new TaskConfigLoader(ENV::get).load(deploy().resolve("task.yaml"));
+    void theTaskFileLoadsWithEverySourceAndItsSecretsFromTheEnvironment() throws Exception {
+        Map<String, String> env = new LinkedHashMap<>(ENV);
+        env.put("CREDENTIALS_DIRECTORY", dir.toString()); // as systemd sets it for LoadCredential=
+        Files.writeString(dir.resolve("status-token"), TOKEN + "\n");
+        TaskConfig task = new TaskConfigLoader(env::get).load(deploy().resolve("task.yaml"));
         assertTwoSources(task);
         assertEquals("0.0.0.0:8261", task.statusAddr());
-        Map<String, String> env = new LinkedHashMap<>(ENV);
+        assertEquals(TOKEN, task.status().token().reveal());
         env.put("JDM_STATUS_ADDR", "0.0.0.0:8262");
         assertEquals("0.0.0.0:8262", new TaskConfigLoader(env::get).load(deploy().resolve("task.yaml")).statusAddr());
     }
@@ -59,6 +65,8 @@ class DeployExamplesTest {
             }
         }
         assertEquals(List.of("Unit", "Service", "Install"), List.copyOf(sections.keySet()));
+        assertTrue(sections.get("Service").contains("LoadCredential=status-token:/etc/jdm/status-token"),
+                sections.toString());
         String exec = sections.get("Service").stream().filter(l -> l.startsWith("ExecStart=")).findFirst()
                 .orElseThrow();
         List<String> words = List.of(exec.substring("ExecStart=".length()).replace("%i", "s1").split(" "));
@@ -74,6 +82,7 @@ class DeployExamplesTest {
         for (JsonNode d : docs) {
             switch (d.path("kind").asText()) {
                 case "ConfigMap" -> Files.writeString(task, d.path("data").path("task.yaml").asText());
+                case "Secret" -> assertTrue(d.path("stringData").has("JDM_STATUS_TOKEN"), d.toString());
                 case "Deployment" -> {
                     assertEquals(1, d.path("spec").path("replicas").asInt());
                     JsonNode pod = d.path("spec").path("template");
@@ -97,6 +106,7 @@ class DeployExamplesTest {
         TaskConfig t = new TaskConfigLoader(ENV::get).load(task);
         assertTwoSources(t);
         assertEquals("0.0.0.0:8261", t.statusAddr());
+        assertEquals(TOKEN, t.status().token().reveal());
     }
 
     @Test

@@ -103,6 +103,13 @@ class JdmCommandLineTest {
     }
 
     @Test
+    void aTokenFileThatIsNotThereIsOneLineBeforeAnythingIsSent() {
+        Run r = run("stop-task", "--address", "127.0.0.1:1", "--token-file", "no/such/token");
+        assertEquals(2, r.code());
+        assertEquals("jdm: --token-file no/such/token: no such file\n", r.err());
+    }
+
+    @Test
     void noStackTraceWithoutVerbose() {
         Run r = run("status", "--no-such-flag");
         assertEquals(2, r.code());

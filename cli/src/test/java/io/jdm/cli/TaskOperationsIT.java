@@ -21,6 +21,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -29,10 +30,17 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * dmctl's verbs against a real {@code jdm run} process: query-status in DM's shape, pause-task holds
  * the sync (rows written meanwhile stay away from the target), resume-task lets them through,
- * stop-task ends the process with exit 0 and a restart goes on without loss or duplicates.
+ * stop-task ends the process with exit 0 and a restart goes on without loss or duplicates. The task
+ * has passwords and a status-token: the verbs need the token (from the task's token file, from
+ * {@code --token-file}, from the environment), and neither /status, /metrics nor the log show a secret.
  */
 class TaskOperationsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String USER = "dmctl_pw";
+    private static final String SOURCE_PASSWORD = "src-Pw-7d1e4a";
+    private static final String TARGET_PASSWORD = "tgt-Pw-93c2b8";
+    private static final String TOKEN = "c0ffee11deadbeef2468ace013579bdf";
+    private static final List<String> SECRETS = List.of(SOURCE_PASSWORD, TARGET_PASSWORD, TOKEN);
     private static final List<String> SUBTASK_FIELDS = List.of("name", "stage", "unit", "result",
             "unresolvedDDLLockID", "sync", "validation", "jdm");
     private static final List<String> SYNC_FIELDS = List.of("totalEvents", "totalTps", "recentTps", "masterBinlog",
@@ -65,9 +73,25 @@ class TaskOperationsIT {
             assertTrue(printed.startsWith("{\n    \"result\": true,\n    \"msg\": \"\",\n    \"sources\": [\n"),
                     "not laid out as dmctl prints it: " + printed);
             assertTrue(printed.contains("\"blockingDDLs\": [],"), printed);
+            String metrics = JdmCommandLineTest.run("status", "--metrics", task.toString()).out();
+            assertTrue(metrics.contains("dm_worker_task_state"), metrics);
+            assertNoSecret("query-status", printed);
+            assertNoSecret("/metrics", metrics);
             insertRows(db, 50, 60);
             awaitSameRows(db);
             awaitStatus(task, jdm, "first", s -> subTask(s).path("sync").path("synced").asBoolean());
+
+            Run anonymous = JdmCommandLineTest.run("pause-task", "--address", address(task));
+            assertEquals(2, anonymous.code(), anonymous.out());
+            assertEquals("jdm: pause-task: the jdm at " + address(task) + " needs its status-token: give the task "
+                    + "file that sets it, --token-file FILE or $JDM_STATUS_TOKEN\n", anonymous.err());
+            Path wrong = Files.writeString(dir.resolve("wrong-token"), TOKEN.replace('c', 'd'));
+            Run refused = JdmCommandLineTest.run("stop-task", "--address", address(task), "--token-file",
+                    wrong.toString());
+            assertEquals(2, refused.code(), refused.out());
+            assertTrue(refused.err().contains(" refused the token from --token-file " + wrong + ": it is not the "
+                    + "status-token that jdm was started with"), refused.err());
+            assertEquals("Running", subTask(queryStatus(task)).path("stage").asText());
 
             Run paused = JdmCommandLineTest.run("pause-task", task.toString());
             assertEquals(0, paused.code(), paused.err());
@@ -81,8 +105,10 @@ class TaskOperationsIT {
                 Thread.sleep(200);
             }
 
-            Run resumed = JdmCommandLineTest.run("resume-task", "--address", address(task));
-            assertEquals(0, resumed.code(), resumed.err());
+            Process resume = JdmChild.start(dir.resolve("resume.log"), List.of(), Map.of("JDM_STATUS_TOKEN", TOKEN),
+                    "resume-task", "--address", address(task));
+            assertTrue(resume.waitFor(60, TimeUnit.SECONDS), "resume-task did not end");
+            assertEquals(0, resume.exitValue(), read("resume"));
             assertEquals("Running", subTask(queryStatus(task)).path("stage").asText());
             awaitSameRows(db);
 
@@ -91,6 +117,7 @@ class TaskOperationsIT {
             assertEquals(0, stopped.code(), stopped.err());
             assertTrue(jdm.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
             assertEquals(0, jdm.exitValue(), read("first"));
+            assertNoSecret("the log of jdm run", read("first"));
         } finally {
             jdm.destroyForcibly();
         }
@@ -107,6 +134,12 @@ class TaskOperationsIT {
             assertEquals(0, again.exitValue(), read("second"));
         } finally {
             again.destroyForcibly();
+        }
+    }
+
+    private static void assertNoSecret(String where, String text) {
+        for (String secret : SECRETS) {
+            assertFalse(text.contains(secret), where + " shows a secret: " + text);
         }
     }
 
@@ -177,7 +210,13 @@ class TaskOperationsIT {
         return yaml.substring(at, yaml.indexOf('"', at));
     }
 
-    private Path taskFile(String db) throws IOException {
+    /** A task run as a user with a password on each server, its status-token in a file beside it. */
+    private Path taskFile(String db) throws Exception {
+        source.execute("CREATE USER IF NOT EXISTS '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + SOURCE_PASSWORD + "'",
+                "GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'127.0.0.1'");
+        target.execute("CREATE USER IF NOT EXISTS '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + TARGET_PASSWORD + "'",
+                "GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'127.0.0.1'");
+        Files.writeString(dir.resolve("status-token"), TOKEN + "\n");
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
@@ -187,14 +226,17 @@ class TaskOperationsIT {
                 "task-mode: all",
                 "meta-schema: jdm_meta_dmctl",
                 "status-addr: \"127.0.0.1:" + port + "\"",
-                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "status-token-file: status-token",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: " + USER + ", password: \""
+                        + TARGET_PASSWORD + "\"}",
                 "block-allow-list: {only: {do-dbs: [" + db + "]}}",
                 "mydumpers: {global: {threads: 1, dir: \"" + dir.resolve("dump") + "\"}}",
                 "syncers: {global: {worker-count: 2, checkpoint-flush-interval: 1}}",
                 "mysql-instances:",
                 "  - source-id: s1",
                 "    block-allow-list: only",
-                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: " + USER + ", password: \""
+                        + SOURCE_PASSWORD + "\"}",
                 ""));
     }
 

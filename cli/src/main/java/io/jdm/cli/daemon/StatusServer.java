@@ -5,9 +5,13 @@ import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.jdm.common.util.NamedThreadFactory;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.jdm.common.config.StatusConfig;
+import io.jdm.common.config.StatusTls;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -16,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,6 +27,11 @@ import org.slf4j.LoggerFactory;
  * Serves {@code GET /status}, {@code GET /metrics} and {@code POST /tasks/pause}, {@code /tasks/resume},
  * {@code /tasks/stop} on one address (127.0.0.1 by default). JSON is printed as dmctl prints it:
  * four spaces of indent, {@code "key": value}.
+ *
+ * <p>The two GETs answer whoever reaches the address and show no secret (the task's passwords and
+ * token never reach a status or a metric). The POSTs pass {@link ControlAccess} (the bearer token,
+ * or loopback only, or off); every request passes {@link RequestLimits}. With {@code status-tls-cert}
+ * the address speaks HTTPS only.
  */
 public final class StatusServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
@@ -33,6 +41,8 @@ public final class StatusServer implements AutoCloseable {
             .withObjectEmptySeparator(""))
             .withObjectIndenter(new DefaultIndenter("    ", "\n"))
             .withArrayIndenter(new DefaultIndenter("    ", "\n"));
+    /** Connections the kernel queues until the server accepts them (see {@link RequestLimits} for open ones). */
+    private static final int BACKLOG = 16;
     private final HttpServer server;
     private final ExecutorService executor;
 
@@ -44,23 +54,46 @@ public final class StatusServer implements AutoCloseable {
     /**
      * Starts serving.
      *
-     * @param address {@code host:port}; port 0 picks a free port
+     * @param config the address ({@code host:port}; port 0 picks a free port) and the token, if any
      */
-    public static StatusServer start(String task, String address, StatusProvider provider) throws IOException {
-        InetSocketAddress addr = parse(address);
-        HttpServer s = HttpServer.create(addr, 16);
+    public static StatusServer start(String task, StatusConfig config, StatusProvider provider) throws IOException {
+        InetSocketAddress addr = parse(config.addr());
+        RequestLimits.applyToJdk();
+        HttpServer s = config.tls().isPresent() ? https(addr, config.tls().get()) : HttpServer.create(addr, BACKLOG);
+        ControlAccess access = ControlAccess.of(config, s.getAddress());
+        RequestLimits limits = new RequestLimits();
         ObjectWriter json = new ObjectMapper().writer(DM_PRINTER);
         s.createContext("/status", ex -> respond(ex, "application/json",
-                () -> json.writeValueAsString(provider.status())));
-        s.createContext("/metrics", ex -> respond(ex, "text/plain; version=0.0.4", provider::metrics));
+                () -> json.writeValueAsString(provider.status()))).getFilters().add(limits);
+        s.createContext("/metrics", ex -> respond(ex, "text/plain; version=0.0.4", provider::metrics))
+                .getFilters().add(limits);
         for (TaskOp op : TaskOp.values()) {
-            s.createContext("/tasks/" + op.path, ex -> operate(ex, json, provider, op));
+            HttpContext c = s.createContext("/tasks/" + op.path, ex -> operate(ex, json, provider, op));
+            c.getFilters().add(limits);
+            c.getFilters().add(access);
         }
-        ExecutorService ex = Executors.newFixedThreadPool(2, new NamedThreadFactory(task, "daemon", "http", true));
+        ExecutorService ex = RequestLimits.executor(task);
         s.setExecutor(ex);
         s.start();
-        LOG.info("status endpoint on http://{}:{}/status, /metrics and /tasks/{pause,resume,stop}", addr.getHostString(), s.getAddress().getPort());
+        String where = (config.tls().isPresent() ? "https://" : "http://") + addr.getHostString() + ":" + s.getAddress().getPort();
+        if (access.enabled()) {
+            LOG.info("status endpoint on {}/status, /metrics and /tasks/{pause,resume,stop} {}", where,
+                    access.describe());
+        } else {
+            LOG.warn("status endpoint on {}/status and /metrics; {}", where, ControlAccess.OFF);
+        }
         return new StatusServer(s, ex);
+    }
+
+    /** The address alone, without a token: the task operations are open on loopback and off elsewhere. */
+    public static StatusServer start(String task, String address, StatusProvider provider) throws IOException {
+        return start(task, StatusConfig.at(address), provider);
+    }
+
+    private static HttpServer https(InetSocketAddress addr, StatusTls tls) throws IOException {
+        HttpsServer s = HttpsServer.create(addr, BACKLOG);
+        s.setHttpsConfigurator(new HttpsConfigurator(tls.serverContext()));
+        return s;
     }
 
     public int port() {
@@ -118,7 +151,7 @@ public final class StatusServer implements AutoCloseable {
         }
     }
 
-    private static void send(HttpExchange ex, int code, String type, String body) throws IOException {
+    static void send(HttpExchange ex, int code, String type, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         ex.getResponseHeaders().set("Content-Type", type);
         ex.sendResponseHeaders(code, bytes.length);

@@ -92,7 +92,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     private static int serve(TaskRunner runner, BiConsumer<String, Runnable> onSignal) throws IOException {
         TaskConfig task = runner.task;
-        try (StatusServer server = StatusServer.start(task.name(), task.statusAddr(), runner)) {
+        try (StatusServer server = StatusServer.start(task.name(), task.status(), runner)) {
             onSignal.accept(task.name(), runner::requestStop);
             runner.run();
             return 0;

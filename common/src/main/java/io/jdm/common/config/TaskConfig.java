@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * <p>{@link #warnings()} are one line each: DM settings read another way or not used, for the
  * caller to show once.
  */
-public record TaskConfig(String name, TaskMode taskMode, String metaSchema, String statusAddr,
+public record TaskConfig(String name, TaskMode taskMode, String metaSchema, StatusConfig status,
                          List<String> ignoreCheckingItems, boolean caseSensitive, boolean onlineDdl,
                          Optional<String> timezone,
                          DatabaseConfig targetDatabase, List<MySqlInstance> mysqlInstances,
@@ -37,13 +37,13 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
     public static final String DEFAULT_META_SCHEMA = "jdm_meta";
     /** DM follows gh-ost and pt-online-schema-change shadow tables unless online-ddl is false. */
     public static final boolean DEFAULT_ONLINE_DDL = true;
-    public static final String DEFAULT_STATUS_ADDR = "127.0.0.1:8261";
+    public static final String DEFAULT_STATUS_ADDR = StatusConfig.DEFAULT_ADDR;
 
     public TaskConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(taskMode, "taskMode");
         Objects.requireNonNull(metaSchema, "metaSchema");
-        Objects.requireNonNull(statusAddr, "statusAddr");
+        Objects.requireNonNull(status, "status");
         ignoreCheckingItems = List.copyOf(ignoreCheckingItems);
         Objects.requireNonNull(timezone, "timezone");
         Objects.requireNonNull(targetDatabase, "targetDatabase");
@@ -77,9 +77,14 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stri
 
     /** The same task run for only these sources (all of them when empty). */
     public TaskConfig withRunSourceIds(List<String> ids) {
-        return new TaskConfig(name, taskMode, metaSchema, statusAddr, ignoreCheckingItems, caseSensitive, onlineDdl,
+        return new TaskConfig(name, taskMode, metaSchema, status, ignoreCheckingItems, caseSensitive, onlineDdl,
                 timezone, targetDatabase, mysqlInstances, mydumpers, loaders, syncers, blockAllowList, routes, filters,
                 warnings, shardMode, ids);
+    }
+
+    /** Where the daemon answers ({@code status-addr}). */
+    public String statusAddr() {
+        return status.addr();
     }
 
     /** The instance with this source-id. */

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** The top level of a task file; the parts are read by {@link DatabaseReader}, {@link UnitReaders} ... */
@@ -23,7 +22,6 @@ final class TaskReader {
      */
     private static final Pattern TASK_NAME = Pattern.compile("[A-Za-z0-9_-]{1,46}");
     private static final Pattern META_SCHEMA = Pattern.compile("[A-Za-z0-9_]{1,64}");
-    private static final Pattern HOST_PORT = Pattern.compile(".+:(\\d{1,5})");
     private static final Map<String, TaskMode> TASK_MODES = taskModes();
     /** DM's precheck item names (dm/config/checking_item.go). */
     private static final List<String> CHECKING_ITEMS = List.of("all", "dump_privilege", "replication_privilege",
@@ -52,7 +50,7 @@ final class TaskReader {
         TaskMode mode = root.choice("task-mode", null, TASK_MODES);
         String metaSchema = root.matching("meta-schema", META_SCHEMA, "match [A-Za-z0-9_]{1,64}",
                 TaskConfig.DEFAULT_META_SCHEMA);
-        String statusAddr = statusAddr();
+        StatusConfig status = StatusReader.read(root);
         boolean caseSensitive = root.bool("case-sensitive", false);
         boolean onlineDdl = onlineDdl();
         Optional<String> timezone = timezone();
@@ -72,7 +70,7 @@ final class TaskReader {
         ShardMode shardMode = shardMode();
         dmOnlyKeys();
         root.finish();
-        TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, statusAddr,
+        TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, status,
                 ignoreChecks, caseSensitive, onlineDdl, timezone, target, instances, rules.mydumpers(),
                 rules.loaders(), rules.syncers(), rules.blockAllowList(), rules.routes(), rules.filters(),
                 root.ctx().warnings(), shardMode, List.of());
@@ -86,18 +84,6 @@ final class TaskReader {
     record Rules(Map<String, BlockAllowListConfig> blockAllowList, Map<String, RouteConfig> routes,
                  Map<String, FilterConfig> filters, Map<String, MydumperConfig> mydumpers,
                  Map<String, LoaderConfig> loaders, Map<String, SyncerConfig> syncers) {
-    }
-
-    private String statusAddr() {
-        Optional<String> v = root.optionalMatching("status-addr", HOST_PORT, "be host:port");
-        if (v.isPresent()) {
-            Matcher m = HOST_PORT.matcher(v.get());
-            int port = m.matches() ? Integer.parseInt(m.group(1)) : 0;
-            if (port < 1 || port > 65535) {
-                root.problem("status-addr", "port must be 1..65535, got " + root.shown("status-addr"));
-            }
-        }
-        return v.orElse(TaskConfig.DEFAULT_STATUS_ADDR);
     }
 
     private Optional<String> timezone() {
