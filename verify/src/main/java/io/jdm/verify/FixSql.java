@@ -1,5 +1,6 @@
 package io.jdm.verify;
 
+import io.jdm.common.dumpdir.OwnerOnly;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.schema.Column;
@@ -32,7 +33,7 @@ final class FixSql implements AutoCloseable {
     FixSql(Path dir, List<TablePair> pairs) {
         this.dir = dir;
         try {
-            Files.createDirectories(dir);
+            OwnerOnly.createDirectories(dir);
             for (TablePair p : pairs) {
                 Files.deleteIfExists(dir.resolve(fileName(p.target())));
             }
@@ -91,8 +92,11 @@ final class FixSql implements AutoCloseable {
             this.deletes = dir.resolve(file.getFileName() + ".delete.part");
             this.replaces = dir.resolve(file.getFileName() + ".replace.part");
             try {
-                this.deleteOut = Files.newBufferedWriter(deletes, StandardCharsets.UTF_8);
-                this.replaceOut = Files.newBufferedWriter(replaces, StandardCharsets.UTF_8);
+                // the fix holds rows of the source: its owner's only, as a dump is
+                this.deleteOut = new BufferedWriter(new java.io.OutputStreamWriter(
+                        OwnerOnly.newOutputStream(deletes), StandardCharsets.UTF_8));
+                this.replaceOut = new BufferedWriter(new java.io.OutputStreamWriter(
+                        OwnerOnly.newOutputStream(replaces), StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new FatalException("verify: cannot write " + file + ": " + e.getMessage(), e);
             }
@@ -159,7 +163,8 @@ final class FixSql implements AutoCloseable {
                 deleteOut.close();
                 replaceOut.close();
                 Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-                try (BufferedWriter out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+                try (BufferedWriter out = new BufferedWriter(new java.io.OutputStreamWriter(
+                        OwnerOnly.newOutputStream(tmp), StandardCharsets.UTF_8))) {
                     out.write("-- Statements that make " + plan.pair.target() + " equal " + sources
                             + ". Review them before running.\n");
                     out.write("/*!40101 SET NAMES utf8mb4*/;\nSET time_zone = '+00:00';\n");
