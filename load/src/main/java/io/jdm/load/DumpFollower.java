@@ -140,6 +140,7 @@ final class DumpFollower {
         databasesCreated.add(p.schema());
         schemasCreated.add(target.schema());
         targetTables.add(target);
+        job.metrics.tableArrived();
     }
 
     private void dataFile(FileManifest.Entry entry, List<DumpDirectory.DataFile> arrived) {

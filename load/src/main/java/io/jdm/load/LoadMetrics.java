@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The load unit's counters: bytes of dump files read (as stored, so progress works for compressed
  * files too), rows and statements written, files done of total, and the latency of each
- * transaction (statements plus checkpoint, through commit).
+ * transaction (statements plus checkpoint, through commit); on {@code /metrics} under the names of
+ * DM's loader unit (the one before DM loaded with Lightning, which jdm's load is like).
  */
 public final class LoadMetrics implements MetricSource {
     private final Labels labels;
@@ -26,6 +27,7 @@ public final class LoadMetrics implements MetricSource {
     private final Latency transactions = new Latency("transaction");
     private final AtomicInteger filesDone = new AtomicInteger();
     private final AtomicInteger filesTotal = new AtomicInteger();
+    private final AtomicInteger tablesTotal = new AtomicInteger();
     private final AtomicLong bytesTotal = new AtomicLong();
     private final AtomicLong bytesAlreadyDone = new AtomicLong();
     private final RetryCounter retries = new RetryCounter();
@@ -36,7 +38,8 @@ public final class LoadMetrics implements MetricSource {
         this.labels = ProcessMetrics.unitLabels(task, sourceId);
     }
 
-    void plan(int files, long totalBytes, int finishedFiles, long finishedBytes) {
+    void plan(int tables, int files, long totalBytes, int finishedFiles, long finishedBytes) {
+        tablesTotal.set(tables);
         filesTotal.set(files);
         bytesTotal.set(totalBytes);
         filesDone.set(finishedFiles);
@@ -47,6 +50,11 @@ public final class LoadMetrics implements MetricSource {
     void arrived(long size) {
         filesTotal.incrementAndGet();
         bytesTotal.addAndGet(size);
+    }
+
+    /** The schema of a table of a dump that is still being written arrived. */
+    void tableArrived() {
+        tablesTotal.incrementAndGet();
     }
 
     void addBytes(long n) {
@@ -122,6 +130,19 @@ public final class LoadMetrics implements MetricSource {
         return Math.min(1.0, (bytesAlreadyDone.get() + bytes.total()) / (double) total);
     }
 
+    /**
+     * Seconds left at the bytes per second of this run so far; 0 when everything is loaded, -1 (no
+     * estimate) before anything was read or known, or once the run ended short of the end.
+     */
+    private double remainingSeconds() {
+        long left = bytesTotal.get() - bytesAlreadyDone.get() - bytes.total();
+        if (left <= 0) {
+            return bytesTotal.get() == 0 && endNanos == 0 ? -1 : 0;
+        }
+        double rate = bytes.overallRate();
+        return rate <= 0 || endNanos != 0 ? -1 : left / rate;
+    }
+
     private double elapsedSeconds() {
         long end = endNanos == 0 ? System.nanoTime() : endNanos;
         return (end - startNanos) / 1e9;
@@ -130,9 +151,8 @@ public final class LoadMetrics implements MetricSource {
     @Override
     public String progressLine() {
         double mbps = bytes.sampleRate() / 1e6;
-        long left = bytesTotal.get() - bytesAlreadyDone.get() - bytes.total();
-        double rate = bytes.overallRate();
-        String eta = rate <= 0 || left <= 0 ? "-" : Math.round(left / rate) + "s";
+        double left = remainingSeconds();
+        String eta = left <= 0 ? "-" : Math.round(left) + "s";
         return String.format(Locale.ROOT, "files %d/%d %.1f%% %.1f MB/s %.0f rows/s ETA %s txn %s",
                 filesDone.get(), filesTotal.get(), progress() * 100, mbps, rows.sampleRate(), eta,
                 transactions.summary());
@@ -175,8 +195,16 @@ public final class LoadMetrics implements MetricSource {
                 "retries by the target's error code", labels.add("code", code), n));
         f.gauge("dm_loader_data_file_gauge", "data files in total", labels, filesTotal.get());
         f.gauge("dm_loader_data_size_gauge", "data size in total", labels, bytesTotal.get());
+        f.gauge("dm_loader_table_gauge", "tables in total", labels, tablesTotal.get());
         f.gauge("dm_loader_progress", "the processing progress of loader, 0 to 1 as in DM", labels, progress());
+        double left = remainingSeconds();
+        if (left >= 0) { // no estimate before the first bytes are read
+            f.gauge("dm_loader_remaining_time", "the remaining time in second to finish load process",
+                    labels.add("worker", ProcessMetrics.worker()), left);
+        }
         f.histogram("dm_loader_query_duration_time", "Bucketed histogram of query time (s) of a txn.", labels,
                 transactions);
+        f.histogram("dm_loader_txn_duration_time", "Bucketed histogram of processing time (s) of a txn.",
+                labels.add("worker", ProcessMetrics.worker()), transactions);
     }
 }

@@ -195,7 +195,7 @@ public final class LoadUnit {
                 .filter(f -> !loadedHere.contains(f.name()) && !toLoad.contains(f.name())).toList();
         skipped = earlier.size();
         long totalBytes = dump.data().stream().mapToLong(DumpDirectory.DataFile::size).sum();
-        metrics.plan(dump.data().size(), totalBytes, dump.data().size() - plan.size(),
+        metrics.plan(dump.tables().size(), dump.data().size(), totalBytes, dump.data().size() - plan.size(),
                 earlier.stream().mapToLong(DumpDirectory.DataFile::size).sum());
         if (loadedHere.isEmpty() || !plan.isEmpty()) {
             LOG.info("{}: {} data files to load ({} finished by an earlier run), {} target tables, pool-size {}",

@@ -13,6 +13,7 @@ import io.jdm.sync.checkpoint.SourceServer;
 import io.jdm.sync.reader.StartGtids;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.WriterProgress;
+import io.prometheus.metrics.core.metrics.Histogram;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Objects;
@@ -46,10 +47,14 @@ final class GlobalCheckpoint {
     private int oldestGeneration;
     private ChangePos oldGenerationsHorizon;
     private ScheduledExecutorService flusher;
+    /** DM's dm_syncer_flush_checkpoints_time_interval: seconds from one store to the next. */
+    private final Histogram flushIntervals;
+    private long lastStoreNanos;
 
-    GlobalCheckpoint(SyncConfig cfg, WriterProgress progress) {
+    GlobalCheckpoint(SyncConfig cfg, WriterProgress progress, Histogram flushIntervals) {
         this.cfg = cfg;
         this.progress = progress;
+        this.flushIntervals = flushIntervals;
         this.store = new CheckpointStore(cfg.checkpointTable(), cfg.sourceId());
         this.markers = new DdlMarkers(cfg.ddlMarkerTable(), cfg.sourceId());
     }
@@ -202,6 +207,15 @@ final class GlobalCheckpoint {
         }
     }
 
+    /** A store of the global checkpoint succeeded: the time since the one before it, as DM observes it. */
+    private void stored() {
+        long now = System.nanoTime();
+        if (lastStoreNanos != 0) {
+            flushIntervals.observe((now - lastStoreNanos) / 1e9);
+        }
+        lastStoreNanos = now;
+    }
+
     /** Stores the global checkpoint if it moved; a failure to write it is a warning, the next flush tries again. */
     void flush() {
         synchronized (flushLock) {
@@ -214,6 +228,7 @@ final class GlobalCheckpoint {
             try (Connection c = DataSources.connect(cfg.target())) {
                 store.saveGlobal(c, global, cfg.workerCount(), keepFrom);
                 saved = global;
+                stored();
                 if (keepFrom == generation) {
                     oldGenerationsHorizon = null;
                 }

@@ -3,13 +3,18 @@ package io.jdm.sync;
 import io.jdm.common.metrics.MetricSource;
 import io.jdm.common.metrics.MetricFamilies;
 import io.jdm.common.metrics.ProcessMetrics;
+import io.jdm.common.position.BinaryLogs;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.sync.ring.PipelineCounters;
 import io.jdm.sync.ring.WriterProgress;
+import io.jdm.sync.shard.ShardCoordinator;
 import io.prometheus.metrics.model.snapshots.Labels;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -17,7 +22,8 @@ import java.util.stream.IntStream;
 
 /**
  * The sync unit's numbers: events/s, rows/s, transactions/s, replication lag, queue depth per
- * writer, batch sizes and transaction latency percentiles.
+ * writer, batch sizes and transaction latency percentiles; on {@code /metrics} under DM's syncer
+ * names, with the remaining time to catch up and the shard DDL locks this source waits on.
  */
 public final class SyncMetrics implements MetricSource {
     private final String task;
@@ -29,15 +35,20 @@ public final class SyncMetrics implements MetricSource {
     private final Supplier<BinlogPosition> readPosition;
     private final LongSupplier reconnects;
     private final BooleanSupplier held;
+    private final Supplier<List<ShardCoordinator.Group>> shardGroups;
+    private final RemainingTime remaining = new RemainingTime();
+    /** Target tables of shard groups seen waiting, by {@code `db`.`table`}: shown until the unit ends, 0 once run. */
+    private final Map<String, Integer> unsyncedTables = new ConcurrentHashMap<>();
     private final long startNanos = System.nanoTime();
 
     /**
      * @param reconnects how often the binlog stream was reopened
      * @param held whether {@code jdm verify --snapshot} holds the reader right now
+     * @param shardGroups the group DDLs this source's shards wait on (shard modes)
      */
     SyncMetrics(String task, String sourceId, PipelineCounters counters, WriterProgress progress, LongSupplier cursor,
                 Supplier<BinlogPosition> checkpoint, Supplier<BinlogPosition> readPosition, LongSupplier reconnects,
-                BooleanSupplier held) {
+                BooleanSupplier held, Supplier<List<ShardCoordinator.Group>> shardGroups) {
         this.task = task;
         this.sourceId = sourceId;
         this.c = counters;
@@ -47,6 +58,15 @@ public final class SyncMetrics implements MetricSource {
         this.readPosition = readPosition;
         this.reconnects = reconnects;
         this.held = held;
+        this.shardGroups = shardGroups;
+    }
+
+    /**
+     * The source's binary logs as just read (with its position, for {@code /status} and
+     * {@code /metrics}): a sample of {@code dm_syncer_remaining_time}.
+     */
+    public void sourceLogs(BinaryLogs logs) {
+        remaining.sample(logs, checkpoint.get(), System.nanoTime());
     }
 
     /** How often the reader reopened the binlog stream (lost connections, a source that gave up on it). */
@@ -178,12 +198,37 @@ public final class SyncMetrics implements MetricSource {
                 c.replicationLag);
         f.histogram("dm_syncer_txn_duration_time", "Bucketed histogram of processing time (s) of a txn.", w,
                 c.txnLatency);
+        f.histogram("dm_syncer_replication_transaction_batch",
+                "number of sql's contained in a transaction that executed to downstream", w.add("type", "rows"),
+                c.transactionRows);
+        f.histogram("dm_syncer_flush_checkpoints_time_interval", "checkpoint flushed time interval in seconds", w,
+                c.checkpointFlushIntervals);
+        f.gauge("dm_syncer_remaining_time", "the remaining time in second to catch up master", w, remaining.seconds());
         List<Long> depths = queueDepths();
         for (int i = 0; i < depths.size(); i++) {
             f.gauge("dm_syncer_queue_size", "remain size of the DML queue", l.add("queue_id", "q_" + i),
                     depths.get(i));
         }
         binlogPosition(f, "syncer", l, checkpoint.get());
+        shardLocks(f, l);
+    }
+
+    /**
+     * DM's {@code dm_syncer_shard_lock_resolving} (1 while a shard of this source waits for a group
+     * DDL to run on the target; the reader goes on meanwhile, see {@link ShardCoordinator}) and
+     * {@code dm_syncer_unsynced_table_number} per target table: this source's shards that have not
+     * reached the DDL its group waits on.
+     */
+    private void shardLocks(MetricFamilies f, Labels l) {
+        List<ShardCoordinator.Group> groups = shardGroups.get();
+        f.gauge("dm_syncer_shard_lock_resolving", "waiting shard DDL lock to be resolved", l, groups.isEmpty() ? 0 : 1);
+        Map<String, Integer> now = new HashMap<>();
+        groups.stream().sorted(Comparator.comparingInt(ShardCoordinator.Group::seq))
+                .forEach(g -> now.putIfAbsent(g.target().quoted(), g.unsyncedHere()));
+        unsyncedTables.replaceAll((t, n) -> now.getOrDefault(t, 0));
+        unsyncedTables.putAll(now);
+        unsyncedTables.forEach((t, n) -> f.gauge("dm_syncer_unsynced_table_number",
+                "number of unsynced tables in the subtask", l.add("table", t), n));
     }
 
     /**

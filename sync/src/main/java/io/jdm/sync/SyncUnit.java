@@ -68,13 +68,13 @@ public final class SyncUnit {
     public SyncUnit(SyncConfig cfg) {
         this.cfg = cfg;
         this.progress = new WriterProgress(cfg.workerCount());
-        this.checkpoint = new GlobalCheckpoint(cfg, progress);
+        this.checkpoint = new GlobalCheckpoint(cfg, progress, counters.checkpointFlushIntervals);
         this.pipeline = new RingPipeline(cfg, counters, progress, end::hasFailed, () -> disowned, this::fail);
         this.catchUp = new CatchUp(this::readPosition, pipeline::cursor, progress, end::hasFailed);
         this.safeMode = new SafeMode(cfg);
         this.metrics = new SyncMetrics(cfg.task(), cfg.sourceId(), counters, progress, pipeline::cursor,
                 this::checkpoint, this::readPosition, () -> reader == null ? 0 : reader.reconnects(),
-                gate::isClosed);
+                gate::isClosed, this::unresolvedShardGroups);
     }
 
     /** Resolves the start point, starts every stage and returns once the binlog is streaming. */
@@ -341,16 +341,16 @@ public final class SyncUnit {
         return catchUp.await(sourcePos, timeout);
     }
 
-    /**
-     * True when the reader has read up to {@code sourcePos} and every change it handed on is
-     * committed: caught up at this moment (DM's {@code synced}).
-     */
     /** Shard modes: the group DDLs this source's shards wait on (DM's unresolvedGroups); empty otherwise. */
     public List<ShardCoordinator.Group> unresolvedShardGroups() {
         ShardCoordinator s = shards;
         return s == null ? List.of() : s.unresolved();
     }
 
+    /**
+     * True when the reader has read up to {@code sourcePos} and every change it handed on is
+     * committed: caught up at this moment (DM's {@code synced}).
+     */
     public boolean caughtUp(BinlogPosition sourcePos) {
         return catchUp.caughtUp(sourcePos);
     }

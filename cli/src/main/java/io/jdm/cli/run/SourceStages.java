@@ -95,8 +95,7 @@ final class SourceStages {
             store.write(i.sourceId(), StageStore.Stage.DUMP, null);
             s.enter("dump");
             DumpUnit dump = new DumpUnit(UnitConfigs.dump(task, i));
-            s.unit = dump.metrics();
-            s.unitName = "dump";
+            s.running("dump", dump.metrics());
             if (!gate.enter(dump::stop)) {
                 return null;
             }
@@ -128,8 +127,7 @@ final class SourceStages {
         store.write(i.sourceId(), StageStore.Stage.LOAD, pos);
         s.enter("load");
         LoadUnit load = new LoadUnit(UnitConfigs.load(task, i));
-        s.unit = load.metrics();
-        s.unitName = "load";
+        s.running("load", load.metrics());
         if (!gate.enter(load::stop)) {
             return null;
         }
@@ -177,8 +175,7 @@ final class SourceStages {
         store.write(i.sourceId(), StageStore.Stage.DUMP_LOAD, null);
         s.enter("dump&load");
         DumpLoadOverlap run = new DumpLoadOverlap(task, i, s);
-        s.unit = run.metrics();
-        s.unitName = "load";
+        s.running("load", run.metrics());
         if (!gate.enter(run::stop)) {
             return null;
         }
@@ -189,8 +186,7 @@ final class SourceStages {
             if (r == null && !stopping.getAsBoolean() && gate.pauses() != since && !hasCompleteDump(i)) {
                 // what resume-task runs again is the dump (DM's Dump unit), not the load that followed
                 // it; shown before the gate lets pause-task return
-                s.unit = run.metrics().dump();
-                s.unitName = "dump";
+                s.running("dump", run.metrics().dump());
             }
         } finally {
             gate.exit();

@@ -10,7 +10,6 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.lease.TaskLease;
-import io.jdm.common.metrics.MetricSource;
 import io.jdm.common.metrics.MetricFamilies;
 import io.jdm.common.metrics.ProcessMetrics;
 import io.jdm.common.position.BinlogPosition;
@@ -231,8 +230,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         for (MySqlInstance i : task.runInstances()) {
             SyncUnit sync = new SyncUnit(UnitConfigs.sync(task, i, starts.get(i.sourceId())));
             SourceState s = sources.get(i.sourceId());
-            s.unit = sync.metrics();
-            s.unitName = "sync";
+            s.running("sync", sync.metrics());
             s.sync = sync;
             s.enter("sync");
             synchronized (syncs) {
@@ -402,23 +400,43 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         return "pending".equals(s.stage) ? DmStage.NEW : DmStage.RUNNING;
     }
 
-    /** The task's series: every source's stage, its current unit's series, exits with error, master position. */
+    /**
+     * The task's series: every source's stage, the series of the units it ran (see
+     * {@link SourceState#running}), exits with error, the master position and binary logs.
+     */
     private void collect(MetricFamilies f) {
+        List<String> dmUnits = dmUnits();
         for (MySqlInstance i : task.runInstances()) {
             SourceState s = sources.get(i.sourceId());
             Labels l = ProcessMetrics.unitLabels(task.name(), i.sourceId());
             f.gauge("dm_worker_task_state", "state of task, 0 - invalidStage, 1 - New, 2 - Running, 3 - Paused, "
                     + "4 - Stopped, 5 - Finished, 8 - Stopping", l.add("worker", ProcessMetrics.worker()), dmStage(s).number);
-            s.exits.forEach((k, n) -> f.untyped("dm_" + k.get(0) + "_exit_with_error_count",
-                    "counter for " + k.get(0) + " exits with error", l.add("resumable_err", k.get(1)), n));
-            MetricSource unit = s.unit;
-            if (unit != null) {
-                unit.collect(f);
-            }
-            if ("sync".equals(s.unitName)) {
+            s.exitSeries(f, l, dmUnits);
+            SyncUnit sync = s.sync;
+            if (sync != null && "sync".equals(s.unitName)) {
                 SyncMetrics.binlogPosition(f, "master", l, s.master(i));
+                sync.metrics().sourceLogs(s.logs);
             }
+            s.series().forEach(unit -> unit.collect(f));
         }
+    }
+
+    /** DM's names of the units this process runs for each source: mydumper, loader, syncer. */
+    private List<String> dmUnits() {
+        if (stages == Stages.SYNC_ONLY) {
+            return List.of("syncer");
+        }
+        List<String> units = new ArrayList<>();
+        if (task.taskMode().dumps()) {
+            units.add("mydumper");
+        }
+        if (task.taskMode().loads()) {
+            units.add("loader");
+        }
+        if (task.taskMode().syncs()) {
+            units.add("syncer");
+        }
+        return units;
     }
 
     @Override

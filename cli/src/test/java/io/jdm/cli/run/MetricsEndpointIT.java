@@ -1,6 +1,7 @@
 package io.jdm.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -23,6 +24,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -35,14 +42,22 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code /metrics} of a running task with two sources and four writers each, read by Prometheus's
  * own tools: {@code promtool check metrics} accepts it, and a real Prometheus server scraping it
  * answers queries for the replication lag and the rows per second. Each test skips when the tool is
- * not installed (Debian package {@code prometheus}).
+ * not installed (Debian package {@code prometheus}). And every series DM's alert rules and
+ * dashboard in {@code conf/} query is on {@code /metrics} of a sharded task that dumped, loaded and
+ * syncs, with the labels they match and the values of what happened; a real Prometheus evaluates
+ * every rule without an error.
  */
 class MetricsEndpointIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** Series Prometheus makes for every target it scrapes, not the target itself. */
+    private static final Set<String> PROMETHEUS_OWN = Set.of("up");
+    /** Labels Prometheus gives every series of a target. */
+    private static final Set<String> TARGET_LABELS = Set.of("instance", "job");
     private static final Set<String> DM_NAMES_WITH_TYPE = Set.of(
             "dm_syncer_replication_lag_gauge metric name should not include type 'gauge'",
             "dm_loader_data_size_gauge metric name should not include type 'gauge'",
-            "dm_loader_data_file_gauge metric name should not include type 'gauge'");
+            "dm_loader_data_file_gauge metric name should not include type 'gauge'",
+            "dm_loader_table_gauge metric name should not include type 'gauge'");
     private static SqlServer source;
     private static SqlServer target;
 
@@ -131,6 +146,126 @@ class MetricsEndpointIT {
                 "source b is Running");
     }
 
+    @Test
+    void everySeriesOfDmAlertRulesAndDashboardIsOnMetrics() throws Exception {
+        String task = "metrics-dm";
+        String db = "metrics_dm";
+        String merged = "`" + db + "_merged`.`t`";
+        startShardedTask(task, db);
+        for (String shard : SHARDS) {
+            source.execute("INSERT INTO " + db + "_" + shard + ".t VALUES (" + base(shard) + " + 2, 'second')");
+        }
+        // shard a1 reaches a group DDL its three fellows have not: source a waits for the lock
+        source.execute("ALTER TABLE " + db + "_a1.t ADD COLUMN c2 INT");
+        Scrape m = Scrape.of(awaitMetrics(t -> Scrape.of(t).value("dm_syncer_shard_lock_resolving", "source_id", "a")
+                == 1 && Scrape.of(t).value("dm_syncer_finished_jobs_total", "source_id", "b", "type", "dml") >= 2));
+
+        List<String> missing = new ArrayList<>();
+        List<String> exprs = new ArrayList<>(DmMonitoring.ruleExpressions());
+        exprs.addAll(DmMonitoring.dashboardExpressions());
+        for (String expr : exprs) {
+            for (DmMonitoring.Selector sel : DmMonitoring.selectors(expr)) {
+                if (PROMETHEUS_OWN.contains(sel.metric())) {
+                    continue;
+                }
+                if (!m.has(sel.metric())) {
+                    missing.add(sel.metric() + " (in " + expr + ")");
+                }
+                for (String label : sel.labels()) {
+                    if (!TARGET_LABELS.contains(label) && !m.labelled(sel.metric(), label)) {
+                        missing.add(sel.metric() + " labelled " + label + " (in " + expr + ")");
+                    }
+                }
+            }
+        }
+        assertTrue(missing.isEmpty(), "not on /metrics:\n" + String.join("\n", missing) + "\n" + m.text);
+
+        // what happened, as DM's series say it
+        for (String s : new String[] {"a", "b"}) {
+            assertEquals(2, m.value("dumpling_dump_finished_rows", "source_id", s), "rows dumped of " + s);
+            assertEquals(1, m.value("dm_loader_progress", "source_id", s), "load of " + s);
+            assertEquals(2, m.value("dm_loader_table_gauge", "source_id", s), "tables loaded of " + s);
+            for (String unit : new String[] {"mydumper", "dumpling", "loader", "syncer"}) {
+                for (String resumable : new String[] {"true", "false"}) {
+                    assertEquals(0, m.value("dm_" + unit + "_exit_with_error_count", "source_id", s, "resumable_err",
+                            resumable), unit + " exits of " + s);
+                }
+            }
+            assertEquals(2, m.value("dm_worker_task_state", "source_id", s), s + " Running");
+            assertTrue(m.value("dm_syncer_remaining_time", "source_id", s) >= 0, "remaining time of " + s);
+            assertTrue(m.value("dm_syncer_binlog_file", "source_id", s, "node", "master")
+                    >= m.value("dm_syncer_binlog_file", "source_id", s, "node", "syncer"), "binlog files of " + s);
+        }
+        assertEquals(0, m.value("dm_syncer_shard_lock_resolving", "source_id", "b"), "b's shards wait on nothing");
+        assertEquals(1, m.value("dm_syncer_unsynced_table_number", "source_id", "a", "table", merged),
+                "a2 has not reached the DDL");
+        assertFalse(m.has("dm_syncer_unsynced_table_number", "source_id", "b"), m.text);
+
+        // the other shards reach it: it runs on the target, nothing waits, and the table's count stays, at 0
+        source.execute("ALTER TABLE " + db + "_a2.t ADD COLUMN c2 INT", "ALTER TABLE " + db + "_b1.t ADD COLUMN c2 INT",
+                "ALTER TABLE " + db + "_b2.t ADD COLUMN c2 INT");
+        Scrape after = Scrape.of(awaitMetrics(t -> Scrape.of(t).value("dm_syncer_shard_lock_resolving",
+                "source_id", "a") == 0));
+        assertEquals(0, after.value("dm_syncer_unsynced_table_number", "source_id", "a", "table", merged));
+
+        String binary = onPath("prometheus");
+        assumeTrue(binary != null, "prometheus not installed (apt-get install prometheus): rule evaluation skipped");
+        int port = freePort();
+        startPrometheus(binary, port, http.port(), DmMonitoring.file(DmMonitoring.RULES));
+        awaitReady(port);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (query(port, "count(dm_syncer_binlog_file)") < 4 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertEquals(4, query(port, "count(dm_syncer_binlog_file)"), "master and syncer files of a and b scraped");
+        assertEquals(1, query(port, "up{job=~\"jdm.*\"}"), "the target DM_worker_offline watches");
+        awaitRulesEvaluated(port, Instant.now());
+    }
+
+    private static final List<String> SHARDS = List.of("a1", "a2", "b1", "b2");
+
+    /** Shard {@code a1}'s ids start at 100, {@code b2}'s at 400: merged into one table, they do not collide. */
+    private static int base(String shard) {
+        return 100 * (SHARDS.indexOf(shard) + 1);
+    }
+
+    /**
+     * A task in shard-mode pessimistic of two sources (a: shards a1, a2; b: b1, b2, each a database
+     * with table t on the embedded source) merged by routes into one target table; dumped, loaded
+     * and streaming.
+     */
+    private void startShardedTask(String task, String db) throws Exception {
+        for (String shard : SHARDS) {
+            source.freshDatabase(db + "_" + shard);
+            source.execute("CREATE TABLE " + db + "_" + shard + ".t (id INT PRIMARY KEY, v VARCHAR(20))",
+                    "INSERT INTO " + db + "_" + shard + ".t VALUES (" + base(shard) + " + 1, 'first')");
+        }
+        target.execute("DROP DATABASE IF EXISTS " + db + "_merged");
+        String meta = "jdm_meta_" + db;
+        target.execute("DROP DATABASE IF EXISTS " + meta);
+        String from = "from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}";
+        start(task, String.join("\n",
+                "name: " + task,
+                "task-mode: all",
+                "shard-mode: pessimistic",
+                "meta-schema: " + meta,
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list:",
+                "  a: {do-dbs: [\"" + db + "_a1\", \"" + db + "_a2\"]}",
+                "  b: {do-dbs: [\"" + db + "_b1\", \"" + db + "_b2\"]}",
+                "routes:",
+                "  tables: {schema-pattern: \"" + db + "_*\", table-pattern: t, target-schema: " + db
+                        + "_merged, target-table: t}",
+                "  schemas: {schema-pattern: \"" + db + "_*\", target-schema: " + db + "_merged}",
+                "mydumpers: {global: {threads: 2, rows: 100, dir: \"" + dir.resolve("dump") + "\"}}",
+                "loaders: {global: {pool-size: 2}}",
+                "syncers: {global: {worker-count: 2, batch: 20, checkpoint-flush-interval: 1}}",
+                "mysql-instances:",
+                "  - {source-id: a, block-allow-list: a, route-rules: [tables, schemas], " + from + "}",
+                "  - {source-id: b, block-allow-list: b, route-rules: [tables, schemas], " + from + "}",
+                ""));
+    }
+
     /** A task of two sources (a, b) on the embedded source, each with its own database, streaming. */
     private void startTask(String task, String db) throws Exception {
         for (String s : new String[] {"a", "b"}) {
@@ -141,9 +276,8 @@ class MetricsEndpointIT {
         }
         String meta = "jdm_meta_" + db;
         target.execute("DROP DATABASE IF EXISTS " + meta);
-        Path f = dir.resolve("task.yaml");
         String from = "from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}";
-        Files.writeString(f, String.join("\n",
+        start(task, String.join("\n",
                 "name: " + task,
                 "task-mode: all",
                 "meta-schema: " + meta,
@@ -158,6 +292,12 @@ class MetricsEndpointIT {
                 "  - {source-id: a, block-allow-list: a, " + from + "}",
                 "  - {source-id: b, block-allow-list: b, " + from + "}",
                 ""));
+    }
+
+    /** Runs the task file {@code yaml} with its status server until both its sources stream. */
+    private void start(String task, String yaml) throws Exception {
+        Path f = dir.resolve("task.yaml");
+        Files.writeString(f, yaml);
         TaskRunner runner = new TaskRunner(new TaskConfigLoader().load(f), TaskRunner.Stages.FROM_TASK_MODE);
         http = StatusServer.start(task, "127.0.0.1:0", runner);
         run = BackgroundTask.start(runner, task);
@@ -183,9 +323,15 @@ class MetricsEndpointIT {
     }
 
     private void startPrometheus(String binary, int port, int jdmPort) throws IOException {
+        startPrometheus(binary, port, jdmPort, null);
+    }
+
+    /** Prometheus scraping jdm every second under job {@code jdm}, and evaluating {@code rules} if given. */
+    private void startPrometheus(String binary, int port, int jdmPort, Path rules) throws IOException {
         Path config = dir.resolve("prometheus.yml");
         Files.writeString(config, String.join("\n",
                 "global: {scrape_interval: 1s, evaluation_interval: 1s}",
+                rules == null ? "" : "rule_files: [\"" + rules + "\"]",
                 "scrape_configs:",
                 "  - job_name: jdm",
                 "    static_configs: [{targets: [\"127.0.0.1:" + jdmPort + "\"]}]",
@@ -214,6 +360,115 @@ class MetricsEndpointIT {
             Thread.sleep(200);
         }
         throw new AssertionError("prometheus not ready in 60 s: " + Files.readString(dir.resolve("prometheus.log")));
+    }
+
+    /**
+     * Waits until Prometheus has evaluated every rule after {@code since} (when jdm's series were
+     * there), then asserts none failed to evaluate (a rule whose expression matches several series
+     * on both sides of a binary operator, say, is health {@code err}).
+     */
+    private void awaitRulesEvaluated(int port, Instant since) throws Exception {
+        int expected = DmMonitoring.ruleExpressions().size();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        JsonNode groups = null;
+        while (System.nanoTime() < deadline) {
+            groups = new ObjectMapper().readTree(get("http://127.0.0.1:" + port + "/api/v1/rules"))
+                    .path("data").path("groups");
+            List<Instant> evaluated = new ArrayList<>();
+            groups.forEach(g -> g.path("rules").forEach(r -> evaluated.add(OffsetDateTime.parse(
+                    r.path("lastEvaluation").asText()).toInstant())));
+            if (evaluated.size() == expected && evaluated.stream().allMatch(t -> t.isAfter(since))) {
+                break;
+            }
+            Thread.sleep(200);
+        }
+        assertTrue(groups != null && !groups.isEmpty(), "prometheus loaded no rules");
+        int evaluated = 0;
+        for (JsonNode g : groups) {
+            for (JsonNode r : g.path("rules")) {
+                assertEquals("ok", r.path("health").asText(), r.path("name").asText() + ": "
+                        + r.path("lastError").asText() + " (" + r.path("query").asText() + ")");
+                evaluated++;
+            }
+        }
+        assertEquals(expected, evaluated, "rules evaluated: " + groups);
+    }
+
+    /**
+     * One {@code /metrics} text, parsed: each sample's name, labels and value (the JVM's series
+     * too), to ask which names and labels are there and what a series says.
+     */
+    private record Scrape(String text, List<Sample> samples) {
+        record Sample(String name, Map<String, String> labels, double value) {
+        }
+
+        static Scrape of(String text) {
+            List<Sample> out = new ArrayList<>();
+            for (String line : text.lines().toList()) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                Map<String, String> labels = new LinkedHashMap<>();
+                int brace = line.indexOf('{');
+                int space = line.indexOf(' ');
+                int end = space;
+                if (brace >= 0 && brace < space) {
+                    end = labels(line, brace, labels);
+                }
+                String name = line.substring(0, brace >= 0 && brace < space ? brace : space);
+                String[] rest = line.substring(end).trim().split(" ");
+                out.add(new Sample(name, labels, Double.parseDouble(rest[0])));
+            }
+            return new Scrape(text, out);
+        }
+
+        /** Reads {@code {k="v",...}} from {@code open} into {@code labels}; returns the index after it. */
+        private static int labels(String line, int open, Map<String, String> labels) {
+            int i = open + 1;
+            while (line.charAt(i) != '}') {
+                int eq = line.indexOf('=', i);
+                String key = line.substring(i, eq);
+                StringBuilder v = new StringBuilder();
+                i = eq + 2;
+                while (line.charAt(i) != '"') {
+                    if (line.charAt(i) == '\\') {
+                        i++;
+                    }
+                    v.append(line.charAt(i++));
+                }
+                labels.put(key, v.toString());
+                i++;
+                if (line.charAt(i) == ',') {
+                    i++;
+                }
+            }
+            return i + 1;
+        }
+
+        /** Whether a sample named {@code name} has the label values {@code kv} (name, value, ...). */
+        boolean has(String name, String... kv) {
+            return samples.stream().anyMatch(s -> s.name().equals(name) && matches(s, kv));
+        }
+
+        boolean labelled(String name, String label) {
+            return samples.stream().anyMatch(s -> s.name().equals(name) && s.labels().containsKey(label));
+        }
+
+        /** The value of the one sample named {@code name} with the label values {@code kv}; NaN when none. */
+        double value(String name, String... kv) {
+            List<Sample> found = samples.stream().filter(s -> s.name().equals(name) && matches(s, kv)).toList();
+            assertTrue(found.size() <= 1, name + " " + List.of(kv) + ": more than one series: " + found);
+            return found.isEmpty() ? Double.NaN : found.get(0).value();
+        }
+
+        private static boolean matches(Sample s, String... kv) {
+            for (int i = 0; i < kv.length; i += 2) {
+                if (!kv[i + 1].equals(s.labels().get(kv[i]))) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** The value of a one-element instant query, or -1 while Prometheus has no answer yet. */

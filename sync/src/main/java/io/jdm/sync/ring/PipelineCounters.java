@@ -26,6 +26,12 @@ public final class PipelineCounters {
     /** Source event time to commit, per committed transaction, in DM's buckets (0.5s to 1024s). */
     public final Histogram replicationLag = Histogram.builder().name("replication_lag").classicOnly()
             .classicExponentialUpperBounds(0.5, 2, 12).build();
+    /** Row changes per committed transaction, in DM's buckets (1 to 1001 by 50). */
+    public final Histogram transactionRows = Histogram.builder().name("transaction_rows").classicOnly()
+            .classicLinearUpperBounds(1, 50, 21).build();
+    /** Seconds between two stores of the global checkpoint, in DM's buckets (1 to 1001 by 50). */
+    public final Histogram checkpointFlushIntervals = Histogram.builder().name("checkpoint_flush_interval")
+            .classicOnly().classicLinearUpperBounds(1, 50, 21).build();
 
     /** A writer committed a transaction whose last change happened at {@code eventMillis} on the source. */
     public void committed(long eventMillis) {

@@ -78,10 +78,11 @@ public final class ShardCoordinator implements AutoCloseable {
 
     /**
      * A group DDL this source's shards wait on, as DM's query-status shows it (ShardingGroup):
-     * shards named {@code source-`db`.`table`}.
+     * shards named {@code source-`db`.`table`}; {@code unsyncedHere} counts the unsynced shards of
+     * this source (DM's {@code dm_syncer_unsynced_table_number}, the subtask's own).
      */
     public record Group(TableName target, int seq, String ddl, String firstLocation, List<String> synced,
-                        List<String> unsynced) {
+                        List<String> unsynced, int unsyncedHere) {
     }
 
     /** The group DDLs this source's shards have reached and that have not run on the target yet. */
@@ -408,6 +409,7 @@ public final class ShardCoordinator implements AutoCloseable {
             }
             List<String> synced = new ArrayList<>();
             List<String> unsynced = new ArrayList<>();
+            int unsyncedHere = 0;
             String first = "";
             for (ShardStore.Member m : members) {
                 if (!m.target().equals(head.target())) {
@@ -417,11 +419,14 @@ public final class ShardCoordinator implements AutoCloseable {
                         && x.seq() == head.seq() && x.sourceId().equals(m.sourceId()) && x.shard().equals(m.shard()))
                         .findFirst().orElse(null);
                 (a != null ? synced : unsynced).add(m.sourceId() + "-" + m.shard().quoted());
+                if (a == null && m.sourceId().equals(sourceId)) {
+                    unsyncedHere++;
+                }
                 if (a != null && a.sourceId().equals(sourceId) && first.isEmpty()) {
                     first = a.position();
                 }
             }
-            out.add(new Group(head.target(), head.seq(), l.ddl(), first, synced, unsynced));
+            out.add(new Group(head.target(), head.seq(), l.ddl(), first, synced, unsynced, unsyncedHere));
         }
         return List.copyOf(out);
     }

@@ -196,6 +196,7 @@ public final class Writer implements EventHandler<RingSlot> {
         counters.rows.add(batch.size());
         counters.txns.increment();
         counters.batchSize.recordNanos(batch.size());
+        counters.transactionRows.observe(batch.size());
         counters.txnLatency.recordSince(t0);
         counters.committed(lastEventMillis);
         counters.lastCommitWallMillis.set(System.currentTimeMillis());
