@@ -24,11 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves {@code GET /status}, {@code GET /metrics} and {@code POST /tasks/pause}, {@code /tasks/resume},
+ * Serves {@code GET /status}, {@code GET /metrics}, the page that shows {@code /status} live at
+ * {@code GET /} ({@link StatusPage}) and {@code POST /tasks/pause}, {@code /tasks/resume},
  * {@code /tasks/stop} on one address (127.0.0.1 by default). JSON is printed as dmctl prints it:
  * four spaces of indent, {@code "key": value}.
  *
- * <p>The two GETs answer whoever reaches the address and show no secret (the task's passwords and
+ * <p>The GETs answer whoever reaches the address and show no secret (the task's passwords and
  * token never reach a status or a metric). The POSTs pass {@link ControlAccess} (the bearer token,
  * or loopback only, or off); every request passes {@link RequestLimits}. With {@code status-tls-cert}
  * the address speaks HTTPS only.
@@ -67,6 +68,8 @@ public final class StatusServer implements AutoCloseable {
                 () -> json.writeValueAsString(provider.status()))).getFilters().add(limits);
         s.createContext("/metrics", ex -> respond(ex, "text/plain; version=0.0.4", provider::metrics))
                 .getFilters().add(limits);
+        StatusPage page = StatusPage.load();
+        s.createContext("/", page::serve).getFilters().add(limits);
         for (TaskOp op : TaskOp.values()) {
             HttpContext c = s.createContext("/tasks/" + op.path, ex -> operate(ex, json, provider, op));
             c.getFilters().add(limits);
@@ -77,10 +80,10 @@ public final class StatusServer implements AutoCloseable {
         s.start();
         String where = (config.tls().isPresent() ? "https://" : "http://") + addr.getHostString() + ":" + s.getAddress().getPort();
         if (access.enabled()) {
-            LOG.info("status endpoint on {}/status, /metrics and /tasks/{pause,resume,stop} {}", where,
-                    access.describe());
+            LOG.info("status endpoint on {}/status, /metrics, the status page at / and /tasks/{pause,resume,stop} {}",
+                    where, access.describe());
         } else {
-            LOG.warn("status endpoint on {}/status and /metrics; {}", where, ControlAccess.OFF);
+            LOG.warn("status endpoint on {}/status, /metrics and the status page at /; {}", where, ControlAccess.OFF);
         }
         return new StatusServer(s, ex);
     }

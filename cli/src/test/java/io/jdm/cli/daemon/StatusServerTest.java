@@ -1,6 +1,7 @@
 package io.jdm.cli.daemon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,5 +47,32 @@ class StatusServerTest {
         assertTrue(millis < 500, "close took " + millis + " ms");
         assertThrows(IOException.class, () -> client.send(HttpRequest.newBuilder(status).build(),
                 HttpResponse.BodyHandlers.ofString()));
+    }
+
+    @Test
+    void servesTheStatusPageAtRootAndUiWithItsOwnPolicy() throws Exception {
+        HttpClient client = HttpClient.newHttpClient();
+        try (StatusServer server = StatusServer.start("page", "127.0.0.1:0", PROVIDER)) {
+            String base = "http://127.0.0.1:" + server.port();
+            for (String path : new String[] {"/", "/ui"}) {
+                HttpResponse<String> page = client.send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, page.statusCode(), path);
+                assertEquals("text/html; charset=utf-8", page.headers().firstValue("Content-Type").orElse(""));
+                String csp = page.headers().firstValue("Content-Security-Policy").orElse("");
+                assertEquals(StatusPage.policy(page.body()), csp, "the policy allows the page served, by hash");
+                assertTrue(csp.startsWith("default-src 'none';"), csp);
+                assertTrue(csp.contains("script-src 'sha256-") && csp.contains("style-src 'sha256-"), csp);
+                assertFalse(csp.contains("unsafe"), csp);
+                assertTrue(page.body().contains("fetch(\"/status\""), "the page reads /status");
+                assertFalse(page.body().contains("POST") || page.body().contains("/tasks/"), "the page only reads");
+                assertFalse(page.body().matches("(?s).*(src|href)=\"(https?:)?//.*"), "nothing from the network");
+            }
+            assertEquals(404, client.send(HttpRequest.newBuilder(URI.create(base + "/nothing")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode());
+            assertEquals(405, client.send(HttpRequest.newBuilder(URI.create(base + "/"))
+                    .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.discarding())
+                    .statusCode());
+        }
     }
 }
