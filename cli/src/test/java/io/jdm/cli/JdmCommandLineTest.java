@@ -68,9 +68,25 @@ class JdmCommandLineTest {
         Run r = run("--help");
         assertEquals(0, r.code());
         for (String sub : new String[] {"check", "dump", "load", "sync", "run", "status", "verify", "bench", "demo",
-                "pause-task", "resume-task", "stop-task"}) {
+                "pause-task", "resume-task", "stop-task", "binlog"}) {
             assertTrue(r.out().contains(sub), sub + " missing from help: " + r.out());
         }
+    }
+
+    @Test
+    void binlogWithoutAnOperationOrWithABadPositionIsOneLine() {
+        Run r = run("binlog");
+        assertEquals(2, r.code());
+        assertEquals("jdm: binlog: give an operation: jdm binlog skip|replace|list|revert TASK.yaml", r.err().strip());
+        Run help = run("binlog", "replace", "--help");
+        assertEquals(0, help.code(), help.err());
+        assertTrue(help.out().contains("--binlog-pos=FILE:POS") && help.out().contains("--sql=STATEMENTS"), help.out());
+        Run bad = run("binlog", "skip", "no-such-task.yaml", "-b", "mysql-bin.000001:x");
+        assertEquals(2, bad.code());
+        assertTrue(bad.err().startsWith("jdm: --binlog-pos: must be FILE:POS"), bad.err());
+        Run noTask = run("binlog", "list", "no-such-task.yaml");
+        assertEquals(2, noTask.code());
+        assertEquals("jdm: task file no-such-task.yaml does not exist or is not a file", noTask.err().strip());
     }
 
     @Test

@@ -144,14 +144,16 @@ final class GlobalCheckpoint {
 
     /**
      * What removes this source's progress of the task on the target, so that task-mode all dumps
-     * afresh: the sync checkpoint, the load checkpoint and the task's stage row (names as the load
-     * unit and the task runner keep them, beside this unit's table in the meta schema).
+     * afresh: the sync checkpoint, its DDL marker and binlog operators, the load checkpoint and the
+     * task's stage row (names as the load unit and the task runner keep them, beside this unit's
+     * tables in the meta schema).
      */
     String startOver() {
         String where = " WHERE source_id = " + Identifiers.literal(cfg.sourceId());
         String meta = Identifiers.quote(cfg.metaSchema()) + ".";
         return "on the target DELETE FROM " + store.table().quoted() + where + "; DELETE FROM "
-                + markers.table().quoted() + where + "; DELETE FROM " + meta
+                + markers.table().quoted() + where + "; DELETE FROM " + cfg.operatorTable().quoted() + where
+                + "; DELETE FROM " + meta
                 + Identifiers.quote(cfg.task() + "_loader_checkpoint") + where + "; DELETE FROM " + meta
                 + Identifiers.quote(cfg.task() + "_stage") + where + "; remove the task's dump directory";
     }

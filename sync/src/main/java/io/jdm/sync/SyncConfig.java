@@ -5,6 +5,8 @@ import io.jdm.common.config.TaskConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
+import io.jdm.sync.checkpoint.DdlMarkers;
+import io.jdm.sync.operator.OperatorStore;
 import io.jdm.sync.reader.EventDecider;
 import io.jdm.sync.ring.ChangePos;
 import java.time.Duration;
@@ -89,7 +91,12 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
 
     /** The table of the DDL in progress, {@code meta-schema.task_syncer_ddl}. */
     public TableName ddlMarkerTable() {
-        return new TableName(metaSchema, task + "_syncer_ddl");
+        return DdlMarkers.table(metaSchema, task);
+    }
+
+    /** The binlog operators' table, {@code meta-schema.task_syncer_operator}. */
+    public TableName operatorTable() {
+        return OperatorStore.table(metaSchema, task);
     }
 
     public static Builder builder(String task, ConnectionSpec source, ConnectionSpec target) {

@@ -9,6 +9,9 @@ import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.checkpoint.AppliedFilter;
+import io.jdm.sync.operator.BinlogOperator;
+import io.jdm.sync.operator.OperatorStore;
+import io.jdm.sync.operator.Operators;
 import io.jdm.sync.reader.BinlogReader;
 import io.jdm.sync.shard.ShardCoordinator;
 import io.jdm.sync.reader.ReadGate;
@@ -59,6 +62,8 @@ public final class SyncUnit {
     /** Set by {@link #failReading}: the failure is the reader's, what it handed on is applied first. */
     private volatile boolean drainOnFailure;
     private volatile BinlogReader reader;
+    /** The source's binlog operators, read at start. */
+    private Operators operators;
     /** shard-mode pessimistic: this source's part in the group DDL locks; null without it. */
     private volatile ShardCoordinator shards;
     private ScheduledExecutorService holdTimer;
@@ -94,8 +99,8 @@ public final class SyncUnit {
                     cfg.enableGtid(), heartbeat(), cfg.retryBudget(), cfg.retryMaxBackoff(),
                     cfg.tableFilter(), cfg.router(), cfg.target(),
                     BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
-                    cfg.onlineDdl(), checkpoint.startOver(), shards), checkpoint.startPosition(), pipeline.sink(),
-                    this::failReading, gate);
+                    cfg.onlineDdl(), checkpoint.startOver(), shards, operators), checkpoint.startPosition(),
+                    pipeline.sink(), this::failReading, gate);
             holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
                     cfg.sourceId(), gate, reader::lastEventEnd, pipeline::cursor, progress::minSequence);
             holdWatcher.ensureTable();
@@ -153,6 +158,11 @@ public final class SyncUnit {
             long batchBytes = BatchBytes.of(c);
             AppliedFilter applied = checkpoint.prepare(c);
             pipeline.build(applied, checkpoint, batchBytes, safeMode, WriterSqlMode.writerTarget(cfg, c));
+            operators = Operators.load(c, new OperatorStore(cfg.operatorTable()), cfg.sourceId());
+            for (BinlogOperator o : operators.waiting()) {
+                LOG.info("sync: task {} source {}: binlog {} waits at {}", cfg.task(), cfg.sourceId(),
+                        o.kind().word(), o.position());
+            }
         } catch (SQLException e) {
             throw ErrorClassifier.wrap("sync: cannot read the checkpoint " + checkpoint.store().table()
                     + " on the target " + cfg.target().address(), e);

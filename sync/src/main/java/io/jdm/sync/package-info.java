@@ -82,7 +82,9 @@
  * marker; otherwise it only moves the rows. Comparing with the target's own state before the
  * statement needs no model of the statement and no name normalising: nothing but sync changes
  * those tables, and every writer waits at the barrier. The target refusing it stops the
- * unit with the statement and the error, and the checkpoint right before it, so a filter rule (action Ignore) can skip it on the next start. The
+ * unit with the statement and the error, and the checkpoint right before it, so that on the next
+ * start a binlog operator ({@code io.jdm.sync.operator}) can skip exactly that statement or run
+ * others in its place, or a filter rule (action Ignore) can skip it and every one like it. The
  * reader keeps the schema of every table at its own position (see {@code io.jdm.sync.reader}),
  * applies the {@link io.jdm.sync.reader.EventDecider} to row events and DDL, and follows gh-ost and
  * pt-online-schema-change shadow tables as DM does.

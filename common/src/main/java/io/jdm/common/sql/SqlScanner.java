@@ -112,6 +112,30 @@ public final class SqlScanner {
     }
 
     /**
+     * The statements of {@code sql}: split at each semicolon in code (not in a literal, a quoted name
+     * or a comment), each stripped of surrounding white space, the empty ones (nothing but blanks and
+     * comments) left out.
+     */
+    public List<String> statements(CharSequence sql) {
+        List<String> out = new ArrayList<>();
+        int[] from = {0};
+        code(sql, 0, sql.length(), (i, c, depth) -> {
+            if (c == ';') {
+                addStatement(out, sql, from[0], i);
+                from[0] = i + 1;
+            }
+        });
+        addStatement(out, sql, from[0], sql.length());
+        return out;
+    }
+
+    private void addStatement(List<String> out, CharSequence sql, int from, int to) {
+        if (skipBlank(sql, from, to) < to) {
+            out.add(sql.subSequence(from, to).toString().strip());
+        }
+    }
+
+    /**
      * The words of {@code sql} as {@code [start, end)} spans: each literal and quoted name whole,
      * code cut at white space and around {@code = @ , ( ) ;}; comments and the marks of
      * conditional comments left out (the text of one the server runs is code).

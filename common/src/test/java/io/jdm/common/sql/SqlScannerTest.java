@@ -31,6 +31,19 @@ class SqlScannerTest {
     }
 
     @Test
+    void statementsSplitAtSemicolonsInCodeOnly() {
+        assertEquals(List.of("ALTER TABLE t DROP CHECK c", "ALTER TABLE t ADD CONSTRAINT c CHECK (n < 10)"),
+                MYSQL.statements(" ALTER TABLE t DROP CHECK c;\n ALTER TABLE t ADD CONSTRAINT c CHECK (n < 10) ; "));
+        assertEquals(List.of("ALTER TABLE t COMMENT 'a;b' /* ; */", "SELECT `x;`", "SELECT 'y\\';'"),
+                MYSQL.statements("ALTER TABLE t COMMENT 'a;b' /* ; */; SELECT `x;`;SELECT 'y\\';'"));
+        assertEquals(List.of("SELECT 1 -- ;"), MYSQL.statements("SELECT 1 -- ;\n"));
+        assertEquals(List.of(), MYSQL.statements(" ; /* nothing */ ;\n"));
+        assertEquals(List.of("SELECT \"a;b\"", "SELECT 2"), ANSI.statements("SELECT \"a;b\"; SELECT 2"));
+        // without escapes a backslash does not keep the quote open: the semicolon after it splits
+        assertEquals(List.of("SELECT 'y\\'", "'"), NO_ESCAPES.statements("SELECT 'y\\';'"));
+    }
+
+    @Test
     void doubleQuotesAreIdentifiersUnderAnsiQuotes() {
         assertEquals(List.of("IDENTIFIER:\"aq\"", "CODE:.", "IDENTIFIER:\"t\"\"x\""), segments(ANSI, "\"aq\".\"t\"\"x\""));
         assertEquals(List.of("STRING:\"aq\"", "CODE:.", "STRING:\"t\""), segments(MYSQL, "\"aq\".\"t\""));

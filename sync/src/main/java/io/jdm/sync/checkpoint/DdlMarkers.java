@@ -43,6 +43,11 @@ public final class DdlMarkers {
         }
     }
 
+    /** {@code {meta}.{task}_syncer_ddl}. */
+    public static TableName table(String metaSchema, String task) {
+        return new TableName(metaSchema, task + "_syncer_ddl");
+    }
+
     public TableName table() {
         return table;
     }

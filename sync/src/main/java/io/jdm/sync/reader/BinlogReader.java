@@ -8,6 +8,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
+import io.jdm.sync.operator.Operators;
 import io.jdm.sync.shard.ShardCoordinator;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -37,12 +38,16 @@ public final class BinlogReader {
      * @param startOver what removes the task's progress for this source on the target, said when
      *        the source has purged the binlogs the checkpoint needs
      * @param shards pessimistic shard mode's coordinator, started; null without it
+     * @param operators the source's binlog operators ({@code jdm binlog skip|replace}); none when null
      */
     public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
                            Duration heartbeat, Duration retryBudget, Duration maxBackoff,
                            BiPredicate<String, String> selected, UnaryOperator<TableName> router,
                            ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl,
-                           String startOver, ShardCoordinator shards) {
+                           String startOver, ShardCoordinator shards, Operators operators) {
+        public Settings {
+            operators = operators == null ? Operators.none() : operators;
+        }
     }
 
     /** The tracker's scratch schema for one task's source on the target. */
@@ -73,11 +78,11 @@ public final class BinlogReader {
             tracker.spools(settings.shards()::definitionOf);
         }
         DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
-                settings.selected(), settings.router(), settings.shards(), catalog.grammar());
+                settings.selected(), settings.router(), settings.shards(), catalog.grammar(), settings.operators());
         TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),
                 settings.onlineDdl());
         this.ctx = new ReaderContext(sink, tables, ddl, settings.decider(), new GtidTracker(mariadb,
-                start.gtidSet()), catalog, start, settings.shards());
+                start.gtidSet()), catalog, start, settings.shards(), settings.operators());
         this.stop = new ReaderStop(onFailure);
         EventDispatcher events = new EventDispatcher(ctx, gate, stop, firstConnect);
         this.connection = new BinlogConnection(settings, events::onEvent, ex -> stop.fail(

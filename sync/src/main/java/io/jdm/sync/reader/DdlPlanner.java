@@ -5,6 +5,9 @@ import io.jdm.common.config.EventType;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.TableName;
+import io.jdm.sync.operator.BinlogOperator;
+import io.jdm.sync.operator.Operators;
+import io.jdm.sync.ring.BarrierStep;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.SourceSession;
@@ -28,6 +31,9 @@ import org.slf4j.LoggerFactory;
  *            ─► routes (rewritten names; merged shards kept) ─► DdlChange, one per statement
  *            ─► shard-mode pessimistic: a group DDL waits for every shard (see ShardCoordinator)
  * </pre>
+ *
+ * A statement a binlog operator names ({@code jdm binlog skip|replace}) is still followed by the
+ * schema tracker, and instead of the rest the target gets the operator's statements, or none.
  */
 final class DdlPlanner {
     private static final Logger LOG = LoggerFactory.getLogger(DdlPlanner.class);
@@ -41,10 +47,15 @@ final class DdlPlanner {
     /** Pessimistic shard mode: group DDLs wait for every shard; null without it. */
     private final ShardCoordinator shards;
     private final DdlGrammar grammar;
+    private final Operators operators;
 
-    /** @param grammar the source's grammar (see {@link DdlParser}) */
+    /**
+     * @param grammar the source's grammar (see {@link DdlParser})
+     * @param operators the binlog operators of the source, for the steps that mark them applied
+     */
     DdlPlanner(SchemaTracker tracker, OnlineDdl online, EventDecider decider, BiPredicate<String, String> selected,
-               UnaryOperator<TableName> router, ShardCoordinator shards, DdlGrammar grammar) {
+               UnaryOperator<TableName> router, ShardCoordinator shards, DdlGrammar grammar, Operators operators) {
+        this.operators = operators;
         this.shards = shards;
         this.grammar = grammar;
         this.tracker = tracker;
@@ -58,20 +69,25 @@ final class DdlPlanner {
     /**
      * @param session the session the statement ran in, resolved only if a statement is kept
      * @param pos the position of the i-th statement made from this event
+     * @param event {@code file:pos} of the statement's QUERY event, which a binlog operator may name
+     * @param op the binlog operator at this statement, or null
      * @return the statements for the target, in order; empty when none concerns a selected table
      */
     List<DdlChange> plan(String defaultDb, String sql, Supplier<SourceSession> session, IntFunction<ChangePos> pos,
-                         long eventMillis) {
+                         long eventMillis, String event, BinlogOperator op) {
+        if (op != null) {
+            return operated(op, defaultDb, sql, session, pos, eventMillis);
+        }
         String dml = DdlParser.dmlVerb(sql, grammar);
         if (dml != null) {
-            return loggedAsStatement(defaultDb, dml, sql, pos.apply(0));
+            return loggedAsStatement(defaultDb, dml, sql, pos.apply(0), event);
         }
         ParsedDdl parsed;
         try {
             // the session is resolved only for a statement sync applies
             parsed = DdlParser.isDdl(sql, grammar) ? DdlParser.parse(defaultDb, sql, dialect(session), grammar) : null;
         } catch (UnreadableDdlException e) {
-            return unreadable(defaultDb, sql, pos.apply(0), e);
+            return unreadable(defaultDb, sql, pos.apply(0), event, e);
         }
         // the grammar's OTHER_DDL is ALTER DATABASE: followed by the tracker, not applied on the target
         if (parsed == null || parsed.kind() == EventType.OTHER_DDL) {
@@ -122,11 +138,83 @@ final class DdlPlanner {
     }
 
     /**
+     * The statement an operator names: the tracker still follows it (the source ran it; later rows are
+     * decoded with it), the target gets the operator's statements in its place, run in its session
+     * and its table's target database, or none; the last change carries the step that marks the
+     * operator applied with the checkpoint move.
+     */
+    private List<DdlChange> operated(BinlogOperator op, String defaultDb, String sql, Supplier<SourceSession> session,
+                                     IntFunction<ChangePos> pos, long eventMillis) {
+        List<ParsedDdl> parts = new ArrayList<>();
+        if (DdlParser.dmlVerb(sql, grammar) == null && DdlParser.isDdl(sql, grammar)) {
+            try {
+                ParsedDdl parsed = DdlParser.parse(defaultDb, sql, dialect(session), grammar);
+                if (parsed != null && parsed.kind() != EventType.OTHER_DDL) {
+                    for (ParsedDdl one : parsed.split()) {
+                        for (ParsedDdl d : online == null ? List.of(one) : online.translate(one)) {
+                            if (selected(d)) {
+                                refuseGroupDdl(op, d);
+                                tracker.apply(d, session.get(), String.valueOf(pos.apply(0).restartPoint()));
+                                parts.add(d);
+                            }
+                        }
+                    }
+                }
+            } catch (UnreadableDdlException e) {
+                LOG.debug("sync: the statement a binlog operator names cannot be read ({}): {}", e.reason(),
+                        e.shortStatement());
+            }
+        }
+        List<TableName> tables = parts.stream().flatMap(d -> d.touched().stream()).distinct().toList();
+        BarrierStep step = operators.step(op, sql);
+        if (op.kind() == BinlogOperator.Kind.SKIP) {
+            return List.of(new DdlChange(defaultDb, "", sql, tables, List.of(), null, "", pos.apply(0), eventMillis,
+                    null, false, step));
+        }
+        ParsedDdl first = parts.isEmpty() ? null : parts.get(0);
+        String targetSchema = first == null || first.isDatabase() ? null : router.apply(first.primary()).schema();
+        String options = targetSchema == null ? "" : tracker.databaseOptions(first.primary().schema());
+        List<DdlChange> out = new ArrayList<>();
+        for (int i = 0; i < op.statements().size(); i++) {
+            String s = op.statements().get(i);
+            DdlChange c = new DdlChange(defaultDb, s, sql, tables,
+                    touchedBy(s, targetSchema != null ? targetSchema : defaultDb, session), targetSchema, options,
+                    pos.apply(i), eventMillis, session.get(), false);
+            out.add(i == op.statements().size() - 1 ? c.withStep(step) : c);
+        }
+        return out;
+    }
+
+    /**
+     * A shard mode's group DDL is one step of every shard's coordination: passing it on one shard
+     * alone would leave the others waiting for it, so it is resolved with the lock instead.
+     */
+    private void refuseGroupDdl(BinlogOperator op, ParsedDdl d) {
+        if (shards != null && !d.isDatabase() && ShardCoordinator.groupDdl(d.kind(), d.renamedTo() != null)) {
+            throw new FatalException("sync: the binlog " + op.kind().word() + " at " + op.position() + " names a "
+                    + "group DDL of the shard mode (" + oneLine(d.sql()) + " on " + d.primary() + "); resolve it with "
+                    + "jdm shard-ddl-lock unlock (--action skip or exec), delete the operator (jdm binlog revert "
+                    + "TASK.yaml --binlog-pos " + op.position() + ") and restart the task");
+        }
+    }
+
+    /** The tables a statement for the target touches, as far as the grammar reads it: what its DDL marker keeps. */
+    private List<TableName> touchedBy(String sql, String db, Supplier<SourceSession> session) {
+        try {
+            ParsedDdl p = DdlParser.isDdl(sql, grammar) ? DdlParser.parse(db, sql, dialect(session), grammar) : null;
+            return p == null || p.isDatabase() ? List.of() : p.touched();
+        } catch (UnreadableDdlException e) {
+            return List.of();
+        }
+    }
+
+    /**
      * A DDL the grammar cannot read is never passed by, as a table whose DDL was lost would
      * differ from the source from then on: the task stops unless a filter rule (matched on the
      * statement's text) says Ignore.
      */
-    private List<DdlChange> unreadable(String defaultDb, String sql, ChangePos at, UnreadableDdlException e) {
+    private List<DdlChange> unreadable(String defaultDb, String sql, ChangePos at, String event,
+                                       UnreadableDdlException e) {
         String db = defaultDb == null ? "" : defaultDb;
         if (decider.decide(db, "", EventType.OTHER_DDL, sql) == Action.IGNORE) {
             LOG.info("sync: DDL at {} skipped by a filter rule (jdm cannot read it: {}): {}", at, e.reason(),
@@ -135,7 +223,8 @@ final class DdlPlanner {
         }
         throw new FatalException("sync: cannot read the DDL statement at " + at.restartPoint() + " ("
                 + e.reason() + "): " + e.shortStatement() + "; apply it to the target yourself if it is "
-                + "needed there, add a filter rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
+                + "needed there, skip it (jdm binlog skip TASK.yaml --binlog-pos " + event + ") or add a filter "
+                + "rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
                 + "\", no events, an sql-pattern matching this statement and action Ignore, and restart the task");
     }
 
@@ -144,7 +233,8 @@ final class DdlPlanner {
      * no rows to replay, and running the statement again on the target may change other rows than
      * it did on the source: the task stops, unless a filter rule (matched on the text) says Ignore.
      */
-    private List<DdlChange> loggedAsStatement(String defaultDb, String verb, String sql, ChangePos at) {
+    private List<DdlChange> loggedAsStatement(String defaultDb, String verb, String sql, ChangePos at,
+                                              String event) {
         String db = defaultDb == null ? "" : defaultDb;
         if (decider.decide(db, "", EventType.OTHER_DDL, sql) == Action.IGNORE) {
             LOG.info("sync: {} logged as a statement at {} skipped by a filter rule: {}", verb, at, oneLine(sql));
@@ -154,7 +244,8 @@ final class DdlPlanner {
                 + "as row events (its session ran with binlog_format STATEMENT or MIXED), so sync cannot replay it: "
                 + UnreadableDdlException.shorten(sql) + "; make every session write ROW (a session may "
                 + "override the global binlog_format), apply the statement to the target yourself if it changed "
-                + "replicated tables, add a filter rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
+                + "replicated tables, skip it (jdm binlog skip TASK.yaml --binlog-pos " + event
+                + ") or add a filter rule with schema-pattern \"" + (db.isEmpty() ? "*" : db)
                 + "\", no events, an sql-pattern matching this statement and action Ignore, and restart the task");
     }
 

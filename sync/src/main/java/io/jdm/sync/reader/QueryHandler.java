@@ -3,6 +3,7 @@ package io.jdm.sync.reader;
 import com.github.shyiko.mysql.binlog.event.EventData;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.QueryEventData;
+import io.jdm.sync.operator.BinlogOperator;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
 import io.jdm.sync.ring.SourceSession;
@@ -17,6 +18,8 @@ import java.util.function.Supplier;
  * {@code CREATE TABLE … START TRANSACTION}, whose rows follow it up to an XID. A DDL read again
  * after a reconnect is passed by whole: the schema tracker has replayed it already. The statement
  * is decoded from its bytes with the charset its client sent it in, and travels with its session.
+ * A binlog operator at the statement's position ({@code jdm binlog skip|replace}) decides what the
+ * target gets instead.
  */
 final class QueryHandler implements BinlogEventHandler {
     @Override
@@ -59,7 +62,9 @@ final class QueryHandler implements BinlogEventHandler {
                 SourceCatalog.checkReplayable(e.sqlBytes(), s, where);
                 return s;
             });
-            List<DdlChange> changes = ctx.ddl.plan(q.getDatabase(), sql, session, ctx::pos, header.getTimestamp());
+            BinlogOperator op = ctx.operators.at(ctx.file, ctx.txnPos, ctx.eventStart, ctx.txnEvent == 0);
+            List<DdlChange> changes = ctx.ddl.plan(q.getDatabase(), sql, session, ctx::pos, header.getTimestamp(),
+                    where, op);
             ctx.lastDdl = first;
             if (DdlParser.isDdl(sql, ctx.catalog.grammar())) {
                 ctx.tables.invalidateAll(); // the model may have changed even for a DDL that is not applied

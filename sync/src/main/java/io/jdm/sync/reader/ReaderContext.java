@@ -3,6 +3,7 @@ package io.jdm.sync.reader;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
 import io.jdm.common.position.BinlogPosition;
+import io.jdm.sync.operator.Operators;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.shard.ShardCoordinator;
 import java.util.HashMap;
@@ -22,6 +23,8 @@ final class ReaderContext {
     final SourceCatalog catalog;
     /** Pessimistic shard mode: where waiting shards' rows go, and drains; null without it. */
     final ShardCoordinator shards;
+    /** The binlog operators of the source, looked up at every statement. */
+    final Operators operators;
     final Map<Long, TableCache.Decoder> byTableId = new HashMap<>();
     /** Prepared XA transactions held until their outcome, and the XA transaction being read. */
     final XaTransactions xa = new XaTransactions();
@@ -55,7 +58,8 @@ final class ReaderContext {
     long heartbeats;
 
     ReaderContext(ChangeSink sink, TableCache tables, DdlPlanner ddl, EventDecider decider, GtidTracker gtids,
-                  SourceCatalog catalog, BinlogPosition start, ShardCoordinator shards) {
+                  SourceCatalog catalog, BinlogPosition start, ShardCoordinator shards, Operators operators) {
+        this.operators = operators;
         this.catalog = catalog;
         this.shards = shards;
         this.sink = sink;

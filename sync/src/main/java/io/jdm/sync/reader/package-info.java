@@ -89,8 +89,9 @@
  * A restart after a crash between a DDL and the checkpoint move reads from that DDL (see the
  * writers' DDL marker), so no row before it is decoded with the copy made from the target.
  *
- * <p>Known limits: a DDL skipped by a filter rule is still replayed on the copy (the source ran it),
- * so skipping one that changes columns leaves the target behind until it is altered by hand; a
+ * <p>Known limits: a DDL skipped by a filter rule or a binlog operator (or replaced by one) is still
+ * replayed on the copy (the source ran it), so skipping one that changes columns leaves the target
+ * behind until it is altered by hand; a
  * database's defaults at start come from the source as it is now, so an ALTER DATABASE …
  * CHARACTER SET between the start position and now gives tables created in that window the newer
  * default; ALTER DATABASE in the stream is replayed on the scratch schemas but not on the target,

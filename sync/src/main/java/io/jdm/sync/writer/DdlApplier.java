@@ -77,7 +77,9 @@ public final class DdlApplier {
                 st.execute("USE " + Identifiers.quote(d.targetSchema()));
             }
             boolean run = true;
-            if (pending != null && pending.at(d.pos())) {
+            // a marker of another statement at this position (one a binlog operator replaced) says
+            // nothing of this one
+            if (pending != null && pending.at(d.pos()) && pending.statement().equals(d.sql())) {
                 run = DdlMarkers.snapshot(c, d.targetTables()).equals(pending.before());
                 if (!run) {
                     LOG.info("sync: DDL at {} had already run on the target (before a stop or a lost connection); "
@@ -113,20 +115,31 @@ public final class DdlApplier {
         }
         c.commit();
         pending = null;
+        LOG.info("sync: applied DDL at {} on {}: {}", d.pos(), d.tables(), d.sql());
         if (d.step() != null) {
             d.step().afterCommit();
         }
         onApplied.run();
-        LOG.info("sync: applied DDL at {} on {}: {}", d.pos(), d.tables(), d.sql());
     }
 
-    /** A barrier whose work is its step alone: done in the transaction that moves the checkpoints. */
+    /**
+     * A barrier whose work is its step alone: done in the transaction that moves the checkpoints.
+     * A marker at its position (a statement refused there, which a binlog operator now skips) goes
+     * in the same transaction.
+     */
     private void applyStep(Connection c, DdlChange d) throws SQLException {
+        boolean marked = pending != null && pending.at(d.pos());
         try (Statement st = c.createStatement()) {
             d.step().inCheckpointTransaction(c);
             moveCheckpoints(st, d.pos());
+            if (marked) {
+                markers.clear(c);
+            }
         }
         c.commit();
+        if (marked) {
+            pending = null;
+        }
         d.step().afterCommit();
         onApplied.run();
         LOG.info("sync: at {} on {}: {}", d.pos(), d.tables(), d.step().describe());
@@ -160,8 +173,9 @@ public final class DdlApplier {
         String what = d.step() != null && !d.step().runsStatement() ? d.step().describe()
                 : d.sql().strip().replaceAll("\\s+", " ");
         return "sync: the target refused the DDL at " + d.pos().restartPoint() + " on " + d.tables() + ": "
-                + what + ": " + error + "; the checkpoint is before it: fix the "
-                + "target, or skip the statement with a filter rule (action: Ignore, with its events or an "
-                + "sql-pattern matching it), and restart the task";
+                + what + ": " + error + "; the checkpoint is before it: fix the target, have sync skip this "
+                + "statement (jdm binlog skip TASK.yaml) or run others in its place (jdm binlog replace TASK.yaml "
+                + "--sql '...'), or skip every statement like it with a filter rule (action: Ignore), and restart "
+                + "the task";
     }
 }

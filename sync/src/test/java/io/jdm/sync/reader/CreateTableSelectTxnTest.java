@@ -73,7 +73,8 @@ class CreateTableSelectTxnTest {
             @Override
             public void progress(ChangePos boundary) {
             }
-        }, null, null, EventDecider.ALWAYS_DO, new GtidTracker(false, ""), catalog, BinlogPosition.of(FILE, 4), null);
+        }, null, null, EventDecider.ALWAYS_DO, new GtidTracker(false, ""), catalog, BinlogPosition.of(FILE, 4), null,
+                io.jdm.sync.operator.Operators.none());
         ctx.lastDdl = new ChangePos(FILE, Long.MAX_VALUE, 0, 0, "");
         return ctx;
     }

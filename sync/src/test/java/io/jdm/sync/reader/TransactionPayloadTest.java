@@ -147,7 +147,8 @@ class TransactionPayloadTest {
             public void progress(ChangePos boundary) {
             }
         };
-        return new ReaderContext(sink, null, null, EventDecider.ALWAYS_DO, new GtidTracker(false, ""), null, start, null);
+        return new ReaderContext(sink, null, null, EventDecider.ALWAYS_DO, new GtidTracker(false, ""), null, start,
+                null, io.jdm.sync.operator.Operators.none());
     }
 
     /** demo.movies as the fixture's TABLE_MAP has it: an INT, a VARCHAR, an INT, then eight VARCHARs. */

@@ -1,0 +1,317 @@
+package io.jdm.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jdm.cli.JdmCommandLineTest.Run;
+import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * dmctl's {@code binlog skip|replace|list|revert} against real {@code jdm run} processes. The target
+ * refuses a DDL because it holds a CHECK constraint of its own with the name the source's ALTER adds
+ * (MariaDB 1826, not an "already done" error): the task stops with the position, an operator is
+ * written with the command line, and the next run goes past the statement, rows after it arriving
+ * byte for byte. A later statement with the same text is applied (an operator names a position,
+ * not a text), an operator is applied once and {@code list} shows it done.
+ */
+class BinlogOperatorIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern REFUSED = Pattern.compile("refused the DDL at (\\S+:\\d+)");
+    private static final String ADD_CHECK = "ALTER TABLE t ADD CONSTRAINT n_range CHECK (n < 1000000)";
+
+    @TempDir
+    Path dir;
+
+    private final SqlServer source = TestServers.shared().source();
+    private final SqlServer target = TestServers.shared().target();
+
+    @Test
+    void skipPassesTheRefusedDdlOnceAndTheSameTextLaterIsApplied() throws Exception {
+        String db = "binlogop_skip";
+        Path task = prepare(db, "binlogop-skip", "jdm_meta_binlogop_skip");
+        String at = runUntilRefused(task, db, "first");
+
+        JsonNode listed = list(task);
+        assertEquals(0, listed.path("operators").size(), listed.toString());
+        assertEquals(at, listed.path("stoppedAt").path(0).path("binlogPos").asText(), listed.toString());
+        assertTrue(listed.path("stoppedAt").path(0).path("statement").asText().contains("n_range"), listed.toString());
+
+        Run skip = JdmCommandLineTest.run("binlog", "skip", task.toString());
+        assertEquals(0, skip.code(), skip.err());
+        assertTrue(skip.out().contains("the statement at " + at + " (") && skip.out().contains("is skipped"),
+                skip.out());
+        JsonNode waiting = list(task).path("operators").path(0);
+        assertEquals(List.of("s1", at, "skip", "waiting"), List.of(waiting.path("source").asText(),
+                waiting.path("binlogPos").asText(), waiting.path("op").asText(), waiting.path("state").asText()));
+
+        Process second = start(task, "second");
+        try {
+            awaitSameRows(db, second, "second");
+            // the target drops its own constraint, then gets the source's: the same text as the skipped ALTER
+            source.execute("USE " + db, "ALTER TABLE t DROP CONSTRAINT n_range", ADD_CHECK);
+            insert(db, 30, 40);
+            awaitSameRows(db, second, "second");
+            assertEquals(showCreate(source, db), showCreate(target, db), "the later ALTER with the same text ran");
+            JsonNode done = list(task);
+            assertEquals("done", done.path("operators").path(0).path("state").asText(), done.toString());
+            assertTrue(done.path("operators").path(0).path("applied").isTextual(), done.toString());
+            assertEquals(0, done.path("stoppedAt").size(), done.toString());
+            stop(second, "second");
+        } finally {
+            second.destroyForcibly();
+        }
+        assertEquals(1, count(read("second"), "binlog skip at " + at), read("second"));
+    }
+
+    @Test
+    void replaceRunsOtherStatementsOnceAndRevertDeletesAWaitingOperator() throws Exception {
+        String db = "binlogop_replace";
+        Path task = prepare(db, "binlogop-replace", "jdm_meta_binlogop_replace");
+        String at = runUntilRefused(task, db, "first");
+
+        Run skip = JdmCommandLineTest.run("binlog", "skip", task.toString());
+        assertEquals(0, skip.code(), skip.err());
+        Run revert = JdmCommandLineTest.run("binlog", "revert", task.toString(), "--binlog-pos", at);
+        assertEquals(0, revert.code(), revert.err());
+        assertEquals(0, list(task).path("operators").size());
+        Run again = JdmCommandLineTest.run("binlog", "revert", task.toString());
+        assertEquals(2, again.code(), again.out());
+        assertTrue(again.err().startsWith("jdm: binlog revert: no operator waits at " + at), again.err());
+
+        Run badPos = JdmCommandLineTest.run("binlog", "skip", task.toString(), "--binlog-pos", "mysql-bin.000001");
+        assertEquals(2, badPos.code(), badPos.out());
+        assertTrue(badPos.err().startsWith("jdm: --binlog-pos: must be FILE:POS"), badPos.err());
+        Run noSql = JdmCommandLineTest.run("binlog", "replace", task.toString(), "--sql", " ; /* none */ ");
+        assertEquals(2, noSql.code(), noSql.out());
+        assertTrue(noSql.err().startsWith("jdm: --sql: no statement in"), noSql.err());
+
+        // the statement's own QUERY event, as SHOW BINLOG EVENTS lists it, names it as well as its transaction's start
+        String query = queryEvent(at);
+        Run replace = JdmCommandLineTest.run("binlog", "replace", task.toString(), "-b", query, "--source-id", "s1",
+                "--sql", "ALTER TABLE t DROP CONSTRAINT n_range; " + ADD_CHECK);
+        assertEquals(0, replace.code(), replace.err());
+        assertTrue(replace.out().contains("is replaced by 2 statements"), replace.out());
+
+        Process second = start(task, "second");
+        try {
+            awaitSameRows(db, second, "second");
+            assertEquals(showCreate(source, db), showCreate(target, db), "the replacing statements ran");
+            insert(db, 30, 40);
+            awaitSameRows(db, second, "second");
+            stop(second, "second");
+        } finally {
+            second.destroyForcibly();
+        }
+        JsonNode done = list(task).path("operators").path(0);
+        assertEquals("done", done.path("state").asText(), done.toString());
+        assertEquals(2, done.path("sqls").size(), done.toString());
+        assertEquals(query, done.path("binlogPos").asText(), done.toString());
+        assertEquals(1, count(read("second"), "binlog replace at " + query), read("second"));
+
+        Run late = JdmCommandLineTest.run("binlog", "skip", task.toString(), "--binlog-pos", query);
+        assertEquals(2, late.code(), late.out());
+        assertTrue(late.err().contains("was applied at"), late.err());
+
+        Process third = start(task, "third"); // a restart after it: not applied a second time
+        try {
+            insert(db, 40, 50);
+            awaitSameRows(db, third, "third");
+            stop(third, "third");
+        } finally {
+            third.destroyForcibly();
+        }
+        assertEquals(0, count(read("third"), "binlog replace at"), read("third"));
+        assertEquals(done.path("applied").asText(), list(task).path("operators").path(0).path("applied").asText());
+        assertEquals(showCreate(source, db), showCreate(target, db));
+    }
+
+    /**
+     * A statement the reader stops at, not a DDL the target refused: an UPDATE logged as a statement
+     * (binlog_format MIXED) after a row event of its transaction. The failure line names its QUERY
+     * event, which the skip takes; the row event before it in the transaction is applied.
+     */
+    @Test
+    void aStatementInsideATransactionIsSkippedAtItsQueryEvent() throws Exception {
+        String db = "binlogop_stmt";
+        Path task = prepare(db, "binlogop-stmt", "jdm_meta_binlogop_stmt");
+        Process first = start(task, "first");
+        try {
+            awaitSameRows(db, first, "first");
+            try (Connection c = source.connect(); Statement st = c.createStatement()) {
+                st.execute("SET SESSION binlog_format = MIXED");
+                st.execute("BEGIN");
+                st.execute("UPDATE " + db + ".t SET v = LEFT(UUID(), 8) WHERE id = 3"); // UUID(): logged as rows
+                st.execute("UPDATE " + db + ".t SET n = n + 1 WHERE id = 1"); // logged as the statement
+                st.execute("COMMIT");
+            }
+            insert(db, 20, 30);
+            assertTrue(first.waitFor(2, TimeUnit.MINUTES), "jdm did not stop at the statement");
+            assertEquals(1, first.exitValue(), read("first"));
+        } finally {
+            first.destroyForcibly();
+        }
+        Matcher m = Pattern.compile("jdm binlog skip TASK.yaml --binlog-pos (\\S+:\\d+)\\)").matcher(read("first"));
+        assertTrue(m.find(), read("first"));
+        String query = m.group(1);
+
+        Run noPosition = JdmCommandLineTest.run("binlog", "skip", task.toString());
+        assertEquals(2, noPosition.code(), noPosition.out());
+        assertTrue(noPosition.err().startsWith("jdm: binlog skip: task binlogop-stmt (source s1) is not stopped at a "
+                + "DDL the target refused; give the position its failure line names: --binlog-pos FILE:POS"),
+                noPosition.err());
+        Run skip = JdmCommandLineTest.run("binlog", "skip", task.toString(), "--binlog-pos", query);
+        assertEquals(0, skip.code(), skip.err());
+        target.execute("UPDATE " + db + ".t SET n = n + 1 WHERE id = 1"); // by hand, as the failure line says
+
+        Process second = start(task, "second");
+        try {
+            awaitSameRows(db, second, "second");
+            stop(second, "second");
+        } finally {
+            second.destroyForcibly();
+        }
+        assertEquals(1, count(read("second"), "binlog skip at " + query), read("second"));
+    }
+
+    /** A synced table, a constraint the target adds by hand, the source's ALTER that adds one of that name. */
+    private String runUntilRefused(Path task, String db, String log) throws Exception {
+        Process first = start(task, log);
+        try {
+            awaitSameRows(db, first, log);
+            target.execute("ALTER TABLE " + db + ".t ADD CONSTRAINT n_range CHECK (n >= 0)");
+            source.execute("USE " + db, ADD_CHECK);
+            insert(db, 20, 30);
+            assertTrue(first.waitFor(2, TimeUnit.MINUTES), "jdm did not stop at the refused DDL");
+            assertEquals(1, first.exitValue(), read(log));
+        } finally {
+            first.destroyForcibly();
+        }
+        Matcher m = REFUSED.matcher(read(log));
+        assertTrue(m.find(), read(log));
+        assertEquals(20, target.rows("SELECT * FROM " + db + ".t").size(), "the rows after the DDL wait");
+        return m.group(1);
+    }
+
+    /**
+     * The position of the QUERY event of the refused ALTER, whose transaction starts at {@code at}: on
+     * MariaDB its GTID event comes first, so the two differ.
+     */
+    private String queryEvent(String at) throws Exception {
+        int colon = at.lastIndexOf(':');
+        String file = at.substring(0, colon);
+        for (String row : source.rows("SHOW BINLOG EVENTS IN '" + file + "' FROM " + at.substring(colon + 1)
+                + " LIMIT 4")) {
+            String[] cols = row.split("\\|", -1); // Log_name, Pos, Event_type, Server_id, End_log_pos, Info
+            if (cols[2].equals("Query") && cols[5].contains("n_range")) {
+                return file + ":" + cols[1];
+            }
+        }
+        throw new AssertionError("no QUERY event of the ALTER after " + at);
+    }
+
+    private Path prepare(String db, String name, String meta) throws IOException {
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS " + meta);
+        source.execute("CREATE TABLE " + db + ".t (id INT PRIMARY KEY, n INT, v VARCHAR(20))");
+        insert(db, 0, 20);
+        int port; // the status endpoint: not the default port, which another jdm on the machine may hold
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        return Files.writeString(dir.resolve("task.yaml"), String.join("\n",
+                "name: " + name,
+                "task-mode: all",
+                "meta-schema: " + meta,
+                "status-addr: \"127.0.0.1:" + port + "\"",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [" + db + "]}}",
+                "mydumpers: {global: {threads: 1, dir: \"" + dir.resolve("dump") + "\"}}",
+                "syncers: {global: {worker-count: 2, checkpoint-flush-interval: 1}}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+    }
+
+    private void insert(String db, int from, int to) {
+        StringBuilder sb = new StringBuilder("INSERT INTO " + db + ".t VALUES ");
+        for (int i = from; i < to; i++) {
+            sb.append(i > from ? "," : "").append('(').append(i).append(',').append(i * 7).append(",'r").append(i)
+                    .append("')");
+        }
+        source.execute(sb.toString());
+    }
+
+    private Process start(Path task, String log) throws IOException {
+        return JdmChild.start(dir.resolve(log + ".log"), "run", task.toString());
+    }
+
+    /** SIGTERM: the sync drains and stores its checkpoints, and the process exits 0. */
+    private void stop(Process p, String log) throws InterruptedException {
+        p.destroy();
+        assertTrue(p.waitFor(90, TimeUnit.SECONDS), "no exit after SIGTERM");
+        assertEquals(0, p.exitValue(), read(log));
+    }
+
+    private JsonNode list(Path task) throws IOException {
+        Run r = JdmCommandLineTest.run("binlog", "list", task.toString());
+        assertEquals(0, r.code(), r.err());
+        JsonNode n = JSON.readTree(r.out());
+        assertNotNull(n.get("operators"), r.out());
+        return n;
+    }
+
+    /** Polls until the target's table equals the source's, every column as hex; the process must stay alive. */
+    private void awaitSameRows(String db, Process p, String log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        List<String> want = source.hexRows(db, "t");
+        List<String> got = List.of();
+        while (System.nanoTime() < deadline) {
+            assertTrue(p.isAlive(), () -> "jdm exited: " + read(log));
+            try {
+                got = target.hexRows(db, "t");
+            } catch (java.sql.SQLException e) {
+                // not loaded yet
+            }
+            if (got.equals(want)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        assertEquals(want, got, db + ".t, every column as hex");
+    }
+
+    private static String showCreate(SqlServer s, String db) throws Exception {
+        return s.rows("SHOW CREATE TABLE " + db + ".t").get(0);
+    }
+
+    private static int count(String text, String what) {
+        return text.split(Pattern.quote(what), -1).length - 1;
+    }
+
+    private String read(String log) {
+        try {
+            return Files.readString(dir.resolve(log + ".log"));
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.jdm.sync.operator;
+
+import io.jdm.sync.ring.BarrierStep;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The operators of one source as a sync run read them at its start (one written later waits for the
+ * next start), looked up by the reader at every statement, and the barrier step that marks one
+ * applied with the checkpoint move.
+ */
+public final class Operators {
+    private static final Logger LOG = LoggerFactory.getLogger(Operators.class);
+    private static final int SHOWN = 200;
+
+    private record Key(String file, long pos) {
+    }
+
+    private final OperatorStore store;
+    private final Map<Key, BinlogOperator> byPosition = new HashMap<>();
+
+    private Operators(OperatorStore store, List<BinlogOperator> operators) {
+        this.store = store;
+        operators.forEach(o -> byPosition.put(new Key(o.file(), o.pos()), o));
+    }
+
+    /** No operators (a reader without a sync unit's table). */
+    public static Operators none() {
+        return new Operators(null, List.of());
+    }
+
+    /** Reads {@code sourceId}'s operators, creating the table the first time. */
+    public static Operators load(Connection c, OperatorStore store, String sourceId) throws SQLException {
+        store.ensureTable(c);
+        return new Operators(store, store.list(c, sourceId));
+    }
+
+    /** The operators that have not been applied yet. */
+    public List<BinlogOperator> waiting() {
+        return byPosition.values().stream().filter(o -> !o.done()).sorted(java.util.Comparator
+                .comparing(BinlogOperator::file).thenComparingLong(BinlogOperator::pos)).toList();
+    }
+
+    /**
+     * The operator of a statement: at the start of its transaction (where a failure line places it)
+     * when it is the transaction's first statement, or at its own QUERY event (where {@code SHOW
+     * BINLOG EVENTS} places it); null when none. An applied one is returned too (see the package
+     * documentation).
+     */
+    public BinlogOperator at(String file, long txnPos, long eventStart, boolean firstOfTxn) {
+        if (byPosition.isEmpty()) {
+            return null;
+        }
+        BinlogOperator o = byPosition.get(new Key(file, eventStart));
+        return o != null || !firstOfTxn ? o : byPosition.get(new Key(file, txnPos));
+    }
+
+    /**
+     * The barrier step of {@code op}'s last change: marks it applied in the transaction that moves
+     * the checkpoints past the statement {@code sql}, and says so in one line.
+     */
+    public BarrierStep step(BinlogOperator op, String sql) {
+        String text = oneLine(sql);
+        String what = "binlog " + op.kind().word() + " at " + op.position() + " (source " + op.sourceId() + "): "
+                + (op.kind() == BinlogOperator.Kind.SKIP ? "not applied: "
+                : op.statements().size() + (op.statements().size() == 1 ? " statement" : " statements")
+                + " ran instead of: ") + text;
+        return new BarrierStep() {
+            @Override
+            public boolean runsStatement() {
+                return op.kind() == BinlogOperator.Kind.REPLACE;
+            }
+
+            @Override
+            public void inCheckpointTransaction(Connection c) throws SQLException {
+                if (store != null) {
+                    store.markApplied(c, op);
+                }
+            }
+
+            @Override
+            public void afterCommit() {
+                if (runsStatement()) { // a step without a statement is logged by the barrier, with describe()
+                    LOG.info("sync: {}", what);
+                }
+            }
+
+            @Override
+            public String describe() {
+                return what;
+            }
+        };
+    }
+
+    private static String oneLine(String sql) {
+        String s = sql.strip().replaceAll("\\s+", " ");
+        return s.length() <= SHOWN ? s : s.substring(0, SHOWN) + " …";
+    }
+}
