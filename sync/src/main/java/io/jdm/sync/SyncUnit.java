@@ -61,6 +61,8 @@ public final class SyncUnit {
     private volatile boolean disowned;
     /** Set by {@link #failReading}: the failure is the reader's, what it handed on is applied first. */
     private volatile boolean drainOnFailure;
+    /** The furthest any writer of an earlier run got (see {@link ShardCoordinator#drainAfter}); null on a first start. */
+    private io.jdm.sync.ring.ChangePos appliedHorizon;
     private volatile BinlogReader reader;
     /** The source's binlog operators, read at start. */
     private Operators operators;
@@ -94,6 +96,7 @@ public final class SyncUnit {
                 shards = new ShardCoordinator(cfg.target(), cfg.metaSchema(), cfg.task(), cfg.sourceId(),
                         cfg.shardSources(), cfg.shardOptimistic());
                 shards.start(cfg.source(), cfg.tableFilter(), cfg.router());
+                shards.drainAfter(appliedHorizon);
             }
             reader = new BinlogReader(new BinlogReader.Settings(cfg.task(), cfg.source(), cfg.serverId(),
                     cfg.enableGtid(), heartbeat(), cfg.retryBudget(), cfg.retryMaxBackoff(),
@@ -157,6 +160,7 @@ public final class SyncUnit {
         try (Connection c = DataSources.connect(cfg.target())) {
             long batchBytes = BatchBytes.of(c);
             AppliedFilter applied = checkpoint.prepare(c);
+            appliedHorizon = applied.horizon();
             pipeline.build(applied, checkpoint, batchBytes, safeMode, WriterSqlMode.writerTarget(cfg, c));
             operators = Operators.load(c, new OperatorStore(cfg.operatorTable()), cfg.sourceId());
             for (BinlogOperator o : operators.waiting()) {

@@ -116,11 +116,11 @@ final class EventDispatcher {
      * behind a barrier at this boundary, and its later rows go to the target table again.
      */
     private void drains() {
-        List<BarrierStep> steps = ctx.shards.drains();
+        ChangePos at = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.positionText());
+        List<BarrierStep> steps = ctx.shards.drains(at);
         if (steps.isEmpty()) {
             return;
         }
-        ChangePos at = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.positionText());
         for (BarrierStep step : steps) {
             ctx.sink.ddl(new DdlChange("", "", step.describe(), List.of(), List.of(), null, "", at,
                     System.currentTimeMillis(), null, false, step));

@@ -67,6 +67,8 @@ public final class ShardCoordinator implements AutoCloseable {
     private final Spools spools;
     /** Reader thread: this source's shards, by source table. */
     private final Map<TableName, Shard> shards = new HashMap<>();
+    /** Drains wait for a boundary after it ({@link #drainAfter}); null: none to wait for. */
+    private volatile ChangePos drainHorizon;
     /** Shards (source table) whose first spool may be drained now: written by the poller. */
     private final Set<TableName> drainable = ConcurrentHashMap.newKeySet();
     /** The poller's view: shard → its first spooled seq; replaced by the reader thread. */
@@ -266,6 +268,15 @@ public final class ShardCoordinator implements AutoCloseable {
         return spoolOf(shard);
     }
 
+    /**
+     * Drains wait for a boundary after {@code horizon}, the furthest any writer of an earlier run got:
+     * a change at or before it is taken for one that run applied and skipped, and a drain decided at
+     * the start of the stream (a lock that ran while this source had no process) would be lost so.
+     */
+    public void drainAfter(ChangePos horizon) {
+        this.drainHorizon = horizon;
+    }
+
     /** The table a shard's rows go to now: its newest spool, or null for the target table. */
     public TableName spoolOf(TableName shard) {
         if (optimistic != null) {
@@ -305,9 +316,10 @@ public final class ShardCoordinator implements AutoCloseable {
      * has run on the target, the step that moves its rows there; the shard's later rows go to the
      * next spool, or to the target table when it has none.
      */
-    public List<BarrierStep> drains() {
-        if (drainable.isEmpty()) {
-            return List.of();
+    public List<BarrierStep> drains(ChangePos at) {
+        ChangePos horizon = drainHorizon;
+        if (drainable.isEmpty() || (horizon != null && !at.isAfter(horizon))) {
+            return List.of(); // kept for a boundary past what an earlier run applied
         }
         List<BarrierStep> out = new ArrayList<>();
         for (TableName src : List.copyOf(drainable)) {
