@@ -7,8 +7,9 @@ import java.util.Objects;
  * How the sync unit applies the binlog (an entry of {@code syncers:}).
  *
  * @param queueSize slots of the ring between the binlog reader and the writers; a power of two
- * @param safeModeDuration how long after a (re)start rows are written idempotently
- *     (REPLACE / DELETE+REPLACE) so that events replayed from before the checkpoint do no harm
+ * @param safeModeDuration how long rows are written idempotently (REPLACE / DELETE+REPLACE) after
+ *     a start whose position may not be exact (the task's {@code meta}, another tool's dump, a
+ *     {@code consistency: none} dump); a restart from the sync's own checkpoint needs none
  * @param compact merge several changes of one row within a batch into one
  * @param multipleRows write a batch as multi-row statements
  * @param enableGtid follow the source by GTID rather than by file and position
