@@ -15,8 +15,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs work on a server until it succeeds, retrying what {@link ErrorClassifier} calls retriable
  * (a caller may only narrow that) with exponential backoff and jitter, within a time budget
- * (sync's {@code retry-budget}) or a count (load's {@code max-retries}): the writers' and the
- * load's transactions, the binlog reader's stream and schema reads, verify's chunk comparisons.
+ * (the sync's {@code SyncConfig.retryBudget}, 2 minutes) or a count (the load's
+ * {@code LoadConfig.maxRetries}, 10; 2 per chunk for the dump and verify): the writers' and the
+ * load's transactions, the binlog reader's stream and schema reads, the dump's chunks, verify's
+ * chunk comparisons. None of these is a task-file key (DM's {@code syncers.*.max-retry} is read
+ * and ignored).
  * Every attempt runs the whole work again: the caller's attempt rolls back what it had begun
  * before it throws, so a retry never continues a half-applied transaction.
  *
