@@ -10,7 +10,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The build fails if the units import each other, common imports a unit (see DESIGN.md), or two
+ * The build fails if the units import each other, common imports a unit (see docs/architecture.md), or two
  * packages import each other, however indirectly.
  */
 class ModuleBoundariesTest {
