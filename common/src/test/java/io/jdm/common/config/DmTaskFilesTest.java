@@ -41,6 +41,13 @@ class DmTaskFilesTest {
                         "black-white-list read as block-allow-list");
             }),
             Map.entry("foreign_key", t -> assertEquals(1, t.mysqlInstances().size())),
+            Map.entry("incompatible_ddl_changes", t -> assertEquals(List.of(EventType.INCOMPATIBLE_DDL_CHANGES),
+                    t.filters().get("filter-01").events())),
+            Map.entry("incompatible_ddl_changes/dm-task1.yaml", t -> {
+                List<EventType> events = t.filters().get("filter-01").events();
+                assertEquals(27, events.size(), "every name but split table partition (TiDB's own) is read");
+                assertTrue(events.stream().allMatch(EventType.INCOMPATIBLE_DDL_CHANGES::covers), events.toString());
+            }),
             Map.entry("full_mode", t -> {
                 assertEquals(TaskMode.FULL, t.taskMode());
                 MySqlInstance i = t.mysqlInstances().get(0);
@@ -277,16 +284,19 @@ class DmTaskFilesTest {
     }
 
     @Test
-    void dmsFinerDdlEventNamesAreReadWithAWarning() {
+    void dmsFinerDdlEventNamesAreReadAndOnlyTidbsOwnWarn() {
         TaskConfig t = Tasks.parse(Tasks.inInstance("    filter-rules: [f]\n") + """
                 filters:
                   f:
                     schema-pattern: "*"
-                    events: ["truncate table partition", "rebase auto id", "drop table"]
+                    events: ["truncate table partition", "rebase auto id", "drop table", "multi schema change"]
                     action: Ignore
                 """);
-        assertEquals(List.of(EventType.DROP_TABLE), t.filters().get("f").events());
-        assertEquals(2, t.warnings().size(), t.warnings().toString());
+        assertEquals(List.of(EventType.TRUNCATE_TABLE_PARTITION, EventType.REBASE_AUTO_ID, EventType.DROP_TABLE),
+                t.filters().get("f").events());
+        assertEquals(1, t.warnings().size(), t.warnings().toString());
+        assertTrue(t.warnings().get(0).contains("never types a statement from a MySQL or MariaDB source"),
+                t.warnings().get(0));
     }
 
     /**

@@ -53,6 +53,30 @@ class EventFilterTest {
     }
 
     @Test
+    void alterTableClausesMatchAsDmTypesThem() {
+        EventFilter alter = filter(rule("a", null, List.of(ALTER_TABLE), List.of(), IGNORE));
+        assertEquals(IGNORE, alter.decide("a", "t", EventType.ADD_COLUMN, "ALTER TABLE t ADD c INT"),
+                "DM types ADD COLUMN alter table");
+        assertEquals(DO, alter.decide("a", "t", EventType.DROP_COLUMN, "ALTER TABLE t DROP c"),
+                "a clause with a type of its own is not alter table, as in DM");
+        EventFilter incompatible = filter(rule("a", null, List.of(EventType.INCOMPATIBLE_DDL_CHANGES), List.of(),
+                ERROR));
+        for (EventType t : List.of(EventType.DROP_COLUMN, EventType.ADD_PRIMARY_KEY, EventType.SET_DEFAULT_VALUE,
+                EventType.VALUE_RANGE_DECREASE, TRUNCATE_TABLE, DROP_TABLE, EventType.RENAME_TABLE)) {
+            assertEquals(ERROR, incompatible.decide("a", "t", t, "x"), t.yamlName());
+        }
+        for (EventType t : List.of(EventType.ADD_COLUMN, ALTER_TABLE, CREATE_TABLE, EventType.ADD_TABLE_PARTITION,
+                EventType.DROP_FOREIGN_KEY, INSERT)) {
+            assertEquals(DO, incompatible.decide("a", "t", t, "x"), t.yamlName() + " is not in DM's set as DM types it");
+        }
+        EventFilter defaults = filter(rule("a", null, List.of(EventType.MODIFY_DEFAULT_VALUE), List.of(), IGNORE));
+        assertEquals(IGNORE, defaults.decide("a", "t", EventType.SET_DEFAULT_VALUE, "ALTER TABLE t ALTER c SET DEFAULT 1"));
+        EventFilter onlyAdd = filter(rule("a", null, List.of(EventType.ADD_COLUMN), List.of(), DO));
+        assertEquals(DO, onlyAdd.decide("a", "t", EventType.ADD_COLUMN, "x"));
+        assertEquals(IGNORE, onlyAdd.decide("a", "t", EventType.DROP_COLUMN, "x"), "Do is an allow-list");
+    }
+
+    @Test
     void eventSets() {
         EventFilter dml = filter(rule("a", null, List.of(EventType.ALL_DML), List.of(), IGNORE));
         assertEquals(IGNORE, dml.decide("a", "t", UPDATE, null));

@@ -54,7 +54,9 @@ final class DdlGrammar {
     private static final Map<String, Form> MARIADB_FORMS = Map.of(
             "createTable", form(EventType.CREATE_TABLE, spot(Role.TABLE, Role.LIKE, "tableName")),
             "alterTable", form(EventType.ALTER_TABLE, spot(Role.TABLE, "tableName"),
-                    spot(Role.TO, "alterByRename", "uid"), spot(Role.TO, "alterByRename", "fullId")),
+                    spot(Role.TO, "alterByRename", "uid"), spot(Role.TO, "alterByRename", "fullId"),
+                    // EXCHANGE PARTITION p WITH TABLE u: u's rows change too
+                    spot(Role.TABLE, "alterSpecification", "alterPartitionSpecification", "tableName")),
             "dropTable", form(EventType.DROP_TABLE, spot(Role.TABLE, "tables", "tableName")),
             "renameTable", form(EventType.RENAME_TABLE, spot(Role.TABLE, Role.TO, "renameTableClause", "tableName")),
             "truncateTable", form(EventType.TRUNCATE_TABLE, spot(Role.TABLE, "tableName")),
@@ -68,7 +70,8 @@ final class DdlGrammar {
     private static final Map<String, Form> MYSQL_FORMS = Map.of(
             "createTable", form(EventType.CREATE_TABLE, spot(Role.TABLE, "tableName"), spot(Role.LIKE, "tableRef")),
             "alterTable", form(EventType.ALTER_TABLE, spot(Role.TABLE, "tableRef"), spot(Role.TO,
-                    "alterTableActions", "alterCommandList", "alterList", "alterListItem", "tableName")),
+                    "alterTableActions", "alterCommandList", "alterList", "alterListItem", "tableName"),
+                    spot(Role.TABLE, "alterTableActions", "standaloneAlterCommands", "alterPartition", "tableRef")),
             "dropTable", form(EventType.DROP_TABLE, spot(Role.TABLE, "tableRefList", "tableRef")),
             "renameTableStatement", form(EventType.RENAME_TABLE, spot(Role.TABLE, "renamePair", "tableRef"),
                     spot(Role.TO, "renamePair", "tableName")),
@@ -91,12 +94,19 @@ final class DdlGrammar {
     private static final List<String> MYSQL_TABLE_OPTIONS = List.of("createTableOptionsEtc", "createTableOptions",
             "createTableOption");
 
+    /** The rules of an ALTER TABLE's clauses (see {@link AlterClauses}); a clause's own clauses are not looked into. */
+    private static final Set<String> MARIADB_ALTER_CLAUSES = Set.of("alterSpecification", "alterPartitionSpecification",
+            "partitionDefinitions");
+    private static final Set<String> MYSQL_ALTER_CLAUSES = Set.of("alterListItem", "createTableOptionsSpaceSeparated",
+            "alterCommandsModifier", "standaloneAlterCommands", "alterPartition", "partitionClause",
+            "removePartitioning");
+
     /** MySQL's grammar from this version on, where the source's is unknown. */
     static final int NEWEST_MYSQL = 80200;
     private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.(\\d+)");
 
     static final DdlGrammar MARIADB = new DdlGrammar("MariaDB", 0, MariaDBLexer.VOCABULARY,
-            MariaDBParser.ruleNames, MARIADB_FORMS, MARIADB_REFERENCES, null, "sqlStatement",
+            MariaDBParser.ruleNames, MARIADB_FORMS, MARIADB_REFERENCES, null, MARIADB_ALTER_CLAUSES, "sqlStatement",
             MariaDBLexer::new, MariaDBParser::new, p -> ((MariaDBParser) p).root());
     static final DdlGrammar MYSQL = mysql(NEWEST_MYSQL);
 
@@ -107,13 +117,15 @@ final class DdlGrammar {
     private final Map<String, Form> forms;
     private final List<String> references;
     private final List<String> tableOptions;
+    private final Set<String> alterClauses;
     private final String statementRule;
     private final Function<CharStream, Lexer> lexer;
     private final Function<TokenStream, Parser> parser;
     private final Function<Parser, ParserRuleContext> root;
 
     private DdlGrammar(String name, int version, Vocabulary vocabulary, String[] ruleNames, Map<String, Form> forms,
-                       List<String> references, List<String> tableOptions, String statementRule,
+                       List<String> references, List<String> tableOptions, Set<String> alterClauses,
+                       String statementRule,
                        Function<CharStream, Lexer> lexer, Function<TokenStream, Parser> parser,
                        Function<Parser, ParserRuleContext> root) {
         this.name = name;
@@ -123,6 +135,7 @@ final class DdlGrammar {
         this.forms = forms;
         this.references = references;
         this.tableOptions = tableOptions;
+        this.alterClauses = alterClauses;
         this.statementRule = statementRule;
         this.lexer = lexer;
         this.parser = parser;
@@ -132,7 +145,7 @@ final class DdlGrammar {
     /** MySQL's grammar as a server of {@code version} (8.0.31 is 80031) reads a statement. */
     static DdlGrammar mysql(int version) {
         return new DdlGrammar("MySQL", version, MySqlLexer.VOCABULARY, MySqlParser.ruleNames, MYSQL_FORMS,
-                MYSQL_REFERENCES, MYSQL_TABLE_OPTIONS, "query", text -> {
+                MYSQL_REFERENCES, MYSQL_TABLE_OPTIONS, MYSQL_ALTER_CLAUSES, "query", text -> {
                     MySqlLexer l = new MySqlLexer(text);
                     l.serverVersion = version;
                     l.sqlModes = Set.of(); // the text is normalized: no ANSI quotes, no backslash to keep
@@ -204,6 +217,11 @@ final class DdlGrammar {
     /** The path to a CREATE TABLE's options, or null when the grammar reads none that sync drops. */
     List<String> tableOptions() {
         return tableOptions;
+    }
+
+    /** The rules of an ALTER TABLE's clauses. */
+    Set<String> alterClauses() {
+        return alterClauses;
     }
 
     /** The rule of one statement in the list the root holds. */

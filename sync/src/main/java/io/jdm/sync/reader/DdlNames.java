@@ -75,7 +75,9 @@ final class DdlNames {
         }
         refs.sort(Comparator.comparingInt(Ref::start));
         String text = form.kind() == EventType.CREATE_TABLE ? withoutStartTransaction(statement) : sql;
-        return new ParsedDdl(form.kind(), text, refs, scanner.dialect(), source);
+        List<AlterClauses.Clause> clauses = form.kind() == EventType.ALTER_TABLE
+                ? new AlterClauses(grammar, sql, scanner, charAt).read(statement) : List.of();
+        return new ParsedDdl(form.kind(), text, refs, scanner.dialect(), source, clauses);
     }
 
     /** The root's statements, in order. */

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *  statement ─► parse (names located) ─► split (one table each) ─► online DDL (shadow tables)
  *            ─► selected? ─► schema tracker replays it (always: rows after it are decoded with it)
- *            ─► filters: Do / Ignore (skipped, positions still advance) / Error (task stops)
+ *            ─► filters: Do / Ignore (skipped, positions still advance) / Error (task stops);
+ *               an ALTER TABLE clause by clause, the skipped clauses cut out of it
  *            ─► routes (rewritten names; merged shards kept) ─► DdlChange, one per statement
  *            ─► shard-mode pessimistic: a group DDL waits for every shard (see ShardCoordinator)
  * </pre>
@@ -106,29 +107,23 @@ final class DdlPlanner {
                     continue;
                 }
                 ChangePos at = pos.apply(out.size());
+                ColumnChanges.Shape before = hasColumnChange(d) ? shapeOrNull(d.primary()) : null;
                 tracker.apply(d, session.get(), String.valueOf(at.restartPoint()));
-                TableName p = d.primary();
-                Action action = decider.decide(p.schema(), p.table(), d.kind(), d.sql());
-                if (action == Action.ERROR) {
-                    throw new FatalException("sync: a filter rule with action Error stopped the task at "
-                            + at.restartPoint() + ": " + d.kind().yamlName() + " on " + describe(p) + ": "
-                            + oneLine(d.sql()) + "; change that rule in filters (or add an Ignore rule for this "
-                            + "statement) and restart the task");
-                }
-                if (action == Action.IGNORE) {
-                    LOG.info("sync: DDL at {} on {} skipped by a filter rule: {}", at, describe(p), oneLine(d.sql()));
+                ParsedDdl k = filtered(d, defaultDb, before, at);
+                if (k == null) {
                     continue;
                 }
-                String target = routes.targetSql(d, at);
+                TableName p = k.primary();
+                String target = routes.targetSql(k, at);
                 if (target != null) {
-                    String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
-                    String options = d.isDatabase() ? "" : tracker.databaseOptions(p.schema());
-                    DdlChange change = new DdlChange(defaultDb, target, d.sql(), d.touched(),
-                            d.touched().stream().map(router).distinct().toList(), targetSchema, options, at,
-                            eventMillis, session.get(), d.kind() == EventType.CREATE_TABLE);
-                    if (shards != null && !d.isDatabase() && ShardCoordinator.groupDdl(d.kind(), d.renamedTo() != null)) {
-                        change = change.withStep(shards.arrive(p, router.apply(p), target, d.sql(), at,
-                                session.get(), tracker.copyOf(p), t -> d.rewrite(n -> n.equals(p) ? t : router.apply(n))));
+                    String targetSchema = k.isDatabase() ? null : router.apply(p).schema();
+                    String options = k.isDatabase() ? "" : tracker.databaseOptions(p.schema());
+                    DdlChange change = new DdlChange(defaultDb, target, k.sql(), k.touched(),
+                            k.touched().stream().map(router).distinct().toList(), targetSchema, options, at,
+                            eventMillis, session.get(), k.kind() == EventType.CREATE_TABLE);
+                    if (shards != null && !k.isDatabase() && ShardCoordinator.groupDdl(k.kind(), k.renamedTo() != null)) {
+                        change = change.withStep(shards.arrive(p, router.apply(p), target, k.sql(), at,
+                                session.get(), tracker.copyOf(p), t -> k.rewrite(n -> n.equals(p) ? t : router.apply(n))));
                     }
                     out.add(change);
                 }
@@ -195,6 +190,106 @@ final class DdlPlanner {
                     + "group DDL of the shard mode (" + oneLine(d.sql()) + " on " + d.primary() + "); resolve it with "
                     + "jdm shard-ddl-lock unlock (--action skip or exec), delete the operator (jdm binlog revert "
                     + "TASK.yaml --binlog-pos " + op.position() + ") and restart the task");
+        }
+    }
+
+    /**
+     * DM's filters on one table's statement: an ALTER TABLE is decided clause by clause (each with
+     * its own type, see {@link AlterClauses}), anything else as a whole. Any clause with action
+     * Error stops the task; the statement is skipped when nothing but clauses that say how to run
+     * it (ALGORITHM, LOCK) would be left; when some clauses are skipped, the target gets the
+     * statement without them, as one statement.
+     *
+     * @param before the table before the statement, when a MODIFY or CHANGE needs it typed
+     * @return what the target gets; null when it gets nothing
+     */
+    private ParsedDdl filtered(ParsedDdl d, String defaultDb, ColumnChanges.Shape before, ChangePos at) {
+        TableName p = d.primary();
+        List<AlterClauses.Clause> clauses = d.clauses().stream().filter(c -> !c.neutral()).toList();
+        if (clauses.isEmpty()) {
+            Action action = decider.decide(p.schema(), p.table(), d.kind(), d.sql());
+            stopOnError(action, d.kind(), d, at);
+            if (action == Action.IGNORE) {
+                LOG.info("sync: DDL at {} on {} skipped by a filter rule: {}", at, describe(p), oneLine(d.sql()));
+                return null;
+            }
+            return d;
+        }
+        ColumnChanges.Shape after = before == null ? null : shapeOrNull(d.renamedTo() != null ? d.renamedTo() : p);
+        List<AlterClauses.Clause> skipped = new ArrayList<>();
+        List<String> skippedTypes = new ArrayList<>();
+        for (AlterClauses.Clause c : clauses) {
+            EventType type = c.column() == null ? c.event() : ColumnChanges.type(c.column(), before, after);
+            Action action = decider.decide(p.schema(), p.table(), type, d.sql());
+            stopOnError(action, type, d, at);
+            if (action == Action.IGNORE) {
+                skipped.add(c);
+                skippedTypes.add(type.yamlName());
+            }
+        }
+        if (skipped.isEmpty()) {
+            return d;
+        }
+        if (skipped.size() == clauses.size()) {
+            LOG.info("sync: DDL at {} on {} skipped by a filter rule ({}): {}", at, describe(p),
+                    String.join(", ", skippedTypes), oneLine(d.sql()));
+            return null;
+        }
+        String sql = without(d, skipped);
+        ParsedDdl kept = DdlParser.parse(defaultDb, sql, d.dialect(), d.grammar());
+        if (kept == null) {
+            throw new FatalException("sync: the DDL at " + at.restartPoint() + " on " + describe(p) + " without the "
+                    + "clauses a filter rule skips (" + String.join(", ", skippedTypes) + ") cannot be read back: "
+                    + oneLine(sql) + "; change the rule so it skips the whole statement or none of it");
+        }
+        LOG.info("sync: DDL at {} on {}: {} clause(s) skipped by a filter rule ({}); the target gets: {}", at,
+                describe(p), skipped.size(), String.join(", ", skippedTypes), oneLine(sql));
+        return kept;
+    }
+
+    private static void stopOnError(Action action, EventType type, ParsedDdl d, ChangePos at) {
+        if (action == Action.ERROR) {
+            throw new FatalException("sync: a filter rule with action Error stopped the task at "
+                    + at.restartPoint() + ": " + type.yamlName() + " on " + describe(d.primary()) + ": "
+                    + oneLine(d.sql()) + "; change that rule in filters (or add an Ignore rule for this "
+                    + "statement) and restart the task");
+        }
+    }
+
+    /**
+     * The statement without some of its clauses: each goes with the separator before it (the
+     * first one kept loses its own), so commas and a partitioning clause's space stay right.
+     */
+    static String without(ParsedDdl d, List<AlterClauses.Clause> drop) {
+        List<AlterClauses.Clause> all = d.clauses();
+        String sql = d.sql();
+        StringBuilder sb = new StringBuilder(sql.substring(0, all.get(0).start()));
+        boolean first = true;
+        for (int i = 0; i < all.size(); i++) {
+            AlterClauses.Clause c = all.get(i);
+            if (drop.contains(c)) {
+                continue;
+            }
+            if (!first) {
+                sb.append(sql, all.get(i - 1).end(), c.start());
+            }
+            sb.append(sql, c.start(), c.end());
+            first = false;
+        }
+        return sb.append(sql.substring(all.get(all.size() - 1).end())).toString();
+    }
+
+    private static boolean hasColumnChange(ParsedDdl d) {
+        return d.clauses().stream().anyMatch(c -> c.column() != null);
+    }
+
+    /** The tracker's definition of a table, or null when it has none (a MODIFY is then typed {@code alter table}). */
+    private ColumnChanges.Shape shapeOrNull(TableName t) {
+        try {
+            return tracker.shape(t);
+        } catch (RuntimeException e) {
+            LOG.debug("sync: no definition of {} to type a column change by: {}", t, e.getMessage());
+            return null;
         }
     }
 

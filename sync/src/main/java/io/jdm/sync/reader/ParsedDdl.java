@@ -21,8 +21,10 @@ import java.util.function.UnaryOperator;
  * @param refs the names in the statement, in text order
  * @param dialect how the source read the statement's text
  * @param grammar the source's grammar, for the statements made from this one
+ * @param clauses an ALTER TABLE's clauses, in text order; empty for other statements
  */
-record ParsedDdl(EventType kind, String sql, List<Ref> refs, SqlDialect dialect, DdlGrammar grammar) {
+record ParsedDdl(EventType kind, String sql, List<Ref> refs, SqlDialect dialect, DdlGrammar grammar,
+                 List<AlterClauses.Clause> clauses) {
 
     /** What a name is in the statement. */
     enum Role {
@@ -44,6 +46,7 @@ record ParsedDdl(EventType kind, String sql, List<Ref> refs, SqlDialect dialect,
 
     ParsedDdl {
         refs = List.copyOf(refs);
+        clauses = List.copyOf(clauses);
     }
 
     /** The table (or database) the statement acts on: the first TABLE or DATABASE name. */
@@ -125,7 +128,7 @@ record ParsedDdl(EventType kind, String sql, List<Ref> refs, SqlDialect dialect,
         String s = sql.substring(0, first.start) + insert + sql.substring(first.start);
         int n = insert.length();
         return new ParsedDdl(kind, s, refs.stream().map(r -> r.start < first.start ? r
-                : new Ref(r.name, r.start + n, r.end + n, r.role)).toList(), dialect, grammar);
+                : new Ref(r.name, r.start + n, r.end + n, r.role)).toList(), dialect, grammar, List.of());
     }
 
     /**

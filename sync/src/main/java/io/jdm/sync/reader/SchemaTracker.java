@@ -20,6 +20,7 @@ import io.jdm.sync.ring.SessionSwitch;
 import io.jdm.sync.ring.SourceSession;
 import io.jdm.sync.shard.ShardCoordinator;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -28,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
@@ -138,6 +140,32 @@ final class SchemaTracker implements AutoCloseable {
         } catch (SQLException e) {
             throw unreachable(e);
         }
+    }
+
+    /**
+     * The table's definition with each column's default and AUTO_INCREMENT: what a MODIFY or
+     * CHANGE is typed by for filters (see {@link ColumnChanges}). Read once before the statement
+     * and once after it; not retried (a table the tracker cannot read is typed {@code alter table}).
+     */
+    ColumnChanges.Shape shape(TableName src) {
+        TableSchema s = read(src);
+        Map<String, ColumnChanges.Facts> facts = new HashMap<>();
+        TableName c = copy(src);
+        try (PreparedStatement ps = tconn().prepareStatement("SELECT COLUMN_NAME, COLUMN_DEFAULT, EXTRA FROM "
+                + "information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+            ps.setString(1, c.schema());
+            ps.setString(2, c.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String extra = rs.getString(3);
+                    facts.put(rs.getString(1).toLowerCase(Locale.ROOT), new ColumnChanges.Facts(rs.getString(2),
+                            extra != null && extra.toLowerCase(Locale.ROOT).contains("auto_increment")));
+                }
+            }
+        } catch (SQLException e) {
+            throw unreachable(e);
+        }
+        return new ColumnChanges.Shape(s, facts);
     }
 
     /** Replaces the copy with the source's definition as it is now: a second opinion when the first did not fit. */

@@ -95,7 +95,14 @@ public final class DdlApplier {
                 try (SessionSwitch ignored = SessionSwitch.enter(c, d.session(),
                         String.valueOf(d.pos().restartPoint()));
                      DatabaseDefaults ignored2 = DatabaseDefaults.enter(st, d)) {
-                    st.execute(d.sql());
+                    // a DDL commits anyway; inside a transaction MariaDB's EXCHANGE PARTITION waits on its
+                    // own lock until lock_wait_timeout
+                    c.setAutoCommit(true);
+                    try {
+                        st.execute(d.sql());
+                    } finally {
+                        c.setAutoCommit(false);
+                    }
                 } catch (SQLException e) {
                     if (!alreadyDone(e)) {
                         throw e;

@@ -50,6 +50,16 @@ class DdlParserTest {
     }
 
     @Test
+    void theTableAPartitionIsExchangedWithIsTouchedToo() {
+        for (DdlGrammar g : List.of(DdlGrammar.MARIADB, DdlGrammar.MYSQL)) {
+            ParsedDdl d = DdlParser.parseWith("db", "ALTER TABLE tb1 EXCHANGE PARTITION p0 WITH TABLE d.tb2",
+                    SqlDialect.DEFAULT, g);
+            assertEquals(List.of(new TableName("db", "tb1"), new TableName("d", "tb2")), d.touched(), g.toString());
+            assertEquals(new TableName("db", "tb1"), d.primary(), g.toString());
+        }
+    }
+
+    @Test
     void kindsAreTheFilterEventTypes() {
         assertEquals(EventType.CREATE_DATABASE, DdlParser.parse("", "CREATE SCHEMA IF NOT EXISTS d").kind());
         assertEquals(EventType.DROP_DATABASE, DdlParser.parse("", "drop database `d`").kind());

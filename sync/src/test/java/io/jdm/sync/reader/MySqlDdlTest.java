@@ -110,7 +110,7 @@ class MySqlDdlTest {
                 new Case("ALTER TABLE t RENAME o.u", EventType.ALTER_TABLE, "ALTER TABLE `x_db`.`r_t` RENAME `x_o`.`r_u`"),
                 new Case("ALTER TABLE t RENAME INDEX i TO j", EventType.ALTER_TABLE, "ALTER TABLE `x_db`.`r_t` RENAME INDEX i TO j"),
                 new Case("ALTER TABLE t EXCHANGE PARTITION p WITH TABLE u", EventType.ALTER_TABLE,
-                        "ALTER TABLE `x_db`.`r_t` EXCHANGE PARTITION p WITH TABLE u"),
+                        "ALTER TABLE `x_db`.`r_t` EXCHANGE PARTITION p WITH TABLE `x_db`.`r_u`"),
                 new Case("DROP TABLE IF EXISTS a, o.b", EventType.DROP_TABLE, "DROP TABLE IF EXISTS `x_db`.`r_a`, `x_o`.`r_b`"),
                 new Case("TRUNCATE t", EventType.TRUNCATE_TABLE, "TRUNCATE `x_db`.`r_t`"),
                 new Case("TRUNCATE TABLE o.t", EventType.TRUNCATE_TABLE, "TRUNCATE TABLE `x_o`.`r_t`"),
