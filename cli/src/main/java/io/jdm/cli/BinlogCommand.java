@@ -32,16 +32,16 @@ import picocli.CommandLine.Parameters;
  * it. Nothing here talks to a running process.
  */
 @Command(name = "binlog", mixinStandardHelpOptions = true,
-        subcommands = {BinlogCommand.Skip.class, BinlogCommand.Replace.class, BinlogCommand.ListOperators.class,
-                BinlogCommand.Revert.class},
+        subcommands = {BinlogCommand.Skip.class, BinlogCommand.Replace.class, BinlogCommand.Inject.class,
+                BinlogCommand.ListOperators.class, BinlogCommand.Revert.class},
         description = "Tell a task's sync what to do with one statement of a source's binlog, as dmctl binlog does: "
-                + "skip it, or run other statements in its place. By default the statement is the DDL the target "
+                + "skip it, run other statements in its place or before it. By default the statement is the DDL the target "
                 + "refused, where the task stopped. The operator is stored on the target and applied once, when the "
                 + "task next starts (jdm run).")
 final class BinlogCommand implements Callable<Integer> {
     @Override
     public Integer call() {
-        throw new UsageError("binlog: give an operation: jdm binlog skip|replace|list|revert TASK.yaml");
+        throw new UsageError("binlog: give an operation: jdm binlog skip|replace|inject|list|revert TASK.yaml");
     }
 
     /** The task file, its source files and the source an operation is for. */
@@ -219,19 +219,18 @@ final class BinlogCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "replace", mixinStandardHelpOptions = true,
-            description = "Run other statements in place of the one at the position (default: the DDL the target "
-                    + "refused), as a DDL is run: in its source session, with the target database of its table as "
-                    + "the default one.")
-    static final class Replace extends AtPosition {
+    /** replace and inject: an operator with statements to run. */
+    abstract static class WithStatements extends AtPosition {
         @Option(names = "--sql", required = true, paramLabel = "STATEMENTS",
                 description = "The statements to run on the target (repeatable; one --sql may hold several, "
                         + "separated by ;).")
         List<String> sql = new ArrayList<>();
 
+        abstract BinlogOperator.Kind kind();
+
         @Override
         String verb() {
-            return "binlog replace";
+            return "binlog " + kind().word();
         }
 
         @Override
@@ -245,8 +244,8 @@ final class BinlogCommand implements Callable<Integer> {
             SqlScanner scanner = new SqlScanner(SqlDialect.DEFAULT);
             sql.forEach(s -> out.addAll(scanner.statements(s)));
             if (out.isEmpty()) {
-                throw new UsageError("--sql: no statement in " + sql + "; give the statements to run in place "
-                        + "of the one at the position");
+                throw new UsageError("--sql: no statement in " + sql + "; give the statements to run "
+                        + (kind() == BinlogOperator.Kind.INJECT ? "before" : "in place of") + " the one at the position");
             }
             return out;
         }
@@ -256,9 +255,32 @@ final class BinlogCommand implements Callable<Integer> {
             BinlogOperator before = existing(c, store, at);
             refuseApplied(before, task);
             List<String> statements = statements();
-            write(c, store, task, at, before, BinlogOperator.Kind.REPLACE, statements, verb(), "is replaced by "
-                    + statements.size() + (statements.size() == 1 ? " statement" : " statements"));
+            String n = statements.size() + (statements.size() == 1 ? " statement" : " statements");
+            write(c, store, task, at, before, kind(), statements, verb(), kind() == BinlogOperator.Kind.INJECT
+                    ? "gets " + n + " run before it" : "is replaced by " + n);
             return ExitCode.OK;
+        }
+    }
+
+    @Command(name = "replace", mixinStandardHelpOptions = true,
+            description = "Run other statements in place of the one at the position (default: the DDL the target "
+                    + "refused), as a DDL is run: in its source session, with the target database of its table as "
+                    + "the default one.")
+    static final class Replace extends WithStatements {
+        @Override
+        BinlogOperator.Kind kind() {
+            return BinlogOperator.Kind.REPLACE;
+        }
+    }
+
+    @Command(name = "inject", mixinStandardHelpOptions = true,
+            description = "Run statements before the one at the position (default: the DDL the target refused), "
+                    + "in its source session and with the target database of its table as the default one; the "
+                    + "statement itself is then applied as usual.")
+    static final class Inject extends WithStatements {
+        @Override
+        BinlogOperator.Kind kind() {
+            return BinlogOperator.Kind.INJECT;
         }
     }
 

@@ -18,7 +18,7 @@ public final class Jdm implements Runnable {
     /** The subcommands, in the order the usage lists them. */
     private static final List<Class<?>> COMMANDS = List.of(CheckCommand.class, DumpCommand.class, LoadCommand.class,
             SyncCommand.class, RunCommand.class, StatusCommand.class, OperateTaskCommand.Pause.class,
-            OperateTaskCommand.Resume.class, OperateTaskCommand.Stop.class, ShardLockCommand.class, BinlogCommand.class,
+            OperateTaskCommand.Resume.class, OperateTaskCommand.Stop.class, ShardLockCommand.class, BinlogCommand.class, HandleErrorCommand.class,
             VerifyCommand.class, BenchCommand.class, DemoCommand.class);
 
     @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,

@@ -143,6 +143,42 @@ class BinlogOperatorIT {
     }
 
     /**
+     * {@code handle-error … inject}, DM's older verb: the target's own constraint is dropped right
+     * before the refused ALTER, which then runs as the source ran it.
+     */
+    @Test
+    void injectRunsStatementsBeforeTheRefusedDdlWhichThenRuns() throws Exception {
+        String db = "binlogop_inject";
+        Path task = prepare(db, "binlogop-inject", "jdm_meta_binlogop_inject");
+        String at = runUntilRefused(task, db, "first");
+
+        Run none = JdmCommandLineTest.run("handle-error", task.toString(), "inject");
+        assertEquals(2, none.code(), none.out());
+        assertTrue(none.err().startsWith("jdm: handle-error inject: give the statements"), none.err());
+        Run inject = JdmCommandLineTest.run("handle-error", task.toString(), "inject",
+                "ALTER TABLE t DROP CONSTRAINT n_range");
+        assertEquals(0, inject.code(), inject.err());
+        assertTrue(inject.out().contains("the statement at " + at + " (") && inject.out().contains("gets 1 statement "
+                + "run before it"), inject.out());
+        JsonNode waiting = list(task).path("operators").path(0);
+        assertEquals("inject", waiting.path("op").asText(), waiting.toString());
+
+        Process second = start(task, "second");
+        try {
+            awaitSameRows(db, second, "second");
+            assertEquals(showCreate(source, db), showCreate(target, db),
+                    "the target's constraint dropped, then the source's ALTER ran");
+            insert(db, 30, 40);
+            awaitSameRows(db, second, "second");
+            stop(second, "second");
+        } finally {
+            second.destroyForcibly();
+        }
+        assertEquals("done", list(task).path("operators").path(0).path("state").asText());
+        assertEquals(1, count(read("second"), "binlog inject at " + at), read("second"));
+    }
+
+    /**
      * A statement the reader stops at, not a DDL the target refused: an UPDATE logged as a statement
      * (binlog_format MIXED) after a row event of its transaction. The failure line names its QUERY
      * event, which the skip takes; the row event before it in the transaction is applied.

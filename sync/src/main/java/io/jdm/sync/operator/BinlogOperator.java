@@ -9,7 +9,8 @@ import java.util.Objects;
  *
  * @param pos where the statement's transaction starts in the binlog (the position a failure line
  *        names), or the statement's own QUERY event
- * @param statements {@link Kind#REPLACE}: what runs on the target instead, in order; empty for skip
+ * @param statements {@link Kind#REPLACE}: what runs on the target instead, in order;
+ *        {@link Kind#INJECT}: what runs before it; empty for skip
  * @param sourceStatement the statement the operator was made for, when known (the DDL the target
  *        refused); for {@code binlog list}
  * @param created when it was written, as the target prints it
@@ -23,7 +24,9 @@ public record BinlogOperator(String sourceId, String file, long pos, Kind kind, 
         /** The statement is not applied; the checkpoint moves past it. */
         SKIP,
         /** Other statements run in its place, in its source session. */
-        REPLACE;
+        REPLACE,
+        /** Other statements run before it, in its source session; then it is applied as usual. */
+        INJECT;
 
         /** The name the table and the command line use. */
         public String word() {
@@ -40,8 +43,8 @@ public record BinlogOperator(String sourceId, String file, long pos, Kind kind, 
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(kind, "kind");
         statements = statements == null ? List.of() : List.copyOf(statements);
-        if (kind == Kind.REPLACE && statements.isEmpty()) {
-            throw new IllegalArgumentException("a replace operator needs at least one statement");
+        if (kind != Kind.SKIP && statements.isEmpty()) {
+            throw new IllegalArgumentException("a " + kind.word() + " operator needs at least one statement");
         }
     }
 

@@ -69,11 +69,11 @@ public final class Operators {
         String what = "binlog " + op.kind().word() + " at " + op.position() + " (source " + op.sourceId() + "): "
                 + (op.kind() == BinlogOperator.Kind.SKIP ? "not applied: "
                 : op.statements().size() + (op.statements().size() == 1 ? " statement" : " statements")
-                + " ran instead of: ") + text;
+                + (op.kind() == BinlogOperator.Kind.INJECT ? " ran before: " : " ran instead of: ")) + text;
         return new BarrierStep() {
             @Override
             public boolean runsStatement() {
-                return op.kind() == BinlogOperator.Kind.REPLACE;
+                return op.kind() != BinlogOperator.Kind.SKIP;
             }
 
             @Override

@@ -140,6 +140,9 @@ final class DdlPlanner {
      */
     private List<DdlChange> operated(BinlogOperator op, String defaultDb, String sql, Supplier<SourceSession> session,
                                      IntFunction<ChangePos> pos, long eventMillis) {
+        if (op.kind() == BinlogOperator.Kind.INJECT) {
+            return injected(op, defaultDb, sql, session, pos, eventMillis);
+        }
         List<ParsedDdl> parts = new ArrayList<>();
         if (DdlParser.dmlVerb(sql, grammar) == null && DdlParser.isDdl(sql, grammar)) {
             try {
@@ -177,6 +180,36 @@ final class DdlPlanner {
                     pos.apply(i), eventMillis, session.get(), false);
             out.add(i == op.statements().size() - 1 ? c.withStep(step) : c);
         }
+        return out;
+    }
+
+    /**
+     * {@code jdm binlog inject}: the operator's statements run first, in the statement's session and
+     * with its table's target database as the default one, each at its own position within the
+     * event; then the statement is planned as usual, at the positions after them. The last change
+     * marks the operator applied.
+     */
+    private List<DdlChange> injected(BinlogOperator op, String defaultDb, String sql, Supplier<SourceSession> session,
+                                     IntFunction<ChangePos> pos, long eventMillis) {
+        int n = op.statements().size();
+        List<TableName> tables = touchedBy(sql, defaultDb, session);
+        String targetSchema = tables.isEmpty() ? defaultDb : router.apply(tables.get(0)).schema();
+        String options = tables.isEmpty() ? "" : tracker.databaseOptions(tables.get(0).schema());
+        List<DdlChange> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String s = op.statements().get(i);
+            out.add(new DdlChange(defaultDb, s, sql, tables, touchedBy(s, targetSchema != null ? targetSchema
+                    : defaultDb, session), targetSchema, options, pos.apply(i), eventMillis, session.get(), false));
+        }
+        List<DdlChange> planned = plan(defaultDb, sql, session, i -> pos.apply(n + i), eventMillis, op.position(), null);
+        if (!planned.isEmpty() && planned.get(planned.size() - 1).step() != null) {
+            throw new FatalException("sync: the binlog inject at " + op.position() + " names a group DDL of the "
+                    + "shard mode (" + oneLine(sql) + "); resolve it with jdm shard-ddl-lock unlock, delete the "
+                    + "operator (jdm binlog revert TASK.yaml --binlog-pos " + op.position() + ") and restart the task");
+        }
+        out.addAll(planned);
+        int last = out.size() - 1;
+        out.set(last, out.get(last).withStep(operators.step(op, sql)));
         return out;
     }
 
