@@ -75,7 +75,8 @@ final class InstanceReader {
                 file.map(SourceFile::file), file.flatMap(SourceFile::flavor), file.flatMap(SourceFile::enableGtid),
                 serverId, meta, blockAllowList, routes, filters,
                 mydumperName, mydumper, loaderName, loader, syncerName, syncer,
-                threads(s, "mydumper-thread"), threads(s, "loader-thread"), threads(s, "syncer-thread"));
+                threads(s, "mydumper-thread"), threads(s, "loader-thread"), threads(s, "syncer-thread"),
+                file.map(SourceFile::filters).orElse(List.of()));
         refuseDmOnlyKeys(s);
         s.finish();
         return instance;

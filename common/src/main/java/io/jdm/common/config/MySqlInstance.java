@@ -22,6 +22,7 @@ import java.util.OptionalLong;
  * @param mydumper the instance's own {@code mydumper:} (DM's inline form), used in place of a named config
  * @param loader the instance's own {@code loader:}, used in place of a named config
  * @param syncer the instance's own {@code syncer:}, used in place of a named config
+ * @param sourceFilters the binlog event filters of its DM source file, which apply beside {@link #filterRules}
  */
 public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path> sourceFile,
                             Optional<Flavor> flavor, Optional<Boolean> enableGtid, OptionalLong serverId,
@@ -30,7 +31,7 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
                             Optional<MydumperConfig> mydumper, Optional<String> loaderConfigName,
                             Optional<LoaderConfig> loader, Optional<String> syncerConfigName,
                             Optional<SyncerConfig> syncer, OptionalInt mydumperThread, OptionalInt loaderThread,
-                            OptionalInt syncerThread) {
+                            OptionalInt syncerThread, List<FilterConfig> sourceFilters) {
     public MySqlInstance {
         Objects.requireNonNull(sourceId, "sourceId");
         Objects.requireNonNull(from, "from");
@@ -51,6 +52,7 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
         Objects.requireNonNull(mydumperThread, "mydumperThread");
         Objects.requireNonNull(loaderThread, "loaderThread");
         Objects.requireNonNull(syncerThread, "syncerThread");
+        sourceFilters = List.copyOf(sourceFilters);
     }
 
     /** A source with only a connection: no rules, no named configs, no overrides. */
@@ -58,6 +60,6 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
         return new MySqlInstance(sourceId, from, Optional.empty(), Optional.empty(), Optional.empty(),
                 OptionalLong.empty(), Optional.empty(), Optional.empty(), List.of(), List.of(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty());
+                OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), List.of());
     }
 }

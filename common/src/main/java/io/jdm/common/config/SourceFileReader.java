@@ -22,7 +22,7 @@ import java.util.function.Consumer;
 final class SourceFileReader {
     /** What jdm takes from a DM source file. */
     record SourceFile(Path file, String sourceId, DatabaseConfig from, Optional<Flavor> flavor, Optional<Boolean> enableGtid,
-                      OptionalLong serverId) {
+                      OptionalLong serverId, List<FilterConfig> filters) {
     }
 
     private static final Map<String, Flavor> FLAVORS = Section.names(new Flavor[] {Flavor.MYSQL, Flavor.MARIADB});
@@ -70,12 +70,16 @@ final class SourceFileReader {
     }
 
     private static SourceFile source(Path file, Section s) {
+        String sourceId = s.matching("source-id", TaskReader.SOURCE_ID, TaskReader.SOURCE_ID_RULE, null);
         var f = new SourceFile(file,
-                s.matching("source-id", TaskReader.SOURCE_ID, TaskReader.SOURCE_ID_RULE, null),
+                sourceId,
                 DatabaseReader.required(s, "from"),
                 flavor(s),
                 s.optionalBool("enable-gtid"),
-                s.optionalLong("server-id", 1, TaskReader.MAX_SERVER_ID));
+                s.optionalLong("server-id", 1, TaskReader.MAX_SERVER_ID),
+                // DM's binlog event filters of the source: they apply beside the task's filter-rules
+                s.list("filters", (i, rule) -> RuleReaders.filter("filters[" + i + "] of the source file of "
+                        + sourceId, rule)));
         for (String key : RELAY_KEYS) {
             s.ignored(key, NO_RELAY);
         }
@@ -84,10 +88,6 @@ final class SourceFileReader {
         }
         s.ignored("case-sensitive", "jdm reads case-sensitive from the task file; ignored here");
         enable(s);
-        if (s.has("filters") && !s.list("filters", (i, rule) -> rule).isEmpty()) {
-            s.problem("filters", "jdm does not read binlog event filters from a source file; move them to the "
-                    + "task file's filters and name them in filter-rules");
-        }
         s.finish();
         return f;
     }

@@ -136,9 +136,10 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stat
         return instance.routeRules().stream().map(n -> lookup(routes, n, "route rule")).toList();
     }
 
-    /** The binlog event filter rules of this instance, in the order it lists them. */
+    /** The binlog event filter rules of this instance, in the order it lists them, then those of its DM source file. */
     public List<FilterConfig> filters(MySqlInstance instance) {
-        return instance.filterRules().stream().map(n -> lookup(filters, n, "filter rule")).toList();
+        return java.util.stream.Stream.concat(instance.filterRules().stream().map(n -> lookup(filters, n, "filter rule")),
+                instance.sourceFilters().stream()).toList();
     }
 
     private Path perSource(Path dir, MySqlInstance instance) {

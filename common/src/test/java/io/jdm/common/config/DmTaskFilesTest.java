@@ -41,6 +41,18 @@ class DmTaskFilesTest {
                         "black-white-list read as block-allow-list");
             }),
             Map.entry("foreign_key", t -> assertEquals(1, t.mysqlInstances().size())),
+            Map.entry("dmctl_basic", t -> {
+                // source1.yaml's own filters apply to that source, beside the task's filter-rules
+                MySqlInstance s1 = t.mysqlInstances().get(0);
+                List<FilterConfig> f = t.filters(s1);
+                assertEquals(s1.filterRules().size() + 2, f.size(), f.toString());
+                FilterConfig own = f.get(f.size() - 2);
+                assertEquals(List.of("dmctl", "t_1", "alter table .* add column aaa int", "IGNORE"), List.of(
+                        own.schemaPattern(), own.tablePattern().orElseThrow(), own.sqlPatterns().get(0),
+                        own.action().name()));
+                assertEquals(t.filters(t.mysqlInstances().get(1)).size(),
+                        t.mysqlInstances().get(1).filterRules().size(), "source2.yaml has none");
+            }),
             Map.entry("incompatible_ddl_changes", t -> assertEquals(List.of(EventType.INCOMPATIBLE_DDL_CHANGES),
                     t.filters().get("filter-01").events())),
             Map.entry("incompatible_ddl_changes/dm-task1.yaml", t -> {
@@ -96,8 +108,6 @@ class DmTaskFilesTest {
             // dmctl's get-task output: statement-size 0, unit configs null, ansi-quotes and DM's empty
             // values of features not in use all read; what is left is what the task really uses
             Map.entry("dmctl_basic/get_task.yaml", List.of(
-                    ROOT.resolve("dmctl_basic/source1.yaml") + ": filters: jdm does not read binlog event filters "
-                            + "from a source file; move them to the task file's filters and name them in filter-rules",
                     "mysql-instances[0].validator-config-name: " + NO_VALIDATOR,
                     "mysql-instances[1].validator-config-name: " + NO_VALIDATOR,
                     "validators: " + NO_VALIDATOR)),
@@ -111,9 +121,6 @@ class DmTaskFilesTest {
                     "target-database.security.ssl-ca: no such file \"dir-placeholer/task-ca.pem\"",
                     "target-database.security.ssl-cert: no such file \"dir-placeholer/dm.pem\"",
                     "target-database.security.ssl-key: no such file \"dir-placeholer/dm.key\"")),
-            Map.entry("dmctl_basic", List.of(
-                    ROOT.resolve("dmctl_basic/source1.yaml") + ": filters: jdm does not read binlog event filters "
-                            + "from a source file; move them to the task file's filters and name them in filter-rules")),
             Map.entry("dmctl_command", List.of(
                     "mysql-instances[0].validator-config-name: " + NO_VALIDATOR,
                     "mysql-instances[1].validator-config-name: " + NO_VALIDATOR,
