@@ -30,7 +30,7 @@ public final class DatabaseReader {
         String host = s.requiredText("host");
         int port = s.integer("port", DatabaseConfig.DEFAULT_PORT, 1, 65535);
         String user = s.requiredText("user");
-        Secret password = DmCipher.decryptIfEncrypted(s.secret("password"));
+        Secret password = DmCipher.password(s, "password");
         Map<String, String> session = session(s);
         Optional<Tls> tls = s.section("security").flatMap(SecurityReader::read);
         OptionalLong maxPacket = s.optionalLong("max-allowed-packet", 1024, 1L << 30);

@@ -206,6 +206,45 @@ class DmTaskFilesTest {
         assertEquals("123456", t.mysqlInstances().get(0).from().password().reveal());
     }
 
+    /** What dmctl encrypt writes with {@code key}: base64 of the IV, '@' and the password under AES-256-CFB. */
+    private static String dmEncrypt(byte[] key, String password) throws Exception {
+        byte[] iv = new byte[16];
+        new java.security.SecureRandom().nextBytes(iv);
+        javax.crypto.Cipher aes = javax.crypto.Cipher.getInstance("AES/CFB/NoPadding");
+        aes.init(javax.crypto.Cipher.ENCRYPT_MODE, new javax.crypto.spec.SecretKeySpec(key, "AES"),
+                new javax.crypto.spec.IvParameterSpec(iv));
+        byte[] body = aes.doFinal(password.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] all = new byte[17 + body.length];
+        System.arraycopy(iv, 0, all, 0, 16);
+        all[16] = '@';
+        System.arraycopy(body, 0, all, 17, body.length);
+        return java.util.Base64.getEncoder().encodeToString(all);
+    }
+
+    @Test
+    void aPasswordEncryptedWithDmsSecretKeyPathIsDecryptedWithThatFile(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        Path keyFile = Files.writeString(dir.resolve("secret.key"), java.util.HexFormat.of().formatHex(key) + "\n");
+        String yaml = Tasks.inTarget("  password: \"" + dmEncrypt(key, "s3cret pass") + "\"\n");
+        TaskConfig t = Tasks.parse(yaml, Map.of("JDM_SECRET_KEY_PATH", keyFile.toString()));
+        assertEquals("s3cret pass", t.targetDatabase().password().reveal());
+        assertEquals(List.of(), t.warnings());
+
+        TaskConfig without = Tasks.parse(yaml);
+        assertEquals(1, without.warnings().size(), without.warnings().toString());
+        assertTrue(without.warnings().get(0).startsWith("target-database.password: has the form of a password "
+                + "dmctl encrypted but does not decrypt with DM's default key; if DM ran with secret-key-path, set "
+                + "$JDM_SECRET_KEY_PATH to that file"), without.warnings().get(0));
+        assertTrue(without.warnings().stream().noneMatch(w -> w.contains("s3cret")));
+
+        Path bad = Files.writeString(dir.resolve("bad.key"), "not hex");
+        assertEquals(List.of("target-database.password: the key file $JDM_SECRET_KEY_PATH names (" + bad + ") must "
+                + "hold 64 hex digits (an AES-256 key), as DM's secret-key-path file does"),
+                Tasks.problems(yaml, Map.of("JDM_SECRET_KEY_PATH", bad.toString())));
+    }
+
     @Test
     void dmSpellingsReadAsDmReadsThem() {
         TaskConfig t = Tasks.parse(Tasks.MINIMAL + """
