@@ -253,14 +253,21 @@ public final class TaskLease implements AutoCloseable {
 
     /**
      * A table made before rows told the owner's process apart gets the columns; its rows have none
-     * (NULL), so their owners are waited for as before. Processes of other sources adding them at
-     * the same moment: the one that comes second finds them there.
+     * (NULL), so their owners are waited for as before. One column per statement (TiDB before 6.2
+     * changes one at a time); a process of another source adding one at the same moment makes the
+     * second attempt a duplicate column, which is fine.
      */
     private void addProcessColumns(Connection c) throws SQLException {
+        addColumn(c, "owner_pid_space", "VARCHAR(128) NULL AFTER owner_pid");
+        addColumn(c, "owner_start", "BIGINT NULL AFTER owner_pid_space");
+    }
+
+    private void addColumn(Connection c, String column, String definition) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'owner_start'")) {
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
             ps.setString(1, table.schema());
             ps.setString(2, table.table());
+            ps.setString(3, column);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next() && rs.getInt(1) > 0) {
                     return;
@@ -268,8 +275,7 @@ public final class TaskLease implements AutoCloseable {
             }
         }
         try (Statement st = c.createStatement()) {
-            st.execute("ALTER TABLE " + table.quoted() + " ADD COLUMN owner_pid_space VARCHAR(128) NULL AFTER "
-                    + "owner_pid, ADD COLUMN owner_start BIGINT NULL AFTER owner_pid_space");
+            st.execute("ALTER TABLE " + table.quoted() + " ADD COLUMN " + column + " " + definition);
         } catch (SQLException e) {
             if (e.getErrorCode() != ER_DUP_FIELDNAME) {
                 throw e;

@@ -127,6 +127,31 @@ class LeaseTakeoverIT {
     }
 
     @Test
+    void aTableOfAnEarlierVersionGetsTheColumnsAndItsRowsAreWaitedFor() throws Exception {
+        String meta = META + "_old";
+        target.execute("DROP DATABASE IF EXISTS " + meta, "CREATE DATABASE " + meta,
+                "CREATE TABLE " + meta + "." + TASK + "_owner (source_id VARCHAR(128) NOT NULL PRIMARY KEY, "
+                        + "owner_host VARCHAR(255) NOT NULL, owner_pid BIGINT NOT NULL, token VARCHAR(64) NOT NULL, "
+                        + "acquired_at DATETIME(3) NOT NULL, expires_at DATETIME(3) NOT NULL) ENGINE=InnoDB",
+                "INSERT INTO " + meta + "." + TASK + "_owner VALUES ('s1', '" + self.host() + "', "
+                        + deadPid() + ", 'old', UTC_TIMESTAMP(3), UTC_TIMESTAMP(3) + INTERVAL 1 HOUR)");
+        FatalException e = assertThrows(FatalException.class,
+                () -> TaskLease.acquire(spec, meta, TASK, "s1", TIMING, LeaseWait.refuse()));
+        assertTrue(e.getMessage().contains("source s1 is already run by " + self.host()), e.getMessage());
+        try (TaskLease lease = TaskLease.acquire(spec, meta, TASK, "s2", TIMING, LeaseWait.refuse());
+             Connection c = target.connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT owner_pid_space, owner_start FROM " + meta + "." + TASK
+                     + "_owner WHERE source_id = 's2'")) {
+            assertTrue(rs.next());
+            assertEquals(self.pidSpace(), rs.getString(1));
+            assertEquals(self.start(), rs.getObject(2) == null ? null : rs.getLong(2));
+        }
+        String create = target.rows("SHOW CREATE TABLE " + meta + "." + TASK + "_owner").get(0);
+        assertTrue(create.contains("`owner_pid_space` varchar(128)") && create.contains("`owner_start` bigint"),
+                create);
+    }
+
+    @Test
     void aLiveOwnerIsWaitedForSaidOnceAndReplacedOnceItsLeaseExpires() throws Exception {
         Process holder = holder("s1");
         try {
@@ -202,6 +227,13 @@ class LeaseTakeoverIT {
         } catch (java.io.IOException e) {
             return e.toString();
         }
+    }
+
+    /** A pid that named a process a moment ago. */
+    private static long deadPid() throws Exception {
+        Process p = sleeper();
+        p.destroyForcibly().waitFor();
+        return p.pid();
     }
 
     private static Process sleeper() throws Exception {
