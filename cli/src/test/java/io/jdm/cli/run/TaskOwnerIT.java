@@ -104,12 +104,15 @@ class TaskOwnerIT {
             assertTrue(ownerStatus.contains("\"readerReconnects\": 0"), ownerStatus);
 
             owner.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // SIGKILL: the lease row stays, for 2 minutes
+            long killed = System.nanoTime();
             KeylessRows.insert(source, db, 300, 400);
             source.execute("UPDATE " + db + ".t SET b = CONCAT(b, 'k') WHERE a % 5 = 0");
             assertEquals(1, count(meta + ".`owner-one_owner` WHERE expires_at > UTC_TIMESTAMP(3) + INTERVAL 60 SECOND"),
                     "the killed owner's lease should still run");
             successor = start("successor", second, LEASE); // at once, as a restart does
             awaitSync(successor, second, "successor");
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed);
+            assertTrue(seconds < 60, "the successor synced " + seconds + " s after the kill");
             String took = read("successor");
             assertTrue(took.contains("source s1: taking over the lease of " + HOST + " pid " + owner.pid()
                     + ", which no longer runs on this host"), took);
