@@ -93,6 +93,18 @@ class TaskOwnerIT {
             assertTrue(waited.contains("lease expires at") && waited.contains("waiting for its lease until it is free")
                     && waited.contains("stopped while waiting for a source's lease"), waited);
             assertFalse(waited.contains("\tat "), "a stack trace: " + waited);
+            // jdm load too; a signal while it waits ends it as a stopped load (130), nothing loaded
+            Process loader = JdmChild.start(dir.resolve("loader.log"), LEASE, "load", second.toString());
+            try {
+                awaitLog(loader, "loader", waiting);
+                loader.destroy();
+                assertTrue(loader.waitFor(30, TimeUnit.SECONDS), "no exit after SIGTERM while waiting");
+                String loaderSaid = read("loader");
+                assertEquals(130, loader.exitValue(), loaderSaid);
+                assertTrue(loaderSaid.contains("jdm: load of s1 stopped while waiting for its lease"), loaderSaid);
+            } finally {
+                loader.destroyForcibly();
+            }
             assertTrue(owner.isAlive(), "the owner stopped");
 
             KeylessRows.insert(source, db, 100, 300);
