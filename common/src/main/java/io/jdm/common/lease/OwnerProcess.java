@@ -37,7 +37,8 @@ record OwnerProcess(String host, long pid, String pidSpace, Long start) {
     static OwnerProcess current() {
         long pid = ProcessHandle.current().pid();
         String space = pidSpace(pid);
-        Long start = space == null ? null : Stat.read(pid).filter(s -> s != Stat.UNREADABLE).map(Stat::start).orElse(null);
+        Long start = space == null ? null
+                : Stat.read(pid).filter(s -> s != Stat.UNREADABLE).map(Stat::start).orElse(null);
         return new OwnerProcess(localHost(), pid, start == null ? null : space, start);
     }
 

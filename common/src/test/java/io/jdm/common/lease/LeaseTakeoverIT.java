@@ -159,7 +159,8 @@ class LeaseTakeoverIT {
             CompletableFuture<TaskLease> taken = CompletableFuture.supplyAsync(
                     () -> TaskLease.acquire(spec, META, TASK, "s1", TIMING, wait));
             // the holder renews: past two expiries it still has the lease
-            assertThrows(TimeoutException.class, () -> taken.get(2 * TIMING.expiry().toMillis(), TimeUnit.MILLISECONDS));
+            assertThrows(TimeoutException.class,
+                    () -> taken.get(2 * TIMING.expiry().toMillis(), TimeUnit.MILLISECONDS));
             assertEquals(holder.pid(), ownerPid("s1"));
 
             signal("STOP", holder); // alive, but renews no more
@@ -171,8 +172,8 @@ class LeaseTakeoverIT {
             }
             List<String> said = lines("source s1 is run by " + self.host() + " pid " + holder.pid() + " since ");
             assertEquals(1, said.size(), log.list.toString());
-            assertTrue(said.get(0).contains("lease expires at") && said.get(0).contains("waiting for its lease until it is free"),
-                    said.get(0));
+            assertTrue(said.get(0).contains("lease expires at")
+                    && said.get(0).contains("waiting for its lease until it is free"), said.get(0));
             assertEquals(1, lines("source s1: taking over the lease of " + self.host() + " pid " + holder.pid()
                     + ", which expired at").size(), log.list.toString());
         } finally {
