@@ -5,6 +5,7 @@ import io.jdm.cli.run.UnitConfigs;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.lease.LeaseWait;
 import io.jdm.common.lease.TaskLease;
 import io.jdm.load.LoadResult;
 import io.jdm.load.LoadUnit;
@@ -28,11 +29,22 @@ final class LoadCommand implements Callable<Integer> {
     @Mixin
     SourceIdOptions sourceIds = new SourceIdOptions();
 
+    @Mixin
+    LeaseOptions lease = new LeaseOptions();
+
     @Override
     public Integer call() {
         TaskConfig task = TaskFiles.load(taskFile, sources, sourceIds);
         for (MySqlInstance i : task.runInstances()) {
-            if (!load(task, i).completed()) {
+            LoadResult r;
+            try {
+                r = load(task, i, lease.leaseWait());
+            } catch (LeaseWait.Stopped e) {
+                System.err.println("jdm: load of " + i.sourceId() + " stopped while waiting for its lease;"
+                        + " nothing of it was loaded");
+                return Signals.STOPPED;
+            }
+            if (!r.completed()) {
                 System.err.println("jdm: load of " + i.sourceId() + " stopped before it finished;"
                         + " run it again to resume where the last committed statement ended");
                 return Signals.STOPPED;
@@ -41,17 +53,28 @@ final class LoadCommand implements Callable<Integer> {
         return ExitCode.OK;
     }
 
-    static LoadResult load(TaskConfig task, MySqlInstance instance) {
-        try (TaskLease lease = TaskRunner.acquireLease(task, instance)) {
+    /** Loads one source under its lease; a signal while waiting for the lease ends with {@link LeaseWait.Stopped}. */
+    static LoadResult load(TaskConfig task, MySqlInstance instance, LeaseWait wait) {
+        AtomicReference<LoadUnit> running = new AtomicReference<>();
+        Signals.onStop(task.name(), () -> {
+            wait.stop();
+            LoadUnit u = running.get();
+            if (u != null) {
+                u.stop();
+            }
+        });
+        try (TaskLease lease = TaskRunner.acquireLease(task, instance, wait)) {
             LoadUnit unit = new LoadUnit(UnitConfigs.load(task, instance));
             AtomicReference<String> lost = new AtomicReference<>();
             lease.keepRenewing(message -> {
                 lost.set(message);
                 unit.stop();
             });
-            LoadResult r;
-            Signals.onStop(task.name(), unit::stop);
-            r = unit.run();
+            running.set(unit);
+            if (wait.isStopped()) {
+                unit.stop(); // the signal came between the lease and the unit
+            }
+            LoadResult r = unit.run();
             if (lost.get() != null) {
                 throw new FatalException(lost.get());
             }

@@ -21,8 +21,12 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     SourceIdOptions sourceIds = new SourceIdOptions();
 
+    @Mixin
+    LeaseOptions lease = new LeaseOptions();
+
     @Override
     public Integer call() throws Exception {
-        return TaskRunner.runStages(TaskFiles.load(taskFile, sources, sourceIds), TaskRunner.Stages.FROM_TASK_MODE, Signals::onStop);
+        return TaskRunner.runStages(TaskFiles.load(taskFile, sources, sourceIds), TaskRunner.Stages.FROM_TASK_MODE,
+                lease.leaseWait(), Signals::onStop);
     }
 }

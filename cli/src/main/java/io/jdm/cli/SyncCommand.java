@@ -20,8 +20,12 @@ final class SyncCommand implements Callable<Integer> {
     @Mixin
     SourceIdOptions sourceIds = new SourceIdOptions();
 
+    @Mixin
+    LeaseOptions lease = new LeaseOptions();
+
     @Override
     public Integer call() throws Exception {
-        return TaskRunner.runStages(TaskFiles.load(taskFile, sources, sourceIds), TaskRunner.Stages.SYNC_ONLY, Signals::onStop);
+        return TaskRunner.runStages(TaskFiles.load(taskFile, sources, sourceIds), TaskRunner.Stages.SYNC_ONLY,
+                lease.leaseWait(), Signals::onStop);
     }
 }

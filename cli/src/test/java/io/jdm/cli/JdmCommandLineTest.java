@@ -56,6 +56,20 @@ class JdmCommandLineTest {
         }
     }
 
+    /** Before anything connects: a --lease-wait that is not a duration is one line, exit 2. */
+    @Test
+    void aLeaseWaitThatIsNotADurationIsAUsageError() {
+        for (String command : new String[] {"run", "sync", "load"}) {
+            Run r = run(command, "--lease-wait", "soon", "no-such-task.yaml");
+            assertEquals(2, r.code(), command + ": " + r.err());
+            assertTrue(r.err().startsWith("jdm: ") && r.err().contains("--lease-wait")
+                    && r.err().contains("must be a duration such as 90s or 10m, or 0 to refuse at once, got 'soon'"),
+                    command + ": " + r.err());
+        }
+        Run help = run("run", "--help");
+        assertTrue(help.out().contains("--lease-wait=DURATION"), help.out());
+    }
+
     @Test
     void unknownSubcommandIsAUsageError() {
         Run r = run("frobnicate");

@@ -9,6 +9,7 @@ import io.jdm.common.config.TaskConfig;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.lease.LeaseWait;
 import io.jdm.common.lease.TaskLease;
 import io.jdm.common.metrics.MetricFamilies;
 import io.jdm.common.metrics.ProcessMetrics;
@@ -69,30 +70,45 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     volatile Consumer<DumpLoadOverlap> onOverlap = o -> { };
     private volatile FatalException leaseLost;
     private final List<TaskLease> leases = new ArrayList<>();
+    /** How long {@link #takeLeases} waits for a lease another live process holds; a stop ends the wait. */
+    private final LeaseWait leaseWait;
 
+    /** A runner that refuses, at once, a source whose lease another live process holds. */
     public TaskRunner(TaskConfig task, Stages stages) {
+        this(task, stages, LeaseWait.refuse());
+    }
+
+    public TaskRunner(TaskConfig task, Stages stages, LeaseWait leaseWait) {
         this.task = task;
         this.stages = stages;
+        this.leaseWait = leaseWait;
         this.store = new StageStore(task.targetDatabase().toConnectionSpec(), task.metaSchema(), task.name());
         for (MySqlInstance i : task.runInstances()) {
             sources.put(i.sourceId(), new SourceState(i.sourceId()));
         }
     }
 
-    /** Runs a task as a command does: with the daemon endpoint and signal handling. Returns the exit code. */
-    public static int runStages(TaskConfig task, Stages stages, BiConsumer<String, Runnable> onSignal)
-            throws IOException {
-        TaskRunner runner = new TaskRunner(task, stages);
-        runner.takeLeases(); // a second process on the task says who owns it, before anything else
+    /**
+     * Runs a task as a command does: with the daemon endpoint and signal handling. Returns the exit
+     * code. The signal handler comes first, so that a signal also ends a wait for a lease.
+     */
+    public static int runStages(TaskConfig task, Stages stages, LeaseWait leaseWait,
+                                BiConsumer<String, Runnable> onSignal) throws IOException {
+        TaskRunner runner = new TaskRunner(task, stages, leaseWait);
+        onSignal.accept(task.name(), runner::requestStop);
+        try {
+            runner.takeLeases(); // a second process on the task says who owns it, before anything else
+        } catch (LeaseWait.Stopped e) {
+            return 0; // stopped before anything ran, as a stop of a running task ends
+        }
         try (runner) {
-            return serve(runner, onSignal);
+            return serve(runner);
         }
     }
 
-    private static int serve(TaskRunner runner, BiConsumer<String, Runnable> onSignal) throws IOException {
+    private static int serve(TaskRunner runner) throws IOException {
         TaskConfig task = runner.task;
         try (StatusServer server = StatusServer.start(task.name(), task.status(), runner)) {
-            onSignal.accept(task.name(), runner::requestStop);
             runner.run();
             return 0;
         }
@@ -102,7 +118,11 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     public void run() {
         ran = true;
         try (ProcessMetrics.Registration metrics = ProcessMetrics.register(this::collect)) {
-            takeLeases();
+            try {
+                takeLeases();
+            } catch (LeaseWait.Stopped e) {
+                return;
+            }
             runStages();
         } finally {
             releaseLeases(); // given back before a waiting stop() lets the process exit
@@ -114,8 +134,11 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     }
 
     /**
-     * Takes the lease of every source this process runs ({@link TaskConfig#runInstances}, once), or
-     * throws the one line naming the process that runs it. {@link #run()} does it first; a command calls it before anything else starts.
+     * Takes the lease of every source this process runs ({@link TaskConfig#runInstances}, once),
+     * waiting for another live process's as the runner's {@link LeaseWait} allows, or throws the one
+     * line naming the process that runs it; {@link LeaseWait.Stopped} when a stop ended the wait (the
+     * leases taken so far are given back). {@link #run()} does it first; a command calls it before
+     * anything else starts.
      */
     public void takeLeases() {
         synchronized (leases) {
@@ -124,8 +147,12 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             }
             try {
                 for (MySqlInstance i : task.runInstances()) {
-                    leases.add(acquireLease(task, i));
+                    leases.add(acquireLease(task, i, leaseWait));
                 }
+            } catch (LeaseWait.Stopped e) {
+                releaseLeases();
+                LOG.info("task {}: stopped while waiting for a source's lease; nothing was run", task.name());
+                throw e;
             } catch (RuntimeException e) {
                 releaseLeases();
                 throw e;
@@ -134,10 +161,13 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         }
     }
 
-    /** Takes the lease of one source of the task, before anything of it is read or written. */
-    public static TaskLease acquireLease(TaskConfig task, MySqlInstance i) {
+    /**
+     * Takes the lease of one source of the task, before anything of it is read or written, waiting for
+     * another live process's as {@code wait} allows.
+     */
+    public static TaskLease acquireLease(TaskConfig task, MySqlInstance i, LeaseWait wait) {
         return TaskLease.acquire(task.targetDatabase().toConnectionSpec(), task.metaSchema(), task.name(),
-                i.sourceId(), TaskLease.Timing.fromSystemProperties());
+                i.sourceId(), TaskLease.Timing.fromSystemProperties(), wait);
     }
 
     private void releaseLeases() {
@@ -280,6 +310,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
 
     /** Stops whatever runs (drain, flush checkpoints) and waits a bounded time for it. */
     public void requestStop() {
+        leaseWait.stop();
         if (stopping || stopped.getCount() == 0) {
             return;
         }

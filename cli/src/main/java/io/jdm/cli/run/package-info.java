@@ -27,8 +27,9 @@
  * Before any of it, the process takes the lease of every source it runs (every source of the task,
  * or those {@code --source-id} names: a task can be run by one process per source)
  * ({@code {meta-schema}.{task}_owner}, see {@link io.jdm.common.lease.TaskLease}): a second process on
- * the same task and source refuses with the owner's name, and an owner that loses its lease aborts
- * its units before applying more. {@code jdm load} takes the same lease; verify does not (it writes
+ * the same task and source waits for it, saying once who owns it (or, with {@code --lease-wait 0},
+ * refuses at once), takes at once a lease whose owner on this host has died, and an owner that loses
+ * its lease aborts its units before applying more. {@code jdm load} takes the same lease; verify does not (it writes
  * no task data and coordinates through its own hold table).
  *
  * <p>A task can be paused ({@code jdm pause-task}) in any unit, as in DM. While it syncs, every sync

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -107,7 +108,7 @@ class ScaleOutIT {
             KeylessRows.awaitSame(second, target, DB2);
 
             // a third process on s1 while a runs it
-            refused = start("refused", freePort(), "s1");
+            refused = start("refused", freePort(), "s1", "--lease-wait", "0");
             assertTrue(refused.waitFor(90, TimeUnit.SECONDS), "the third process did not exit");
             String said = read("refused");
             assertNotEquals(0, refused.exitValue(), said);
@@ -181,9 +182,12 @@ class ScaleOutIT {
                 ""));
     }
 
-    private Process start(String log, int port, String sourceId) throws IOException {
+    private Process start(String log, int port, String sourceId, String... more) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run", dir.resolve("task.yaml").toString(), "--source-id",
+                sourceId));
+        args.addAll(List.of(more));
         return JdmChild.start(dir.resolve(log + ".log"), JVM, Map.of("JDM_STATUS_ADDR", "127.0.0.1:" + port),
-                "run", dir.resolve("task.yaml").toString(), "--source-id", sourceId);
+                args.toArray(String[]::new));
     }
 
     private static int freePort() throws IOException {

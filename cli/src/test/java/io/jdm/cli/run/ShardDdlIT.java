@@ -177,7 +177,7 @@ class ShardDdlIT {
             // s2's shards reach it while s1 has no process: the process of s2 runs it on the target
             writeAll(writers, 100, i -> i < 2 ? -1 : 40, i -> -1);
             awaitRows("SELECT seq FROM " + META + ".`shard-it_shard_lock` WHERE state = 'done'", 1, b);
-            Process dup = child("dup", task, "s2");
+            Process dup = child("dup", task, "s2", "--lease-wait", "0");
             assertEquals(1, dup.waitFor(), "a second process for s2 is refused");
             assertTrue(Files.readString(dir.resolve("dup.log")).contains("is already run by"));
             awaitRows("SELECT source_id FROM " + META + ".`shard-it_owner` WHERE source_id = 's1' AND expires_at <= "
@@ -195,9 +195,11 @@ class ShardDdlIT {
         assertRanOnce(1);
     }
 
-    private Process child(String log, Path task, String sourceId) throws IOException {
+    private Process child(String log, Path task, String sourceId, String... more) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run", task.toString(), "--source-id", sourceId));
+        args.addAll(List.of(more));
         return JdmChild.start(dir.resolve(log + ".log"), LEASE, Map.of("JDM_STATUS_ADDR", "127.0.0.1:" + freePort()),
-                "run", task.toString(), "--source-id", sourceId);
+                args.toArray(String[]::new));
     }
 
     @Test

@@ -24,6 +24,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -33,21 +34,27 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One owner per task and source, as real {@code jdm run} processes: a second process on the task
- * refuses, a process killed -9 is replaced once its lease expires, and processes of different
- * tasks on one source stream side by side without evicting each other.
+ * refuses ({@code --lease-wait 0}) or waits, saying so once, until a SIGTERM ends it; a process
+ * killed -9 is replaced at once by a restart on the same host, long before its lease would expire;
+ * and processes of different tasks on one source stream side by side without evicting each other.
  */
 class TaskOwnerIT {
     /** Short leases, so a killed owner is replaced within seconds. */
     private static final List<String> LEASE = List.of("-Djdm.lease.renew-ms=300", "-Djdm.lease.expiry-ms=3000");
+    /** A lease that outlasts the test: only seeing its owner dead frees it in time. */
+    private static final List<String> LONG_LEASE = List.of("-Djdm.lease.renew-ms=300",
+            "-Djdm.lease.expiry-ms=120000");
 
     @TempDir
     Path dir;
+
+    private static final String HOST = hostName();
 
     private final SqlServer source = TestServers.shared().source();
     private final SqlServer target = TestServers.shared().target();
 
     @Test
-    void aSecondProcessRefusesAndAKilledOwnerIsReplacedOnceItsLeaseExpires() throws Exception {
+    void aSecondProcessRefusesOrWaitsAndAKilledOwnerIsReplacedAtOnce() throws Exception {
         String db = "owner_one_task";
         String meta = "jdm_meta_owner_one";
         source.freshDatabase(db);
@@ -57,18 +64,47 @@ class TaskOwnerIT {
         Path first = taskFile("one-a", "owner-one", meta, db, 2);
         Path second = taskFile("one-b", "owner-one", meta, db, 2);
 
-        Process owner = start("owner", first);
+        Process owner = start("owner", first, LONG_LEASE);
         Process refused = null;
+        Process waiter = null;
         Process successor = null;
         try {
             int ownerPort = awaitSync(owner, first, "owner");
-            refused = start("refused", second);
+            refused = start("refused", second, LEASE, "--lease-wait", "0");
             assertTrue(refused.waitFor(90, TimeUnit.SECONDS), "the second process did not exit");
             String said = Files.readString(dir.resolve("refused.log"));
             assertNotEquals(0, refused.exitValue(), said);
             assertTrue(said.contains("source s1 is already run by") && said.contains("pid " + owner.pid())
                     && said.contains(" since ") && said.contains("lease expires at"), said);
             assertFalse(said.contains("\tat "), "a stack trace: " + said);
+            assertTrue(owner.isAlive(), "the owner stopped");
+
+            // by default a second process waits for the lease, says so once, and a SIGTERM ends it cleanly
+            waiter = start("waiter", second, LEASE);
+            String waiting = "source s1 is run by " + HOST + " pid " + owner.pid() + " since ";
+            awaitLog(waiter, "waiter", waiting);
+            Thread.sleep(2000); // several polls
+            assertTrue(waiter.isAlive(), read("waiter"));
+            waiter.destroy();
+            assertTrue(waiter.waitFor(30, TimeUnit.SECONDS), "no exit after SIGTERM while waiting");
+            String waited = read("waiter");
+            assertEquals(0, waiter.exitValue(), waited);
+            assertEquals(waited.indexOf(waiting), waited.lastIndexOf(waiting), "said more than once: " + waited);
+            assertTrue(waited.contains("lease expires at") && waited.contains("waiting for its lease until it is free")
+                    && waited.contains("stopped while waiting for a source's lease"), waited);
+            assertFalse(waited.contains("\tat "), "a stack trace: " + waited);
+            // jdm load too; a signal while it waits ends it as a stopped load (130), nothing loaded
+            Process loader = JdmChild.start(dir.resolve("loader.log"), LEASE, "load", second.toString());
+            try {
+                awaitLog(loader, "loader", waiting);
+                loader.destroy();
+                assertTrue(loader.waitFor(30, TimeUnit.SECONDS), "no exit after SIGTERM while waiting");
+                String loaderSaid = read("loader");
+                assertEquals(130, loader.exitValue(), loaderSaid);
+                assertTrue(loaderSaid.contains("jdm: load of s1 stopped while waiting for its lease"), loaderSaid);
+            } finally {
+                loader.destroyForcibly();
+            }
             assertTrue(owner.isAlive(), "the owner stopped");
 
             KeylessRows.insert(source, db, 100, 300);
@@ -79,12 +115,20 @@ class TaskOwnerIT {
             String ownerStatus = status(ownerPort);
             assertTrue(ownerStatus.contains("\"readerReconnects\": 0"), ownerStatus);
 
-            owner.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // SIGKILL: the lease row stays, then expires
+            owner.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // SIGKILL: the lease row stays, for 2 minutes
+            long killed = System.nanoTime();
             KeylessRows.insert(source, db, 300, 400);
             source.execute("UPDATE " + db + ".t SET b = CONCAT(b, 'k') WHERE a % 5 = 0");
-            awaitLeaseExpired(meta, "owner-one");
-            successor = start("successor", second);
+            assertEquals(1, count(meta + ".`owner-one_owner` WHERE expires_at > UTC_TIMESTAMP(3) + INTERVAL 60 SECOND"),
+                    "the killed owner's lease should still run");
+            successor = start("successor", second, LEASE); // at once, as a restart does
             awaitSync(successor, second, "successor");
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - killed);
+            assertTrue(seconds < 60, "the successor synced " + seconds + " s after the kill");
+            String took = read("successor");
+            assertTrue(took.contains("source s1: taking over the lease of " + HOST + " pid " + owner.pid()
+                    + ", which no longer runs on this host"), took);
+            assertFalse(took.contains("waiting for its lease"), took);
             assertNotEquals(serverId("owner"), serverId("successor"), "one task's processes share a server id");
             KeylessRows.awaitSame(source, target, db);
             successor.destroy();
@@ -92,13 +136,20 @@ class TaskOwnerIT {
             assertEquals(0, successor.exitValue(), Files.readString(dir.resolve("successor.log")));
             assertEquals(0, count(meta + ".`owner-one_owner`"), "a clean stop gives the lease back");
         } finally {
-            owner.destroyForcibly();
-            if (refused != null) {
-                refused.destroyForcibly();
+            for (Process p : java.util.Arrays.asList(owner, refused, waiter, successor)) {
+                if (p != null) {
+                    p.destroyForcibly();
+                }
             }
-            if (successor != null) {
-                successor.destroyForcibly();
-            }
+        }
+    }
+
+    private void awaitLog(Process p, String log, String part) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!read(log).contains(part)) {
+            assertTrue(p.isAlive(), () -> "jdm exited: " + read(log));
+            assertTrue(System.nanoTime() < deadline, () -> "never said '" + part + "': " + read(log));
+            Thread.sleep(100);
         }
     }
 
@@ -205,7 +256,13 @@ class TaskOwnerIT {
     }
 
     private Process start(String log, Path task) throws IOException {
-        return JdmChild.start(dir.resolve(log + ".log"), LEASE, "run", task.toString());
+        return start(log, task, LEASE);
+    }
+
+    private Process start(String log, Path task, List<String> jvm, String... more) throws IOException {
+        List<String> args = new ArrayList<>(List.of("run", task.toString()));
+        args.addAll(List.of(more));
+        return JdmChild.start(dir.resolve(log + ".log"), jvm, args.toArray(String[]::new));
     }
 
     /** Waits until the process streams the binlog; returns its status port. */
@@ -254,18 +311,12 @@ class TaskOwnerIT {
         throw new AssertionError("no server id logged: " + read(log));
     }
 
-
-
-
-    private void awaitLeaseExpired(String meta, String task) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            if (count(meta + ".`" + task + "_owner` WHERE expires_at > UTC_TIMESTAMP(3)") == 0) {
-                return;
-            }
-            Thread.sleep(100);
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "unknown-host";
         }
-        throw new AssertionError("the killed owner's lease never expired");
     }
 
     private int count(String from) throws Exception {

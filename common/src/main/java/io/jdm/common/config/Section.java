@@ -295,14 +295,21 @@ public final class Section {
         if (v == null) {
             return def;
         }
-        if (v.isTextual() && v.textValue().strip().equals("0")) {
-            return Duration.ZERO;
-        }
-        if (!v.isTextual() || !DURATION.matcher(v.textValue().strip()).matches()) {
+        Optional<Duration> d = v.isTextual() ? goDuration(v.textValue()) : Optional.empty();
+        if (d.isEmpty()) {
             problem(key, "must be a duration such as 60s or 5m, got " + ValueText.render(v, ctx));
             return def;
         }
-        return parseDuration(v.textValue().strip());
+        return d.get();
+    }
+
+    /** A Go-style duration ({@code 60s}, {@code 1h30m}, {@code 500ms}, {@code 0}); empty when it is not one. */
+    public static Optional<Duration> goDuration(String text) {
+        String t = text.strip();
+        if (t.equals("0")) {
+            return Optional.of(Duration.ZERO);
+        }
+        return DURATION.matcher(t).matches() ? Optional.of(parseDuration(t)) : Optional.empty();
     }
 
     /** Sums the parts of an already validated duration such as {@code 1h30m}. */

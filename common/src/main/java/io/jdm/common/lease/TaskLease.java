@@ -1,5 +1,6 @@
 package io.jdm.common.lease;
 
+import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_DUP_FIELDNAME;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_LOCK_DEADLOCK;
 
 import io.jdm.common.error.ErrorClassifier;
@@ -9,8 +10,6 @@ import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,10 +27,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The lease of one task's source, row {@code source_id} of {@code {meta}.{task}_owner} on the
- * target: who owns it (host, pid, a random token), since when, and until when. Taken in one target
- * transaction (a new row, or one whose lease has run out by the target's clock), renewed by a named
- * background thread, deleted on {@link #close()}. Two processes on one task and source would both
- * apply every event; the second one refuses at start instead.
+ * target: who owns it (host, pid, a random token, and what tells that pid's process apart on its
+ * host: see {@link OwnerProcess}), since when, and until when. Taken in one target transaction (a
+ * new row, one whose lease has run out by the target's clock, or one whose owner this host can see
+ * has died), renewed by a named background thread, deleted on {@link #close()}. Two processes on one
+ * task and source would both apply every event; the second one waits for the lease, as long as its
+ * {@link LeaseWait} allows, or refuses at start.
  *
  * <p>Losing it (the row names another token, or no renewal went through for so long that the lease
  * may run out before the next try) is reported once to {@code onLost}; the owner must then stop
@@ -73,13 +74,17 @@ public final class TaskLease implements AutoCloseable {
     private final String sourceId;
     private final Timing timing;
     private final String token = UUID.randomUUID().toString();
+    private final OwnerProcess self;
     private final ScheduledExecutorService renewer;
     private Consumer<String> onLost = m -> { };
     private volatile long renewedNanos;
     private volatile boolean lost;
+    private boolean tableReady;
 
-    private TaskLease(ConnectionSpec target, String metaSchema, String task, String sourceId, Timing timing) {
+    private TaskLease(ConnectionSpec target, String metaSchema, String task, String sourceId, Timing timing,
+                      OwnerProcess self) {
         this.target = target;
+        this.self = self;
         this.table = new TableName(metaSchema, task + "_owner");
         this.task = task;
         this.sourceId = sourceId;
@@ -94,9 +99,20 @@ public final class TaskLease implements AutoCloseable {
      */
     public static TaskLease acquire(ConnectionSpec target, String metaSchema, String task, String sourceId,
                                     Timing timing) {
-        TaskLease lease = new TaskLease(target, metaSchema, task, sourceId, timing);
+        return acquire(target, metaSchema, task, sourceId, timing, LeaseWait.refuse());
+    }
+
+    /**
+     * Takes the lease of {@code sourceId} for this process, waiting for a live owner's as long as
+     * {@code wait} allows (saying so once); then throws a one-line {@link FatalException} naming the
+     * owner. Throws {@link LeaseWait.Stopped} when the wait is stopped. Nothing else of the task is
+     * read or written before this returns.
+     */
+    public static TaskLease acquire(ConnectionSpec target, String metaSchema, String task, String sourceId,
+                                    Timing timing, LeaseWait wait) {
+        TaskLease lease = new TaskLease(target, metaSchema, task, sourceId, timing, OwnerProcess.current());
         try {
-            lease.take();
+            lease.takeWaiting(wait);
         } catch (SQLException e) {
             lease.renewer.shutdownNow();
             throw ErrorClassifier.wrap("task " + task + ": cannot take the lease of source " + sourceId + " in "
@@ -116,15 +132,52 @@ public final class TaskLease implements AutoCloseable {
     }
 
     /**
+     * Takes the row, polling while another process holds it and {@code wait} allows: each poll sleeps
+     * until just past the holder's expiry by the target's clock, at most one renewal interval (a
+     * holder on this host that dies meanwhile is seen at the next poll).
+     */
+    private void takeWaiting(LeaseWait wait) throws SQLException {
+        long began = System.nanoTime();
+        boolean said = false;
+        for (Holder h = take(); h != null; h = take()) {
+            long waited = System.nanoTime() - began;
+            if (!wait.allows(waited)) {
+                throw new FatalException("task " + task + ": source " + sourceId + " is already run by "
+                        + h.describe() + (said ? "; waited " + Duration.ofNanos(waited).toSeconds() + "s for it"
+                        : "; stop that process first (the lease of a process that died elsewhere expires by "
+                        + "itself)"));
+            }
+            if (!said) {
+                LOG.info("task {}: source {} is run by {}; waiting for its lease {}", task, sourceId, h.describe(),
+                        wait.describe());
+                said = true;
+            }
+            wait.pause(h.pollPause(timing));
+        }
+    }
+
+    /** The live owner of the lease as one poll found it. */
+    private record Holder(OwnerProcess owner, String since, String expiresAt, long remainingMicros) {
+        String describe() {
+            return owner + " since " + since + " UTC (lease expires at " + expiresAt + " UTC unless renewed)";
+        }
+
+        /** Until just past the expiry, at least 10 ms, at most one renewal interval. */
+        Duration pollPause(Timing timing) {
+            long micros = Math.max(10_000, Math.min(remainingMicros + 20_000, timing.renewEvery().toNanos() / 1000));
+            return Duration.ofNanos(micros * 1000);
+        }
+    }
+
+    /**
      * Takes the row in one transaction, again when the target chose it as a deadlock victim: the
      * processes of a task's other sources starting at the same moment lock the same gap of a new
      * table (InnoDB's gap locks), and one of them must simply try again.
      */
-    private void take() throws SQLException {
+    private Holder take() throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {
-                takeOnce();
-                return;
+                return takeOnce();
             } catch (SQLException e) {
                 if (attempt >= TAKE_ATTEMPTS || !isDeadlock(e)) {
                     throw e;
@@ -145,35 +198,36 @@ public final class TaskLease implements AutoCloseable {
         return e.getErrorCode() == ER_LOCK_DEADLOCK || "40001".equals(e.getSQLState());
     }
 
-    private void takeOnce() throws SQLException {
+    /** Takes the row; null when taken, else its live holder (nothing changed). */
+    private Holder takeOnce() throws SQLException {
         try (Connection c = DataSources.connect(target)) {
-            try (Statement st = c.createStatement()) {
-                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));
-                st.execute("CREATE TABLE IF NOT EXISTS " + table.quoted() + " (source_id VARCHAR(128) NOT NULL "
-                        + "PRIMARY KEY, owner_host VARCHAR(255) NOT NULL, owner_pid BIGINT NOT NULL, "
-                        + "token VARCHAR(64) NOT NULL, acquired_at DATETIME(3) NOT NULL, "
-                        + "expires_at DATETIME(3) NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+            if (!tableReady) {
+                createTable(c); // once: a waiting process polls
+                tableReady = true;
             }
             c.setAutoCommit(false);
             try {
-                String owner = liveOwner(c);
-                if (owner != null) {
+                Holder holder = liveOwner(c);
+                if (holder != null) {
                     c.rollback();
-                    throw new FatalException("task " + task + ": source " + sourceId + " is already run by " + owner
-                            + "; stop that process first (a process that died leaves its lease to expire)");
+                    return holder;
                 }
                 try (PreparedStatement ps = c.prepareStatement("REPLACE INTO " + table.quoted()
-                        + " (source_id, owner_host, owner_pid, token, acquired_at, expires_at) VALUES (?, ?, ?, ?, "
-                        + "UTC_TIMESTAMP(3), UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND)")) {
+                        + " (source_id, owner_host, owner_pid, owner_pid_space, owner_start, token, acquired_at, "
+                        + "expires_at) VALUES (?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(3), "
+                        + "UTC_TIMESTAMP(3) + INTERVAL ? MICROSECOND)")) {
                     ps.setString(1, sourceId);
-                    ps.setString(2, host());
-                    ps.setLong(3, ProcessHandle.current().pid());
-                    ps.setString(4, token);
-                    ps.setLong(5, timing.expiry().toNanos() / 1000);
+                    ps.setString(2, self.host());
+                    ps.setLong(3, self.pid());
+                    ps.setString(4, self.pidSpace());
+                    ps.setObject(5, self.start());
+                    ps.setString(6, token);
+                    ps.setLong(7, timing.expiry().toNanos() / 1000);
                     ps.executeUpdate();
                 }
                 c.commit();
                 renewedNanos = System.nanoTime();
+                return null;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 if (e instanceof SQLException se && ErrorClassifier.isDuplicateKey(se)) {
@@ -185,22 +239,78 @@ public final class TaskLease implements AutoCloseable {
         }
     }
 
-    /** The live owner's description, locking its row; null when there is none or its lease ran out. */
-    private String liveOwner(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT owner_host, owner_pid, acquired_at, expires_at, "
-                + "expires_at > UTC_TIMESTAMP(3) FROM " + table.quoted() + " WHERE source_id = ? FOR UPDATE")) {
+    private void createTable(Connection c) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));
+            st.execute("CREATE TABLE IF NOT EXISTS " + table.quoted() + " (source_id VARCHAR(128) NOT NULL "
+                    + "PRIMARY KEY, owner_host VARCHAR(255) NOT NULL, owner_pid BIGINT NOT NULL, "
+                    + "owner_pid_space VARCHAR(128) NULL, owner_start BIGINT NULL, "
+                    + "token VARCHAR(64) NOT NULL, acquired_at DATETIME(3) NOT NULL, "
+                    + "expires_at DATETIME(3) NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+        }
+        addProcessColumns(c);
+    }
+
+    /**
+     * A table made before rows told the owner's process apart gets the columns; its rows have none
+     * (NULL), so their owners are waited for as before. One column per statement (TiDB before 6.2
+     * changes one at a time); a process of another source adding one at the same moment makes the
+     * second attempt a duplicate column, which is fine.
+     */
+    private void addProcessColumns(Connection c) throws SQLException {
+        addColumn(c, "owner_pid_space", "VARCHAR(128) NULL AFTER owner_pid");
+        addColumn(c, "owner_start", "BIGINT NULL AFTER owner_pid_space");
+    }
+
+    private void addColumn(Connection c, String column, String definition) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            ps.setString(3, column);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next() && rs.getInt(1) > 0) {
+                    return;
+                }
+            }
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE " + table.quoted() + " ADD COLUMN " + column + " " + definition);
+        } catch (SQLException e) {
+            if (e.getErrorCode() != ER_DUP_FIELDNAME) {
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * The live owner, locking its row; null when there is none, its lease ran out, or it is a
+     * process this host can see has died ({@link OwnerProcess#isGoneSeenFrom}).
+     */
+    private Holder liveOwner(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT owner_host, owner_pid, owner_pid_space, owner_start, "
+                + "acquired_at, expires_at, expires_at > UTC_TIMESTAMP(3), "
+                + "TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(3), expires_at) FROM " + table.quoted()
+                + " WHERE source_id = ? FOR UPDATE")) {
             ps.setString(1, sourceId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return null;
                 }
-                if (!rs.getBoolean(5)) {
-                    LOG.info("task {}: source {}: taking over the lease of {} pid {}, which expired at {} UTC", task,
-                            sourceId, rs.getString(1), rs.getLong(2), rs.getString(4));
+                long startTicks = rs.getLong(4);
+                Long start = rs.wasNull() ? null : startTicks;
+                OwnerProcess owner = new OwnerProcess(rs.getString(1), rs.getLong(2), rs.getString(3), start);
+                if (!rs.getBoolean(7)) {
+                    LOG.info("task {}: source {}: taking over the lease of {}, which expired at {} UTC", task,
+                            sourceId, owner, rs.getString(6));
                     return null;
                 }
-                return rs.getString(1) + " pid " + rs.getLong(2) + " since " + rs.getString(3)
-                        + " UTC (lease expires at " + rs.getString(4) + " UTC unless renewed)";
+                if (owner.isGoneSeenFrom(self)) {
+                    LOG.info("task {}: source {}: taking over the lease of {}, which no longer runs on this host "
+                            + "(its lease would have expired at {} UTC)", task, sourceId, owner, rs.getString(6));
+                    return null;
+                }
+                return new Holder(owner, rs.getString(5), rs.getString(6), rs.getLong(8));
             }
         }
     }
@@ -265,14 +375,6 @@ public final class TaskLease implements AutoCloseable {
         } catch (SQLException e) {
             LOG.warn("task {}: could not release the lease of source {} (it expires by itself in {}s): {}", task,
                     sourceId, timing.expiry().toSeconds(), ErrorClassifier.oneLine(e));
-        }
-    }
-
-    private static String host() {
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            return "unknown-host";
         }
     }
 }
