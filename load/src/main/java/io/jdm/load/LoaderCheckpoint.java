@@ -118,8 +118,9 @@ final class LoaderCheckpoint {
 
     Map<String, Row> readAll(Connection c) throws SQLException {
         Map<String, Row> rows = new HashMap<>();
+        // a locking read waits for a COMMIT a killed process left running (see CheckpointStore.load in sync)
         try (PreparedStatement ps = c.prepareStatement("SELECT `file`, `offset`, `end_offset`, `status`, "
-                + "`rows_loaded` FROM " + table + " WHERE `source_id` = ?")) {
+                + "`rows_loaded` FROM " + table + " WHERE `source_id` = ?" + (c.getAutoCommit() ? " FOR UPDATE" : ""))) {
             ps.setString(1, sourceId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -142,7 +143,7 @@ final class LoaderCheckpoint {
     /** The row of one key; a missing row reads as pending at offset 0. */
     Row read(Connection c, String file) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT `offset`, `end_offset`, `status`, `rows_loaded` FROM "
-                + table + " WHERE `source_id` = ? AND `file` = ?")) {
+                + table + " WHERE `source_id` = ? AND `file` = ?" + (c.getAutoCommit() ? " FOR UPDATE" : ""))) {
             ps.setString(1, sourceId);
             ps.setString(2, file);
             try (ResultSet rs = ps.executeQuery()) {

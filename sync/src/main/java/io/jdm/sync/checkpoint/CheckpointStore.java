@@ -83,13 +83,19 @@ public final class CheckpointStore {
         }
     }
 
+    /**
+     * Every row of the source. Read with a locking read when {@code c} autocommits: a writer of a
+     * process that was just killed may have a COMMIT of its batch and its row still running on the
+     * target, and a plain read would return the row from before it, so the batch would be applied
+     * twice; the locking read waits for that commit (or its rollback) and returns what it left.
+     */
     public Saved load(Connection c) throws SQLException {
         Map<Integer, ChangePos[]> gens = new TreeMap<>();
         ChangePos global = null;
         String server = "";
         try (PreparedStatement ps = c.prepareStatement("SELECT gen, writer, worker_count, binlog_name, txn_pos,"
                 + " event_idx, row_idx, gtid_before, source_server FROM " + table.quoted()
-                + " WHERE source_id = ? ORDER BY updated_at")) {
+                + " WHERE source_id = ? ORDER BY updated_at" + (c.getAutoCommit() ? " FOR UPDATE" : ""))) {
             ps.setString(1, sourceId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
