@@ -137,6 +137,61 @@ class TaskOperationsIT {
         }
     }
 
+    /**
+     * A pause outlives the process (a kill -9 here, a restart by systemd or Kubernetes in life): the
+     * next start is paused until resume-task; stop-task ends the task, pause included.
+     */
+    @Test
+    void aPauseIsKeptAcrossAKillUntilResumeTaskAndStopTaskEndsIt() throws Exception {
+        String db = "dmctl_pause_kept";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_dmctl");
+        source.execute("CREATE TABLE " + db + ".t (a INT, b VARCHAR(20))");
+        insertRows(db, 0, 20);
+        Path task = taskFile(db);
+        Process first = start("kept-first", task);
+        try {
+            awaitStatus(task, first, "kept-first", s -> "Sync".equals(subTask(s).path("unit").asText()));
+            awaitSameRows(db);
+            Run paused = JdmCommandLineTest.run("pause-task", task.toString());
+            assertEquals(0, paused.code(), paused.err());
+        } finally {
+            first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        }
+        insertRows(db, 1000, 1010);
+        Process second = start("kept-second", task);
+        try {
+            awaitStatus(task, second, "kept-second", s -> "Paused".equals(subTask(s).path("stage").asText()));
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            while (System.nanoTime() < until) {
+                assertEquals(0, count(target, db, "a >= 1000"), "rows reached the target while paused");
+                Thread.sleep(200);
+            }
+            assertTrue(read("kept-second").contains("paused by pause-task before this process started"),
+                    read("kept-second"));
+            Run resumed = JdmCommandLineTest.run("resume-task", task.toString());
+            assertEquals(0, resumed.code(), resumed.err());
+            awaitSameRows(db);
+            assertEquals(0, JdmCommandLineTest.run("pause-task", task.toString()).code());
+            Run stopped = JdmCommandLineTest.run("stop-task", task.toString());
+            assertEquals(0, stopped.code(), stopped.err());
+            assertTrue(second.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
+        } finally {
+            second.destroyForcibly();
+        }
+        insertRows(db, 2000, 2010);
+        Process third = start("kept-third", task);
+        try {
+            awaitStatus(task, third, "kept-third", s -> "Sync".equals(subTask(s).path("unit").asText())
+                    && "Running".equals(subTask(s).path("stage").asText()));
+            awaitSameRows(db);
+            assertEquals(0, JdmCommandLineTest.run("stop-task", task.toString()).code());
+            assertTrue(third.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
+        } finally {
+            third.destroyForcibly();
+        }
+    }
+
     private static void assertNoSecret(String where, String text) {
         for (String secret : SECRETS) {
             assertFalse(text.contains(secret), where + " shows a secret: " + text);

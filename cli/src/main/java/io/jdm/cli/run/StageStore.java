@@ -11,7 +11,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
 
-/** The per-source stage of a task, kept in the target beside the units' checkpoints. */
+/**
+ * The per-source stage of a task, kept in the target beside the units' checkpoints, and whether
+ * pause-task paused it: a process started while that holds starts paused (until resume-task), as a
+ * DM task keeps its stage across a worker's restart.
+ */
 final class StageStore {
     /**
      * DUMP_LOAD: the load follows the dump, both running; whether the dump completed (its
@@ -25,11 +29,15 @@ final class StageStore {
     private final ConnectionSpec target;
     private final String table;
     private final String schema;
+    private final String metaSchema;
+    private final String tableName;
 
     StageStore(ConnectionSpec target, String metaSchema, String task) {
         this.target = target;
+        this.metaSchema = metaSchema;
+        this.tableName = task + "_stage";
         this.schema = Identifiers.quote(metaSchema);
-        this.table = schema + "." + Identifiers.quote(task + "_stage");
+        this.table = schema + "." + Identifiers.quote(tableName);
     }
 
     void init() throws SQLException {
@@ -38,8 +46,61 @@ final class StageStore {
             st.execute("CREATE TABLE IF NOT EXISTS " + table + " (source_id VARCHAR(128) NOT NULL PRIMARY KEY, "
                     + "stage VARCHAR(16) NOT NULL, binlog_file VARCHAR(255) NULL, binlog_pos BIGINT NULL, "
                     + "binlog_gtid TEXT NULL, updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) "
-                    + "ON UPDATE CURRENT_TIMESTAMP(3))");
+                    + "ON UPDATE CURRENT_TIMESTAMP(3), paused TINYINT NOT NULL DEFAULT 0)");
+            addPausedColumn(c);
         }
+    }
+
+    /** Tables made before pauses were kept get the column; a concurrent start may have added it. */
+    private void addPausedColumn(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "
+                + "? AND TABLE_NAME = ? AND COLUMN_NAME = 'paused'")) {
+            ps.setString(1, metaSchema);
+            ps.setString(2, tableName);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+        }
+        try (Statement st = c.createStatement()) {
+            st.execute("ALTER TABLE " + table + " ADD COLUMN paused TINYINT NOT NULL DEFAULT 0");
+        } catch (SQLException e) {
+            if (e.getErrorCode() != 1060) { // ER_DUP_FIELDNAME: another process added it first
+                throw e;
+            }
+        }
+    }
+
+    /** Marks these sources paused (pause-task) or not (resume-task, stop-task); a source without a row gets one. */
+    void paused(java.util.List<String> sourceIds, boolean paused) throws SQLException {
+        try (Connection c = DataSources.connect(target);
+             PreparedStatement ps = c.prepareStatement("INSERT INTO " + table + " (source_id, stage, paused) VALUES "
+                     + "(?, ?, ?) ON DUPLICATE KEY UPDATE paused = VALUES(paused)")) {
+            for (String id : sourceIds) {
+                ps.setString(1, id);
+                ps.setString(2, Stage.DUMP.name());
+                ps.setInt(3, paused ? 1 : 0);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** True when pause-task paused one of these sources and no resume-task or stop-task came since. */
+    boolean anyPaused(java.util.List<String> sourceIds) throws SQLException {
+        try (Connection c = DataSources.connect(target);
+             PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + table + " WHERE source_id = ? AND paused")) {
+            for (String id : sourceIds) {
+                ps.setString(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     Optional<Entry> read(String sourceId) throws SQLException {
@@ -60,8 +121,10 @@ final class StageStore {
 
     void write(String sourceId, Stage stage, BinlogPosition position) throws SQLException {
         try (Connection c = DataSources.connect(target);
-             PreparedStatement ps = c.prepareStatement("REPLACE INTO " + table
-                     + " (source_id, stage, binlog_file, binlog_pos, binlog_gtid) VALUES (?, ?, ?, ?, ?)")) {
+             PreparedStatement ps = c.prepareStatement("INSERT INTO " + table
+                     + " (source_id, stage, binlog_file, binlog_pos, binlog_gtid) VALUES (?, ?, ?, ?, ?) ON DUPLICATE "
+                     + "KEY UPDATE stage = VALUES(stage), binlog_file = VALUES(binlog_file), "
+                     + "binlog_pos = VALUES(binlog_pos), binlog_gtid = VALUES(binlog_gtid)")) {
             ps.setString(1, sourceId);
             ps.setString(2, stage.name());
             ps.setString(3, position == null ? null : position.file());

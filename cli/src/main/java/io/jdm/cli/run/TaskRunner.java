@@ -197,6 +197,11 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private void runStages() {
         try {
             store.init();
+            if (store.anyPaused(runIds())) {
+                gate.pause(PAUSE_TIMEOUT); // nothing runs yet: returns at once
+                LOG.info("task {}: paused by pause-task before this process started; resume-task goes on, stop-task "
+                        + "stops", task.name());
+            }
             boolean syncing = stages == Stages.SYNC_ONLY || task.taskMode().syncs();
             SourceStages full = new SourceStages(task, store, gate, () -> stopping, o -> onOverlap.accept(o));
             Map<String, BinlogPosition> syncStarts = new LinkedHashMap<>();
@@ -358,6 +363,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             case PAUSE -> pause();
             case RESUME -> resume();
             case STOP -> {
+                remember(false); // stop-task ends the task: the next start is a new one, not a paused one
                 if (stopped.getCount() > 0 && !stopping) {
                     new Thread(this::requestStop, task.name() + "-stop").start();
                 }
@@ -391,6 +397,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        remember(true);
         LOG.info("task {}: paused; resume-task goes on from here, stop-task stops", task.name());
     }
 
@@ -400,7 +407,22 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             gate.resume();
             syncUnits().forEach(SyncUnit::resume);
         }
+        remember(false);
         LOG.info("task {}: resumed", task.name());
+    }
+
+    /** Keeps a pause in the stage table, so a process started before resume-task starts paused. */
+    private void remember(boolean paused) {
+        try {
+            store.paused(runIds(), paused);
+        } catch (SQLException e) {
+            LOG.warn("task {}: could not record the {} in the stage table ({}); a restart {}", task.name(),
+                    paused ? "pause" : "resume", e.getMessage(), paused ? "runs on" : "may start paused");
+        }
+    }
+
+    private List<String> runIds() {
+        return task.runInstances().stream().map(MySqlInstance::sourceId).toList();
     }
 
     private void refuseWhenStopping(String what) {
