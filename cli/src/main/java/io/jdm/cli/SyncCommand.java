@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "sync", mixinStandardHelpOptions = true,
@@ -23,9 +24,14 @@ final class SyncCommand implements Callable<Integer> {
     @Mixin
     LeaseOptions lease = new LeaseOptions();
 
+    @Option(names = "--remove-meta", description = "Drop the task's tables in meta-schema first (its checkpoints, "
+            + "stages, DDL markers, operators, shard locks), so it starts as a new task, as dmctl start-task "
+            + "--remove-meta does. Needs every source of the task.")
+    boolean removeMeta;
+
     @Override
     public Integer call() throws Exception {
         return TaskRunner.runStages(TaskFiles.load(taskFile, sources, sourceIds), TaskRunner.Stages.SYNC_ONLY,
-                lease.leaseWait(), Signals::onStop);
+                lease.leaseWait(), removeMeta, Signals::onStop);
     }
 }

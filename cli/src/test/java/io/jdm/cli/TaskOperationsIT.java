@@ -192,6 +192,65 @@ class TaskOperationsIT {
         }
     }
 
+    /**
+     * DM's start-task --remove-meta: the task's meta tables go, and its sync starts from meta as a new
+     * task's does, not from the checkpoint; a task that would load again is refused.
+     */
+    @Test
+    void removeMetaStartsTheSyncFromMetaAgain() throws Exception {
+        String db = "dmctl_remove_meta";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_dmctl");
+        source.execute("CREATE TABLE " + db + ".t (a INT PRIMARY KEY, b VARCHAR(20))");
+        insertRows(db, 0, 20);
+        Path task = taskFile(db);
+        Process first = start("remove-first", task);
+        try {
+            awaitStatus(task, first, "remove-first", s -> "Sync".equals(subTask(s).path("unit").asText()));
+            awaitSameRows(db);
+            assertEquals(0, JdmCommandLineTest.run("stop-task", task.toString()).code());
+            assertTrue(first.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
+        } finally {
+            first.destroyForcibly();
+        }
+        Run refused = JdmCommandLineTest.run("run", "--remove-meta", task.toString());
+        assertEquals(1, refused.code(), refused.out());
+        assertTrue(refused.err().contains("--remove-meta: task dmctl-ops has task-mode all, and a new start would "
+                + "load its dump again"), refused.err());
+
+        insertRows(db, 100, 110); // after the checkpoint, before meta: a resume applies them, a new start does not
+        String file;
+        long pos;
+        try (Connection c = source.connect(); Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SHOW MASTER STATUS")) {
+            assertTrue(rs.next());
+            file = rs.getString(1);
+            pos = rs.getLong(2);
+        }
+        Path incremental = Files.writeString(dir.resolve("incremental.yaml"), Files.readString(task)
+                .replace("task-mode: all", "task-mode: incremental")
+                .replace("    block-allow-list: only", "    block-allow-list: only\n    meta: {binlog-name: " + file
+                        + ", binlog-pos: " + pos + "}"));
+        insertRows(db, 200, 210);
+        Process second = JdmChild.start(dir.resolve("remove-second.log"), "run", "--remove-meta",
+                incremental.toString());
+        try {
+            awaitStatus(incremental, second, "remove-second", s -> subTask(s).path("sync").path("synced").asBoolean());
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (count(target, db, "a >= 200") < 10 && System.nanoTime() < until) {
+                Thread.sleep(200);
+            }
+            assertEquals(10, count(target, db, "a >= 200"), read("remove-second"));
+            assertEquals(0, count(target, db, "a >= 100 AND a < 110"), "the sync started from meta, not from "
+                    + "the checkpoint");
+            assertTrue(read("remove-second").contains("--remove-meta: dropped dmctl-ops_stage"), read("remove-second"));
+            assertEquals(0, JdmCommandLineTest.run("stop-task", incremental.toString()).code());
+            assertTrue(second.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
+        } finally {
+            second.destroyForcibly();
+        }
+    }
+
     private static void assertNoSecret(String where, String text) {
         for (String secret : SECRETS) {
             assertFalse(text.contains(secret), where + " shows a secret: " + text);

@@ -94,12 +94,26 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
      */
     public static int runStages(TaskConfig task, Stages stages, LeaseWait leaseWait,
                                 BiConsumer<String, Runnable> onSignal) throws IOException {
+        return runStages(task, stages, leaseWait, false, onSignal);
+    }
+
+    /** @param removeMeta DM's {@code --remove-meta}: the task's meta tables are dropped once the leases are held */
+    public static int runStages(TaskConfig task, Stages stages, LeaseWait leaseWait, boolean removeMeta,
+                                BiConsumer<String, Runnable> onSignal) throws IOException {
         TaskRunner runner = new TaskRunner(task, stages, leaseWait);
         onSignal.accept(task.name(), runner::requestStop);
         try {
             runner.takeLeases(); // a second process on the task says who owns it, before anything else
         } catch (LeaseWait.Stopped e) {
             return 0; // stopped before anything ran, as a stop of a running task ends
+        }
+        if (removeMeta) {
+            try {
+                MetaRemover.remove(task, stages != Stages.SYNC_ONLY && task.taskMode().loads());
+            } catch (RuntimeException e) {
+                runner.close();
+                throw e;
+            }
         }
         try (runner) {
             return serve(runner);

@@ -153,8 +153,8 @@ final class TaskReader {
             root.ignored(key, DmKeys.DEPRECATED_IN_DM);
         }
         root.ignored("ansi-quotes", DmKeys.ANSI_QUOTES);
-        root.ignored("remove-meta", "deprecated in DM; jdm resumes from the checkpoints in meta-schema: drop "
-                + "that schema to start over; ignored");
+        root.ignored("remove-meta", "deprecated in DM; give jdm run --remove-meta (dmctl start-task's flag) to "
+                + "start over; ignored");
         root.ignored("experimental", "DM's experimental settings; jdm has none; ignored");
         root.ignored("description", "a note for people; ignored");
     }

@@ -1,0 +1,53 @@
+package io.jdm.common.meta;
+
+import io.jdm.common.sql.TableName;
+import java.util.List;
+
+/**
+ * Every table jdm keeps for a task in the target's meta schema ({@code meta-schema}, DM's
+ * {@code dm_meta} by default), named {@code {task}_{suffix}}: the one list of them. The units
+ * keep their own queries; what concerns the set (its names, {@code --remove-meta}, the documented
+ * list) comes from here.
+ */
+public enum MetaTable {
+    /** One lease per source: which process runs it (see io.jdm.common.lease). */
+    OWNER("owner", "the lease of each source: which process runs it"),
+    STAGE("stage", "each source's stage (dump, load, sync) and whether pause-task paused it"),
+    LOADER_CHECKPOINT("loader_checkpoint", "the load's offset in each data file"),
+    SYNCER_CHECKPOINT("syncer_checkpoint", "each sync writer's position, and the global checkpoint"),
+    SYNCER_DDL("syncer_ddl", "the DDL being applied (its marker), until the checkpoint passes it"),
+    SYNCER_OPERATOR("syncer_operator", "binlog skip, replace and inject operators"),
+    SYNCER_HOLD("syncer_hold", "where verify --snapshot asks the running sync to pause"),
+    SHARD_SOURCE("shard_source", "shard mode: the sources that listed their shards"),
+    SHARD_MEMBER("shard_member", "shard mode: the shards of each merged table"),
+    SHARD_LOCK("shard_lock", "shard mode: the group DDL locks"),
+    SHARD_ARRIVAL("shard_arrival", "shard mode: which shard reached which group DDL");
+
+    private final String suffix;
+    private final String holds;
+
+    MetaTable(String suffix, String holds) {
+        this.suffix = suffix;
+        this.holds = holds;
+    }
+
+    /** {@code {metaSchema}.{task}_{suffix}}. */
+    public TableName of(String metaSchema, String task) {
+        return new TableName(metaSchema, task + "_" + suffix);
+    }
+
+    /** The part after {@code {task}_}. */
+    public String suffix() {
+        return suffix;
+    }
+
+    /** What the table holds, for docs and messages. */
+    public String holds() {
+        return holds;
+    }
+
+    /** The tables that say where a task is: all but the leases, which say who runs it. */
+    public static List<MetaTable> progress() {
+        return java.util.Arrays.stream(values()).filter(t -> t != OWNER).toList();
+    }
+}
