@@ -30,9 +30,16 @@ final class RunCommand implements Callable<Integer> {
             + "--remove-meta does. Needs every source of the task.")
     boolean removeMeta;
 
+    @Option(names = "--start-time", paramLabel = "TIME", converter = StartTimeConverter.class,
+            description = "Start the sync at the first transaction of the binlog at or after this time "
+                    + "('2021-10-21 00:01:00' or 2021-10-21T00:01:00, this host's time zone unless it ends with an "
+                    + "offset), whatever the checkpoint or meta says, as dmctl start-task --start-time does; what "
+                    + "comes before the old checkpoint is replayed in safe mode. For a sync only.")
+    java.time.Instant startTime;
+
     @Override
     public Integer call() throws Exception {
         return TaskRunner.runStages(TaskFiles.load(taskFile, sources, sourceIds), TaskRunner.Stages.FROM_TASK_MODE,
-                lease.leaseWait(), removeMeta, Signals::onStop);
+                lease.leaseWait(), new TaskRunner.StartOptions(removeMeta, startTime), Signals::onStop);
     }
 }

@@ -251,6 +251,67 @@ class TaskOperationsIT {
         }
     }
 
+    /**
+     * DM's start-task --start-time: the sync starts at the first transaction at or after the time,
+     * whatever the checkpoint says; later than the checkpoint skips what lies between, earlier
+     * replays what is on the target already in safe mode.
+     */
+    @Test
+    void startTimeStartsTheSyncAtThatTimeWhateverTheCheckpoint() throws Exception {
+        String db = "dmctl_start_time";
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_dmctl");
+        java.time.format.DateTimeFormatter f = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+        String before = java.time.LocalDateTime.now().minusSeconds(2).format(f);
+        source.execute("CREATE TABLE " + db + ".t (a INT PRIMARY KEY, b VARCHAR(20))");
+        insertRows(db, 0, 20);
+        Path task = taskFile(db);
+        Process first = start("time-first", task);
+        try {
+            awaitStatus(task, first, "time-first", s -> "Sync".equals(subTask(s).path("unit").asText()));
+            awaitSameRows(db);
+            assertEquals(0, JdmCommandLineTest.run("stop-task", task.toString()).code());
+            assertTrue(first.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
+        } finally {
+            first.destroyForcibly();
+        }
+        insertRows(db, 100, 110); // after the checkpoint, before the time
+        java.time.LocalDateTime at = java.time.LocalDateTime.now().withNano(0).plusSeconds(2);
+        while (java.time.LocalDateTime.now().isBefore(at.plusNanos(500_000_000))) {
+            Thread.sleep(100);
+        }
+        insertRows(db, 200, 210);
+        Process second = JdmChild.start(dir.resolve("time-second.log"), "sync", "--start-time", at.format(f),
+                task.toString());
+        try {
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (count(target, db, "a >= 200") < 10 && System.nanoTime() < until && second.isAlive()) {
+                Thread.sleep(200);
+            }
+            assertEquals(10, count(target, db, "a >= 200"), read("time-second"));
+            assertEquals(0, count(target, db, "a >= 100 AND a < 110"), "started at the time, not the checkpoint");
+            Run stop = JdmCommandLineTest.run("stop-task", task.toString());
+            assertEquals(0, stop.code(), stop.err() + read("time-second"));
+            assertTrue(second.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
+        } finally {
+            second.destroyForcibly();
+        }
+        // earlier than the checkpoint: everything from the table's creation on is replayed, in safe mode
+        Process third = JdmChild.start(dir.resolve("time-third.log"), "sync", "--start-time", before, task.toString());
+        try {
+            awaitSameRows(db);
+            assertTrue(read("time-third").contains("in safe mode up to the checkpoint it replaces"), read("time-third"));
+            assertEquals(0, JdmCommandLineTest.run("stop-task", task.toString()).code());
+            assertTrue(third.waitFor(90, TimeUnit.SECONDS), "no exit after stop-task");
+            assertEquals(0, third.exitValue(), read("time-third"));
+        } finally {
+            third.destroyForcibly();
+        }
+        Run bad = JdmCommandLineTest.run("sync", "--start-time", "yesterday", task.toString());
+        assertEquals(2, bad.code(), bad.out());
+        assertTrue(bad.err().contains("must be a time such as '2021-10-21 00:01:00'"), bad.err());
+    }
+
     private static void assertNoSecret(String where, String text) {
         for (String secret : SECRETS) {
             assertFalse(text.contains(secret), where + " shows a secret: " + text);

@@ -17,4 +17,11 @@ public interface StatusProvider {
      * @throws TaskOpRefused when the task cannot do it now
      */
     Map<String, Object> operate(TaskOp op);
+
+    /**
+     * Called once the answer to {@link #operate} has been sent: what must not start before it (a
+     * stop that closes this endpoint would cut the answer off).
+     */
+    default void afterOperate(TaskOp op) {
+    }
 }

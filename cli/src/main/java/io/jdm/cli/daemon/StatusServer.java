@@ -150,8 +150,10 @@ public final class StatusServer implements AutoCloseable {
                 send(ex, 409, "application/json", json.writeValueAsString(m));
             } catch (RuntimeException e) {
                 send(ex, 500, "text/plain", "error: " + e.getMessage());
+                return;
             }
         }
+        provider.afterOperate(op);
     }
 
     static void send(HttpExchange ex, int code, String type, String body) throws IOException {

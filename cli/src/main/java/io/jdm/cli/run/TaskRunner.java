@@ -52,6 +52,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private final TaskConfig task;
     private final Stages stages;
     private final StageStore store;
+    /** {@code --start-time}, or null. */
+    private java.time.Instant startTime;
     private final Map<String, SourceState> sources = new ConcurrentHashMap<>();
     private final List<SyncUnit> syncs = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -94,13 +96,30 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
      */
     public static int runStages(TaskConfig task, Stages stages, LeaseWait leaseWait,
                                 BiConsumer<String, Runnable> onSignal) throws IOException {
-        return runStages(task, stages, leaseWait, false, onSignal);
+        return runStages(task, stages, leaseWait, StartOptions.NONE, onSignal);
     }
 
-    /** @param removeMeta DM's {@code --remove-meta}: the task's meta tables are dropped once the leases are held */
-    public static int runStages(TaskConfig task, Stages stages, LeaseWait leaseWait, boolean removeMeta,
+    /**
+     * How dmctl start-task's flags start a task.
+     *
+     * @param removeMeta {@code --remove-meta}: the task's meta tables are dropped once the leases are held
+     * @param startTime {@code --start-time}: every source's sync starts at the first transaction at or
+     *                  after it (null: from its checkpoint, else meta)
+     */
+    public record StartOptions(boolean removeMeta, java.time.Instant startTime) {
+        public static final StartOptions NONE = new StartOptions(false, null);
+    }
+
+    public static int runStages(TaskConfig task, Stages stages, LeaseWait leaseWait, StartOptions options,
                                 BiConsumer<String, Runnable> onSignal) throws IOException {
+        boolean removeMeta = options.removeMeta();
+        if (options.startTime() != null && stages != Stages.SYNC_ONLY && task.taskMode().dumpsOrLoads()) {
+            throw new FatalException("--start-time: task " + task.name() + " has task-mode "
+                    + task.taskMode().yamlName() + "; a start time is for a sync: use task-mode incremental or jdm "
+                    + "sync");
+        }
         TaskRunner runner = new TaskRunner(task, stages, leaseWait);
+        runner.startTime = options.startTime();
         onSignal.accept(task.name(), runner::requestStop);
         try {
             runner.takeLeases(); // a second process on the task says who owns it, before anything else
@@ -277,7 +296,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     /** False when the task began to stop meanwhile. */
     private boolean startSyncs(Map<String, BinlogPosition> starts) {
         for (MySqlInstance i : task.runInstances()) {
-            SyncUnit sync = new SyncUnit(UnitConfigs.sync(task, i, starts.get(i.sourceId())));
+            SyncUnit sync = new SyncUnit(startTime != null ? StartTime.sync(task, i, startTime)
+                    : UnitConfigs.sync(task, i, starts.get(i.sourceId())));
             SourceState s = sources.get(i.sourceId());
             s.running("sync", sync.metrics());
             s.sync = sync;
@@ -376,15 +396,18 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
         switch (op) {
             case PAUSE -> pause();
             case RESUME -> resume();
-            case STOP -> {
-                remember(false); // stop-task ends the task: the next start is a new one, not a paused one
-                if (stopped.getCount() > 0 && !stopping) {
-                    new Thread(this::requestStop, task.name() + "-stop").start();
-                }
-            }
+            case STOP -> remember(false); // stop-task ends the task: the next start is a new one, not a paused one
         }
         return DmResponses.operated(op, ProcessMetrics.worker(),
                 task.runInstances().stream().map(MySqlInstance::sourceId).toList());
+    }
+
+    /** A stop starts once its answer is sent: it closes the status endpoint as the process ends. */
+    @Override
+    public void afterOperate(TaskOp op) {
+        if (op == TaskOp.STOP && stopped.getCount() > 0 && !stopping) {
+            new Thread(this::requestStop, task.name() + "-stop").start();
+        }
     }
 
     /**

@@ -67,6 +67,11 @@ public final class UnitConfigs {
      * @param start where to start when the sync has no checkpoint yet (null: the task's meta, if any)
      */
     public static SyncConfig sync(TaskConfig task, MySqlInstance instance, BinlogPosition start) {
+        return syncBuilder(task, instance, start).build();
+    }
+
+    /** As {@link #sync}, to be changed before it is built (a start time's position and safe mode). */
+    static SyncConfig.Builder syncBuilder(TaskConfig task, MySqlInstance instance, BinlogPosition start) {
         TableFilter filter = TableFilter.forInstance(task, instance);
         return SyncConfig.builder(task.name(), instance.from().toConnectionSpec(),
                         task.targetDatabase().toConnectionSpec())
@@ -84,8 +89,7 @@ public final class UnitConfigs {
                 .startExact(start != null && consistentDumpAt(task, instance, start))
                 .shardSources(task.shardMode() != ShardMode.NONE
                         ? task.mysqlInstances().stream().map(MySqlInstance::sourceId).toList() : List.of())
-                .shardOptimistic(task.shardMode() == ShardMode.OPTIMISTIC)
-                .build();
+                .shardOptimistic(task.shardMode() == ShardMode.OPTIMISTIC);
     }
 
     /** Consistencies whose metadata position is exact: the dump holds every change before it, none after. */

@@ -122,6 +122,14 @@ public final class CheckpointStore {
         return new Saved(out, global, server);
     }
 
+    /** Deletes every row of the source: the next start reads from its start position. */
+    public void clear(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table.quoted() + " WHERE source_id = ?")) {
+            ps.setString(1, sourceId);
+            ps.executeUpdate();
+        }
+    }
+
     /** Appends the upsert of one writer's row; run it inside the writer's transaction. */
     public void appendUpsert(StringBuilder sb, int gen, int writer, int workerCount, ChangePos p) {
         sb.append("INSERT INTO ").append(table.quoted())
