@@ -5,6 +5,8 @@ import com.mysql.cj.jdbc.JdbcStatement;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.filter.ExtraColumns;
+import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.sql.TypedColumn;
 import java.io.IOException;
@@ -275,6 +277,10 @@ final class BulkLoader {
             return e.getMessage();
         }
         FileLoader.checkTable(job, files.get(0), ins, rows.firstOffset);
+        ExtraColumns extra = job.config.extraColumns().apply(files.get(0).source());
+        if (!extra.isEmpty() && !ins.columnList()) {
+            return "its INSERTs name no columns, and the route adds columns to the target table";
+        }
         String columnList = ins.columnList() ? head.substring(head.indexOf('('), head.lastIndexOf(')') + 1) : "";
         Set<String> textCharsets = new HashSet<>();
         TsvRows.Column[] columns = columns(c, columnList, textCharsets);
@@ -300,8 +306,19 @@ final class BulkLoader {
         rows.loadData = "LOAD DATA LOCAL INFILE 'jdm-rows' "
                 + (job.onDuplicate() == OnDuplicate.REPLACE ? "REPLACE " : "") + "INTO TABLE " + target.quoted()
                 + " CHARACTER SET " + readAs(charset, textCharsets)
-                + " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' " + columnList;
+                + " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' " + columnList
+                + extraColumns(extra);
         return null;
+    }
+
+    /** {@code SET e1 = v1, …}: the columns the route adds, the same for every row of the group's table. */
+    private static String extraColumns(ExtraColumns extra) {
+        StringBuilder sb = new StringBuilder();
+        for (int e = 0; e < extra.size(); e++) {
+            sb.append(e == 0 ? " SET " : ", ").append(Identifiers.quote(extra.names().get(e))).append(" = ")
+                    .append(extra.literal(e));
+        }
+        return sb.toString();
     }
 
     /**

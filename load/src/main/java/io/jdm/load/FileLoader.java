@@ -396,7 +396,7 @@ final class FileLoader {
         OnDuplicate onDuplicate = redo && job.onDuplicate() == OnDuplicate.ERROR ? OnDuplicate.IGNORE
                 : job.onDuplicate();
         try {
-            ins = InsertRewriter.rewrite(sql, target, onDuplicate);
+            ins = InsertRewriter.rewrite(sql, target, onDuplicate, job.config.extraColumns().apply(file.source()));
             checkTable(job, file, ins, s.start());
             pieces = InsertRewriter.split(ins.sql(), maxStatementBytes);
         } catch (IllegalArgumentException e) {

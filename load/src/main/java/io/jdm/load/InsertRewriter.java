@@ -1,6 +1,8 @@
 package io.jdm.load;
 
 import io.jdm.common.config.OnDuplicate;
+import io.jdm.common.filter.ExtraColumns;
+import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.SqlScanner;
 import io.jdm.common.sql.TableName;
 import java.util.ArrayList;
@@ -9,7 +11,8 @@ import java.util.List;
 /**
  * Rewrites the head of a dump file's {@code INSERT} to the routed, schema-qualified target table
  * and the configured duplicate handling, and splits a statement that is too large for the target
- * into several with the same head.
+ * into several with the same head. Where the route adds columns to the target table
+ * ({@link ExtraColumns}), they are added to the column list and their values to every row.
  */
 final class InsertRewriter {
     private InsertRewriter() {
@@ -24,6 +27,16 @@ final class InsertRewriter {
 
     /** {@code INSERT [IGNORE] INTO `t` (..) VALUES ..} becomes {@code <verb> `db`.`t` (..) VALUES ..}. */
     static Insert rewrite(String sql, TableName target, OnDuplicate onDuplicate) {
+        return rewrite(sql, target, onDuplicate, ExtraColumns.NONE);
+    }
+
+    /**
+     * As {@link #rewrite(String, TableName, OnDuplicate)}, with {@code extra}'s names appended to the
+     * column list and its values to every row.
+     *
+     * @throws IllegalArgumentException when {@code extra} is not empty and the INSERT names no columns
+     */
+    static Insert rewrite(String sql, TableName target, OnDuplicate onDuplicate, ExtraColumns extra) {
         SqlCursor c = new SqlCursor(sql);
         if (!c.keyword("INSERT") && !c.keyword("REPLACE")) {
             throw new IllegalArgumentException("not an INSERT or REPLACE statement: " + SqlText.head(sql));
@@ -46,7 +59,40 @@ final class InsertRewriter {
         while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
             i++;
         }
-        return new Insert(out.toString(), i < sql.length() && sql.charAt(i) == '(', named[0], named[1]);
+        boolean columnList = i < sql.length() && sql.charAt(i) == '(';
+        if (!extra.isEmpty()) {
+            if (!columnList) {
+                throw new IllegalArgumentException("it names no columns, and the route adds columns ("
+                        + String.join(", ", extra.names()) + ") that need the INSERTs to name theirs; dump again "
+                        + "with jdm or with complete INSERTs");
+            }
+            return new Insert(withExtra(out.toString(), extra), true, named[0], named[1]);
+        }
+        return new Insert(out.toString(), columnList, named[0], named[1]);
+    }
+
+    /** {@code sql} (an INSERT with a column list) with the extra columns' names and every row's values. */
+    private static String withExtra(String sql, ExtraColumns extra) {
+        int values = findValues(sql);
+        if (values < 0) {
+            throw new IllegalArgumentException("no VALUES list found");
+        }
+        int close = sql.lastIndexOf(')', values);
+        StringBuilder names = new StringBuilder();
+        StringBuilder literals = new StringBuilder();
+        for (int e = 0; e < extra.size(); e++) {
+            names.append(',');
+            Identifiers.appendQuoted(names, extra.names().get(e));
+            literals.append(',').append(extra.literal(e));
+        }
+        StringBuilder out = new StringBuilder(sql.length() + names.length() + 64);
+        out.append(sql, 0, close).append(names).append(sql, close, values).append(' ');
+        List<int[]> rows = rows(sql, values);
+        for (int r = 0; r < rows.size(); r++) {
+            int[] row = rows.get(r);
+            out.append(r == 0 ? "" : ",").append(sql, row[0], row[1] - 1).append(literals).append(')');
+        }
+        return out.toString();
     }
 
     /**

@@ -3,11 +3,13 @@ package io.jdm.load;
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.sql.TableName;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -25,12 +27,15 @@ import java.util.function.UnaryOperator;
  * @param transactionBytes statements are grouped into one transaction (with the checkpoint) up to this size
  * @param source the source the dump was taken from, asked for its sql_mode when the dump did not
  *               record it; null when the dump may come from elsewhere (the load never needs the source)
+ * @param extraColumns the columns a source table's route adds to its target table, written with each of
+ *               its rows; the target table must have them (none by default)
  */
 public record LoadConfig(String task, String sourceId, ConnectionSpec target, Path dir, int poolSize,
                          OnDuplicate onDuplicate, String metaSchema, boolean deferIndexes,
                          boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog,
                          BiPredicate<String, String> tableFilter, UnaryOperator<TableName> router,
-                         int maxRetries, int maxBackoffSeconds, long transactionBytes, ConnectionSpec source) {
+                         int maxRetries, int maxBackoffSeconds, long transactionBytes, ConnectionSpec source,
+                         Function<TableName, ExtraColumns> extraColumns) {
     /**
      * 8 MiB of statements per transaction: a commit (and its checkpoint row) every few thousand
      * rows costs little, and a kill repeats at most this much per worker. Smaller transactions
@@ -53,6 +58,7 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
         onDuplicate = onDuplicate == null ? OnDuplicate.ERROR : onDuplicate;
         tableFilter = tableFilter == null ? (db, tbl) -> true : tableFilter;
         router = router == null ? UnaryOperator.identity() : router;
+        extraColumns = extraColumns == null ? t -> ExtraColumns.NONE : extraColumns;
     }
 
     private static void require(boolean ok, String field, Object value, String rule) {
@@ -69,7 +75,7 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
         LoaderConfig d = LoaderConfig.defaults();
         return new LoadConfig(task, sourceId, target, dir, d.poolSize(), d.onDuplicate(),
                 TaskConfig.DEFAULT_META_SCHEMA, d.deferIndexes(), d.disableForeignKeyChecks(),
-                d.disableUniqueChecks(), d.disableBinlog(), null, null, 10, 30, DEFAULT_TRANSACTION_BYTES, null);
+                d.disableUniqueChecks(), d.disableBinlog(), null, null, 10, 30, DEFAULT_TRANSACTION_BYTES, null, null);
     }
 
     /** Every setting of a task file's {@code loaders:} entry but {@code dir}, which {@link #of} takes. */
@@ -81,62 +87,68 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
     public LoadConfig withPoolSize(int n) {
         return new LoadConfig(task, sourceId, target, dir, n, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source);
+                maxBackoffSeconds, transactionBytes, source, extraColumns);
     }
 
     public LoadConfig withOnDuplicate(OnDuplicate d) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, d, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source);
+                maxBackoffSeconds, transactionBytes, source, extraColumns);
     }
 
     public LoadConfig withMetaSchema(String schema) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, schema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source);
+                maxBackoffSeconds, transactionBytes, source, extraColumns);
     }
 
     public LoadConfig withDeferIndexes(boolean defer) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, defer,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source);
+                maxBackoffSeconds, transactionBytes, source, extraColumns);
     }
 
     public LoadConfig withFastPath(boolean noForeignKeyChecks, boolean noUniqueChecks, boolean noBinlog) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 noForeignKeyChecks, noUniqueChecks, noBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source);
+                maxBackoffSeconds, transactionBytes, source, extraColumns);
     }
 
     public LoadConfig withTableFilter(BiPredicate<String, String> filter) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, filter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source);
+                maxBackoffSeconds, transactionBytes, source, extraColumns);
     }
 
     public LoadConfig withRouter(UnaryOperator<TableName> r) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, r, maxRetries,
-                maxBackoffSeconds, transactionBytes, source);
+                maxBackoffSeconds, transactionBytes, source, extraColumns);
     }
 
     public LoadConfig withRetry(int retries, int backoffSeconds) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, retries,
-                backoffSeconds, transactionBytes, source);
+                backoffSeconds, transactionBytes, source, extraColumns);
     }
 
     public LoadConfig withTransactionBytes(long bytes) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, bytes, source);
+                maxBackoffSeconds, bytes, source, extraColumns);
+    }
+
+    public LoadConfig withExtraColumns(Function<TableName, ExtraColumns> e) {
+        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
+                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
+                maxBackoffSeconds, transactionBytes, source, e);
     }
 
     /** The source the dump was taken from: the load reads its sql_mode when the dump did not record it. */
     public LoadConfig withSource(ConnectionSpec s) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, s);
+                maxBackoffSeconds, transactionBytes, s, extraColumns);
     }
 
     /** The target schema of a source database. */

@@ -2,6 +2,9 @@ package io.jdm.load;
 
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.ExtraColumns;
+import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.schema.TableSchema;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.MySqlOnlyAttributes;
@@ -69,12 +72,43 @@ final class SchemaLoader {
             if (!created.add(target)) {
                 continue; // merged: the first source table routed here created it
             }
+            ExtraColumns extra = job.config.extraColumns().apply(t.source());
+            if (!extra.isEmpty()) {
+                requireExtraColumns(c, target, extra);
+                continue;
+            }
             List<SchemaRewriter.Index> indexes = createTable(c, t);
             if (!indexes.isEmpty()) {
                 deferred.put(target, indexes);
             }
         }
         return deferred;
+    }
+
+    /**
+     * A target table its route adds columns to is the user's, as DM requires: it must be there with
+     * those columns (part of its primary key, so that shards' keys do not collide), and is not created.
+     */
+    private static void requireExtraColumns(Connection c, TableName target, ExtraColumns extra) throws SQLException {
+        TableSchema s;
+        try {
+            s = SchemaReader.read(c, target);
+        } catch (SQLException e) {
+            if (!ErrorClassifier.isNoSuchTable(e)) {
+                throw e;
+            }
+            s = null;
+        }
+        TableSchema found = s;
+        List<String> missing = extra.names().stream()
+                .filter(n -> found == null || found.column(n).isEmpty())
+                .toList();
+        if (!missing.isEmpty()) {
+            throw new FatalException("load: target table " + target + (s == null ? " does not exist" : " has no column "
+                    + String.join(", ", missing)) + ", which its route adds (extract-table, extract-schema, "
+                    + "extract-source); create it with " + String.join(", ", extra.names())
+                    + " in its primary key before the task, as for DM");
+        }
     }
 
     /** Runs a {@code {db}-schema-create.sql} file under the database's routed name. */

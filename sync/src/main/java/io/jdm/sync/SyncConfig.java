@@ -2,6 +2,7 @@ package io.jdm.sync;
 
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
@@ -13,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -38,6 +40,7 @@ import java.util.function.UnaryOperator;
  * @param shardSources shard-mode pessimistic: every source id of the task (a group DDL waits for the
  *        shards of all of them); empty without it
  * @param shardOptimistic shard-mode optimistic rather than pessimistic (see {@code io.jdm.sync.shard})
+ * @param extraColumns the columns a source table's route adds to its target table (none by default)
  */
 public record SyncConfig(String task, String sourceId, ConnectionSpec source, ConnectionSpec target,
                          long serverId, BinlogPosition start, int workerCount, int batch, int queueSize,
@@ -46,7 +49,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                          Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
                          EventDecider eventFilter, boolean onlineDdl, BinlogPosition safeModeUntil,
-                         boolean startExact, List<String> shardSources, boolean shardOptimistic) {
+                         boolean startExact, List<String> shardSources, boolean shardOptimistic,
+                         Function<TableName, ExtraColumns> extraColumns) {
 
     public SyncConfig {
         Objects.requireNonNull(task, "task");
@@ -56,6 +60,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         metaSchema = metaSchema == null || metaSchema.isBlank() ? TaskConfig.DEFAULT_META_SCHEMA : metaSchema;
         tableFilter = tableFilter == null ? (d, t) -> true : tableFilter;
         router = router == null ? UnaryOperator.identity() : router;
+        extraColumns = extraColumns == null ? t -> ExtraColumns.NONE : extraColumns;
         eventFilter = eventFilter == null ? EventDecider.ALWAYS_DO : eventFilter;
         safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
         shardSources = shardSources == null ? List.of() : List.copyOf(shardSources);
@@ -145,6 +150,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private boolean startExact;
         private List<String> shardSources;
         private boolean shardOptimistic;
+        private Function<TableName, ExtraColumns> extraColumns;
 
         private Builder(String task, ConnectionSpec source, ConnectionSpec target) {
             this.task = task;
@@ -192,12 +198,13 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder startExact(boolean v) { startExact = v; return this; }
         public Builder shardSources(List<String> v) { shardSources = v; return this; }
         public Builder shardOptimistic(boolean v) { shardOptimistic = v; return this; }
+        public Builder extraColumns(Function<TableName, ExtraColumns> v) { extraColumns = v; return this; }
 
         public SyncConfig build() {
             return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
                     safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
                     enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
-                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic);
+                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic, extraColumns);
         }
     }
 }

@@ -11,6 +11,7 @@ import io.jdm.common.dumpdir.ChunkPlan;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.filter.EventFilter;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.filter.RoutedName;
 import io.jdm.common.filter.TableFilter;
 import io.jdm.common.filter.TableRouter;
@@ -25,6 +26,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -58,6 +60,7 @@ public final class UnitConfigs {
                 .withMetaSchema(task.metaSchema())
                 .withTableFilter(filter::matchTable)
                 .withRouter(router(task, instance))
+                .withExtraColumns(extraColumns(task, instance))
                 .withSource(task.taskMode().dumpsAndLoads() ? instance.from().toConnectionSpec() : null);
     }
 
@@ -83,6 +86,7 @@ public final class UnitConfigs {
                 .metaSchema(task.metaSchema())
                 .tableFilter(filter::matchTable)
                 .router(router(task, instance))
+                .extraColumns(extraColumns(task, instance))
                 .eventFilter(EventFilter.forInstance(task, instance)::decide)
                 .onlineDdl(task.onlineDdl())
                 .safeModeUntil(task.taskMode().dumps() ? lockFreeHigh(task, instance) : null)
@@ -144,6 +148,12 @@ public final class UnitConfigs {
             RoutedName n = r.route(t.schema(), t.table());
             return new TableName(n.schema(), n.table());
         };
+    }
+
+    /** The columns a source table's route adds to its target table (extract-table and its siblings). */
+    public static Function<TableName, ExtraColumns> extraColumns(TaskConfig task, MySqlInstance instance) {
+        TableRouter r = TableRouter.forInstance(task, instance);
+        return t -> r.route(t.schema(), t.table()).extra();
     }
 
     public static BinlogPosition position(BinlogMeta meta) {

@@ -21,8 +21,6 @@ final class RuleReaders {
     private static final List<String> NEVER_MET = List.of("", "alter database", "alter schema",
             "split table partition", "modify schema charset and collate", "modify table charset and collate",
             "recover table", "alter ttl info", "alter ttl remove", "multi schema change");
-    private static final String NO_EXTRACT = "jdm does not add source columns to merged tables "
-            + "(extract-table, extract-schema, extract-source); remove it";
 
     private RuleReaders() {
     }
@@ -42,11 +40,34 @@ final class RuleReaders {
         Optional<String> table = optionalPattern(s, "table-pattern");
         String targetSchema = s.requiredText("target-schema");
         Optional<String> targetTable = s.optionalText("target-table");
-        for (String key : List.of("extract-table", "extract-schema", "extract-source")) {
-            s.unsupported(key, NO_EXTRACT);
+        List<RouteConfig.Extract> extracts = new ArrayList<>();
+        for (RouteConfig.Part part : RouteConfig.Part.values()) {
+            s.section(part.key()).ifPresent(e -> extract(e, part).ifPresent(extracts::add));
+        }
+        if (extracts.stream().map(e -> e.targetColumn().toLowerCase(Locale.ROOT)).distinct().count()
+                < extracts.size()) {
+            s.problem("extract-table, extract-schema and extract-source must name different target columns");
         }
         s.finish();
-        return new RouteConfig(name, schema, table, targetSchema, targetTable);
+        return new RouteConfig(name, schema, table, targetSchema, targetTable, extracts);
+    }
+
+    /** {@code extract-table: {table-regexp, target-column}} and its schema and source siblings. */
+    private static Optional<RouteConfig.Extract> extract(Section s, RouteConfig.Part part) {
+        String regexp = s.requiredText(part.regexpKey());
+        String column = s.requiredText("target-column");
+        boolean ok = !regexp.isEmpty() && !column.isEmpty();
+        if (!regexp.isEmpty()) {
+            try {
+                Pattern.compile(regexp);
+            } catch (PatternSyntaxException e) {
+                s.problem(part.regexpKey(), "invalid regular expression " + s.shown(part.regexpKey()) + ": "
+                        + e.getDescription());
+                ok = false;
+            }
+        }
+        s.finish();
+        return ok ? Optional.of(new RouteConfig.Extract(part, regexp, column)) : Optional.empty();
     }
 
     static FilterConfig filter(String name, Section s) {

@@ -5,8 +5,11 @@ import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.NamePattern;
 import io.jdm.common.config.RouteConfig;
 import io.jdm.common.config.TaskConfig;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -14,32 +17,44 @@ import java.util.stream.Collectors;
  * a table-pattern) that matches wins; otherwise a schema-level rule renames the schema and keeps
  * the table name; otherwise the name is unchanged. Merging shards is several source tables
  * routed to one name. A name matched by two rules of the same level is a configuration error,
- * reported when that name is first seen because wildcards cannot be compared up front.
+ * reported when that name is first seen because wildcards cannot be compared up front. The rule
+ * that routes a table also gives its {@link ExtraColumns}: each extract's regular expression is
+ * searched in the table name, schema name or source id, and the column's value is its capture
+ * groups joined (DM's router: no match, or no group, gives the empty string).
  */
 public final class TableRouter {
     private final List<Rule> tableRules;
     private final List<Rule> schemaRules;
+    private final String sourceId;
     private final BoundedCache<RoutedName> cache = new BoundedCache<>();
 
-    private record Rule(RouteConfig config, NamePattern schema, Optional<NamePattern> table) {
+    private record Rule(RouteConfig config, NamePattern schema, Optional<NamePattern> table,
+                        List<Pattern> extracts) {
         boolean matches(String db, String tbl) {
             return schema.matches(db) && table.map(t -> t.matches(tbl)).orElse(true);
         }
     }
 
-    private TableRouter(List<Rule> rules) {
+    private TableRouter(List<Rule> rules, String sourceId) {
+        this.sourceId = sourceId;
         this.tableRules = rules.stream().filter(r -> r.table().isPresent()).toList();
         this.schemaRules = rules.stream().filter(r -> r.table().isEmpty()).toList();
     }
 
     /** @throws IllegalArgumentException if a pattern does not compile (a loaded task has none) */
     public static TableRouter of(List<RouteConfig> routes, boolean caseSensitive) {
+        return of(routes, caseSensitive, "");
+    }
+
+    /** @param sourceId what {@code extract-source} reads: the source's {@code source-id} */
+    public static TableRouter of(List<RouteConfig> routes, boolean caseSensitive, String sourceId) {
         return new TableRouter(routes.stream().map(r -> new Rule(r, NamePattern.compile(r.schemaPattern(),
-                caseSensitive), r.tablePattern().map(p -> NamePattern.compile(p, caseSensitive)))).toList());
+                caseSensitive), r.tablePattern().map(p -> NamePattern.compile(p, caseSensitive)),
+                r.extracts().stream().map(e -> Pattern.compile(e.regexp())).toList())).toList(), sourceId);
     }
 
     public static TableRouter forInstance(TaskConfig task, MySqlInstance instance) {
-        return of(task.routes(instance), task.caseSensitive());
+        return of(task.routes(instance), task.caseSensitive(), instance.sourceId());
     }
 
     /**
@@ -56,16 +71,46 @@ public final class TableRouter {
         if (!table.isEmpty()) {
             Optional<Rule> byTable = only(tableRules, db, table);
             if (byTable.isPresent()) {
-                return target(byTable.get(), table);
+                return target(byTable.get(), db, table);
             }
         }
-        return only(schemaRules, db, table).map(r -> target(r, table)).orElse(new RoutedName(db, table));
+        return only(schemaRules, db, table).map(r -> target(r, db, table)).orElse(new RoutedName(db, table));
     }
 
     /** Keeps the source table name unless the rule names a target table, and always for schema statements. */
-    private static RoutedName target(Rule r, String table) {
+    private RoutedName target(Rule r, String db, String table) {
         String targetTable = table.isEmpty() ? table : r.config().targetTable().orElse(table);
-        return new RoutedName(r.config().targetSchema(), targetTable);
+        if (table.isEmpty() || r.extracts().isEmpty()) {
+            return new RoutedName(r.config().targetSchema(), targetTable);
+        }
+        List<String> names = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (int i = 0; i < r.extracts().size(); i++) {
+            RouteConfig.Extract e = r.config().extracts().get(i);
+            String from = switch (e.part()) {
+                case TABLE -> table;
+                case SCHEMA -> db;
+                case SOURCE -> sourceId;
+            };
+            names.add(e.targetColumn());
+            values.add(groups(r.extracts().get(i), from));
+        }
+        return new RoutedName(r.config().targetSchema(), targetTable, new ExtraColumns(names, values));
+    }
+
+    /** The capture groups of the first match joined; empty when nothing matches or there is no group. */
+    private static String groups(Pattern p, String s) {
+        Matcher m = p.matcher(s);
+        if (!m.find()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int g = 1; g <= m.groupCount(); g++) {
+            if (m.group(g) != null) {
+                sb.append(m.group(g));
+            }
+        }
+        return sb.toString();
     }
 
     private static Optional<Rule> only(List<Rule> rules, String db, String table) {

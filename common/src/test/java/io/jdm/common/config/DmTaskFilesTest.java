@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.filter.ExtraColumns;
+import io.jdm.common.filter.RoutedName;
+import io.jdm.common.filter.TableRouter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,11 +135,8 @@ class DmTaskFilesTest {
             Map.entry("expression_filter", List.of(
                     "mysql-instances[0].expression-filters: " + DmKeys.NO_EXPRESSION_FILTER,
                     "expression-filter: " + DmKeys.NO_EXPRESSION_FILTER)),
+            // its extract-table, extract-schema and extract-source are read; the placeholder its run.sh replaces is not
             Map.entry("extend_column", List.of(
-                    "routes.extend-column-table-rules.extract-table: " + extract(),
-                    "routes.extend-column-table-source-schema-rules.extract-table: " + extract(),
-                    "routes.extend-column-table-source-schema-rules.extract-schema: " + extract(),
-                    "routes.extend-column-table-source-schema-rules.extract-source: " + extract(),
                     "loaders.global.import-mode: must be logical, sql or loader, got \"import-mode-placeholder\" "
                             + "(jdm loads through SQL statements only)")),
             Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)));
@@ -154,11 +154,6 @@ class DmTaskFilesTest {
                 "heartbeat-update-interval: " + DmKeys.DEPRECATED_IN_DM,
                 "heartbeat-report-interval: " + DmKeys.DEPRECATED_IN_DM),
                 t.warnings().stream().filter(w -> !w.startsWith(ROOT.toString())).toList(), "the task file's own");
-    }
-
-    private static String extract() {
-        return "jdm does not add source columns to merged tables (extract-table, extract-schema, extract-source); "
-                + "remove it";
     }
 
     @Test
@@ -194,6 +189,29 @@ class DmTaskFilesTest {
         List<String> p = assertThrows(ConfigException.class, () -> new TaskConfigLoader(k -> null)
                 .load(dir.resolve("task_advanced.yaml"), List.of(dir.resolve("source.yaml")))).problems();
         assertTrue(p.stream().noneMatch(l -> l.contains("shard")), p.toString());
+    }
+
+    /**
+     * DM's extend_column case: every shard's extra columns are the route's extracts, valued as DM's
+     * run.sh expects them (capture groups joined: source mysql-replica-01 gives "replica01").
+     */
+    @Test
+    void extendColumnRoutesGiveDmsValues() throws IOException {
+        Path dir = ROOT.resolve("extend_column");
+        String yaml = Files.readString(dir.resolve("dm-task.yaml")).replace("import-mode-placeholder", "sql");
+        TaskConfig t = new TaskConfigLoader(k -> null).parse(yaml, dir, "dm-task.yaml",
+                List.of(dir.resolve("source1.yaml"), dir.resolve("source2.yaml")));
+        MySqlInstance s1 = t.mysqlInstances().get(0);
+        MySqlInstance s2 = t.mysqlInstances().get(1);
+        assertEquals(new RoutedName("extend_column", "y", new ExtraColumns(List.of("c_table"), List.of("2"))),
+                TableRouter.forInstance(t, s1).route("extend_column1", "y2"));
+        assertEquals(new RoutedName("extend_column", "t", new ExtraColumns(List.of("c_table", "c_schema", "c_source"),
+                List.of("1", "extend_column1", "replica01"))), TableRouter.forInstance(t, s1).route("extend_column1", "t1"));
+        assertEquals(new ExtraColumns(List.of("c_table", "c_schema", "c_source"),
+                List.of("2", "extend_column2", "replica02")), TableRouter.forInstance(t, s2).route("extend_column2", "t2")
+                .extra());
+        assertEquals(ExtraColumns.NONE, TableRouter.forInstance(t, s2).route("extend_column2", "y2").extra(),
+                "source 2 has no route for y*");
     }
 
     @Test

@@ -237,8 +237,17 @@ class ValidationMessagesTest {
                 appended("routes:\n  r1:\n    schema-pattern: a\n", "routes.r1.target-schema: required"),
                 appended("routes:\n  r1:\n    target-schema: a\n", "routes.r1.schema-pattern: required"),
                 appended("routes:\n  r1:\n    schema-pattern: a\n    target-schema: b\n    extract-table: {}\n",
-                        "routes.r1.extract-table: jdm does not add source columns to merged tables "
-                                + "(extract-table, extract-schema, extract-source); remove it"),
+                        "routes.r1.extract-table.table-regexp: required",
+                        "routes.r1.extract-table.target-column: required"),
+                appended("routes:\n  r1:\n    schema-pattern: a\n    target-schema: b\n"
+                                + "    extract-source: {source-regexp: \"(\", target-column: c, source: x}\n",
+                        "routes.r1.extract-source.source-regexp: invalid regular expression \"(\": Unclosed group",
+                        "routes.r1.extract-source.source: unknown key"),
+                appended("routes:\n  r1:\n    schema-pattern: a\n    target-schema: b\n"
+                                + "    extract-table: {table-regexp: \"t(.*)\", target-column: c}\n"
+                                + "    extract-schema: {schema-regexp: \"(.*)\", target-column: C}\n",
+                        "routes.r1: extract-table, extract-schema and extract-source must name different target "
+                                + "columns"),
                 appended("filters:\n  f1:\n    schema-pattern: a\n    events: [insrt]\n    action: Ignore\n",
                         "filters.f1.events[0]: unknown event \"insrt\" (did you mean insert?)"),
                 appended("filters:\n  f1:\n    schema-pattern: a\n    events: [insert]\n    action: Skip\n",

@@ -3,6 +3,7 @@ package io.jdm.sync.reader;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
@@ -15,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -39,14 +41,26 @@ public final class BinlogReader {
      *        the source has purged the binlogs the checkpoint needs
      * @param shards pessimistic shard mode's coordinator, started; null without it
      * @param operators the source's binlog operators ({@code jdm binlog skip|replace}); none when null
+     * @param extraColumns the columns a source table's route adds to its target table; none when null
      */
     public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
                            Duration heartbeat, Duration retryBudget, Duration maxBackoff,
                            BiPredicate<String, String> selected, UnaryOperator<TableName> router,
                            ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl,
-                           String startOver, ShardCoordinator shards, Operators operators) {
+                           String startOver, ShardCoordinator shards, Operators operators,
+                           Function<TableName, ExtraColumns> extraColumns) {
         public Settings {
             operators = operators == null ? Operators.none() : operators;
+            extraColumns = extraColumns == null ? t -> ExtraColumns.NONE : extraColumns;
+        }
+
+        public Settings(String task, ConnectionSpec source, long serverId, boolean useGtid, Duration heartbeat,
+                        Duration retryBudget, Duration maxBackoff, BiPredicate<String, String> selected,
+                        UnaryOperator<TableName> router, ConnectionSpec target, String scratchSchema,
+                        EventDecider decider, boolean onlineDdl, String startOver, ShardCoordinator shards,
+                        Operators operators) {
+            this(task, source, serverId, useGtid, heartbeat, retryBudget, maxBackoff, selected, router, target,
+                    scratchSchema, decider, onlineDdl, startOver, shards, operators, null);
         }
     }
 
@@ -77,6 +91,7 @@ public final class BinlogReader {
         if (settings.shards() != null) {
             tracker.spools(settings.shards()::definitionOf);
         }
+        tracker.extraColumns(settings.extraColumns());
         DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
                 settings.selected(), settings.router(), settings.shards(), catalog.grammar(), settings.operators());
         TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),

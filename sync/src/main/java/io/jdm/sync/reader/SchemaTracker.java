@@ -5,6 +5,7 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.error.RetriableException;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.retry.Retries;
@@ -33,6 +34,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,6 +59,8 @@ import org.slf4j.LoggerFactory;
  * definitions, behind a barrier that moves the checkpoint to each DDL; copying a whole group of
  * merged shards at once keeps a shard met late from seeing a sibling's ALTER. A table the target
  * lacks is read from the source as it is now (and the first TABLE_MAP checks the column types).
+ * The columns a route adds to the target table (DM's extract-table and its siblings) are dropped
+ * from the copy: the source table does not have them.
  * The scratch schema is dropped at every start. Reader thread only.
  */
 final class SchemaTracker implements AutoCloseable {
@@ -89,6 +93,8 @@ final class SchemaTracker implements AutoCloseable {
     private Connection sconn;
     /** Where a shard's definition is when the target's is not it (shard modes, see ShardCoordinator), else null. */
     private UnaryOperator<TableName> spools = t -> null;
+    /** The columns a source table's route adds to its target table. */
+    private Function<TableName, ExtraColumns> extraColumns = t -> ExtraColumns.NONE;
     /** The source's grammar, for the definitions read from it. */
     private final DdlGrammar grammar;
 
@@ -106,6 +112,16 @@ final class SchemaTracker implements AutoCloseable {
     /** Where a shard waiting for a group DDL keeps its rows: its definition is there, not on the target. */
     void spools(UnaryOperator<TableName> spoolOf) {
         this.spools = spoolOf;
+    }
+
+    /** The columns routes add to target tables (see {@link ExtraColumns}): a copy from the target drops them. */
+    void extraColumns(Function<TableName, ExtraColumns> of) {
+        this.extraColumns = of;
+    }
+
+    /** The columns the route of {@code src} adds to its target table. */
+    ExtraColumns extraColumns(TableName src) {
+        return extraColumns.apply(src);
     }
 
     /** The scratch schema of one task's source: short, stable, and apart from every user schema. */
@@ -492,12 +508,67 @@ final class SchemaTracker implements AutoCloseable {
                 st.execute("ALTER TABLE " + copy(src).quoted() + " DROP COLUMN "
                         + Identifiers.quote(ShardCoordinator.DELETED));
             }
+            if (spool == null) {
+                dropExtraColumns(st, src);
+            }
             return true;
         } catch (SQLException e) {
             if (ErrorClassifier.isNoSuchTableOrDatabase(e)) {
                 return false;
             }
             throw e;
+        }
+    }
+
+    /**
+     * Drops the columns the route adds from a copy of the target table, where it has them. The keys
+     * that hold them are rebuilt without them first (MariaDB refuses to drop a column of a
+     * multi-column key): the copy's primary key becomes the source's.
+     */
+    private void dropExtraColumns(Statement st, TableName src) throws SQLException {
+        ExtraColumns extra = extraColumns.apply(src);
+        if (extra.isEmpty()) {
+            return;
+        }
+        TableName c = copy(src);
+        Map<String, List<String>> keys = new java.util.LinkedHashMap<>();
+        Set<String> unique = new HashSet<>();
+        Set<String> touched = new HashSet<>();
+        try (PreparedStatement ps = tconn().prepareStatement("SELECT INDEX_NAME, NON_UNIQUE, COLUMN_NAME, SUB_PART "
+                + "FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? "
+                + "ORDER BY INDEX_NAME, SEQ_IN_INDEX")) {
+            ps.setString(1, c.schema());
+            ps.setString(2, c.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String index = rs.getString(1);
+                    String column = rs.getString(3);
+                    List<String> cols = keys.computeIfAbsent(index, k -> new ArrayList<>());
+                    if (rs.getInt(2) == 0) {
+                        unique.add(index);
+                    }
+                    if (column == null || extra.contains(column)) {
+                        touched.add(index); // an expression part (MySQL 8.0) is kept only with its index
+                    } else {
+                        cols.add(Identifiers.quote(column) + (rs.getObject(4) == null ? "" : "(" + rs.getInt(4) + ")"));
+                    }
+                }
+            }
+        }
+        List<String> clauses = new ArrayList<>();
+        for (String index : touched) {
+            boolean primary = index.equals("PRIMARY");
+            clauses.add(primary ? "DROP PRIMARY KEY" : "DROP INDEX " + Identifiers.quote(index));
+            List<String> rest = keys.get(index);
+            if (!rest.isEmpty()) {
+                clauses.add((primary ? "ADD PRIMARY KEY" : (unique.contains(index) ? "ADD UNIQUE " : "ADD INDEX ")
+                        + Identifiers.quote(index)) + " (" + String.join(", ", rest) + ")");
+            }
+        }
+        SchemaReader.read(tconn(), c).columns().stream().map(Column::name).filter(extra::contains)
+                .forEach(n -> clauses.add("DROP COLUMN " + Identifiers.quote(n)));
+        if (!clauses.isEmpty()) {
+            st.execute("ALTER TABLE " + c.quoted() + " " + String.join(", ", clauses));
         }
     }
 

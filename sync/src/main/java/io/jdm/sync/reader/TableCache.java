@@ -61,7 +61,8 @@ final class TableCache implements AutoCloseable {
     private TableInfo info(TableName name) {
         TableName target = router.apply(name);
         return TableInfo.of(tracker.schema(name), target, tracker.targetHasMoreColumns(name))
-                .withTargetOutsideTransactions(tracker.outsideTransactions(target));
+                .withTargetOutsideTransactions(tracker.outsideTransactions(target))
+                .withExtra(tracker.extraColumns(name));
     }
 
     /** The decoder for this TABLE_MAP, or null when the table is not replicated. */

@@ -1,5 +1,6 @@
 package io.jdm.sync.ring;
 
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.TableName;
@@ -19,10 +20,12 @@ import java.util.List;
  * @param targetOutsideTransactions the target table's engine keeps rows outside transactions
  *        (MyISAM, Aria…): what a failed batch wrote stays, so its changes are always written in
  *        safe mode, which writes them again over themselves on the replay
+ * @param extra the columns its route adds in the target (DM's extract-table and its siblings), written
+ *        with every row image and part of every lookup; the source schema does not have them
  */
 public record TableInfo(TableName source, TableName target, TableSchema schema, List<int[]> keys,
                         int[] writable, boolean targetHasMoreColumns, boolean spool,
-                        boolean targetOutsideTransactions) {
+                        boolean targetOutsideTransactions, ExtraColumns extra) {
 
     public static TableInfo of(TableSchema schema, TableName target) {
         return of(schema, target, false);
@@ -34,13 +37,19 @@ public record TableInfo(TableName source, TableName target, TableSchema schema, 
 
     /** This table with what the target's engine says ({@link #targetOutsideTransactions}). */
     public TableInfo withTargetOutsideTransactions(boolean outside) {
-        return new TableInfo(source, target, schema, keys, writable, targetHasMoreColumns, spool, outside);
+        return new TableInfo(source, target, schema, keys, writable, targetHasMoreColumns, spool, outside, extra);
+    }
+
+    /** This table with the columns its route adds in the target. */
+    public TableInfo withExtra(ExtraColumns e) {
+        return new TableInfo(source, target, schema, keys, writable, targetHasMoreColumns, spool,
+                targetOutsideTransactions, e);
     }
 
     /** A shard's rows written to its spool {@code target}, whose schema is the shard's plus the spool's flag. */
     public static TableInfo spool(TableSchema schema, TableName source, TableName target) {
         TableInfo t = of(schema, target, true, true);
-        return new TableInfo(source, target, schema, t.keys, t.writable, true, true, false);
+        return new TableInfo(source, target, schema, t.keys, t.writable, true, true, false, ExtraColumns.NONE);
     }
 
     private static TableInfo of(TableSchema schema, TableName target, boolean targetHasMoreColumns, boolean spool) {
@@ -59,7 +68,7 @@ public record TableInfo(TableName source, TableName target, TableSchema schema, 
             }
         }
         return new TableInfo(schema.name(), target, schema, List.copyOf(keys), writable, targetHasMoreColumns, spool,
-                false);
+                false, ExtraColumns.NONE);
     }
 
     private static int[] indexes(TableSchema schema, List<String> names) {

@@ -18,7 +18,9 @@ import java.util.List;
  * them). Keyless tables: one row per statement,
  * every column in the WHERE clause, {@code LIMIT 1}. A statement that writes an ENUM's index 0
  * runs between {@code SET SESSION sql_mode} to {@link SqlModes#REPLAY_NON_STRICT} and back to the
- * writer's own mode.
+ * writer's own mode. A table whose route adds columns ({@link TableInfo#extra()}) writes them with
+ * every row image and finds its rows by them as well as by its key: shards' keys may collide in the
+ * merged table.
  */
 final class SqlBuilder {
     /**
@@ -254,7 +256,17 @@ final class SqlBuilder {
             sb.append(')');
         }
         sb.append(")");
+        extraConditions(sb, t);
         end(sb);
+    }
+
+    /** {@code AND e1 = v1 …} for the columns the route adds: the row is this shard's. */
+    private static void extraConditions(StringBuilder sb, TableInfo t) {
+        for (int i = 0; i < t.extra().size(); i++) {
+            sb.append(" AND ");
+            Identifiers.appendQuoted(sb, t.extra().names().get(i));
+            sb.append(" = ").append(t.extra().literal(i));
+        }
     }
 
     /** {@code WHERE k1 = v AND …} on the identity key, or on every column with {@code <=>} and LIMIT 1. */
@@ -270,6 +282,7 @@ final class SqlBuilder {
             sb.append(t.keyless() ? " <=> " : " = ");
             value(sb, col, row[cols[k]]);
         }
+        extraConditions(sb, t);
         sb.append(" LIMIT 1");
     }
 
@@ -282,6 +295,10 @@ final class SqlBuilder {
             first = false;
             Identifiers.appendQuoted(sb, t.column(c).name());
         }
+        for (String e : t.extra().names()) {
+            sb.append(',');
+            Identifiers.appendQuoted(sb, e);
+        }
     }
 
     private void values(StringBuilder sb, TableInfo t, Object[] row) {
@@ -293,6 +310,9 @@ final class SqlBuilder {
             }
             first = false;
             value(sb, t.column(c), row[c]);
+        }
+        for (int i = 0; i < t.extra().size(); i++) {
+            sb.append(',').append(t.extra().literal(i));
         }
         sb.append(')');
     }

@@ -1,0 +1,181 @@
+package io.jdm.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.config.TaskConfig;
+import io.jdm.common.config.TaskConfigLoader;
+import io.jdm.embedded.EmbeddedMariaDb;
+import io.jdm.embedded.ServerProfile;
+import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * DM's extend_column case through a whole task (dump, load, then sync): routes with
+ * extract-table, extract-schema and extract-source merge shards whose primary keys collide
+ * (extend_column1.t1 on one source and extend_column2.t2 on another, both holding c1 = 1 and 2, into
+ * extend_column.t; y1 and y2 of one source, with a generated column, into extend_column.y), the
+ * target tables created by the user with the extra columns in their primary keys. After the load,
+ * after inserts, and after an update that moves a key and deletes, every target row is its shard's
+ * row (values as hex) with the values DM gives the extra columns. Run with both load paths: LOAD
+ * DATA (on-duplicate error) and statements (on-duplicate ignore).
+ */
+class ExtractColumnsIT {
+    private static SqlServer source1;
+    private static EmbeddedMariaDb source2;
+    private static SqlServer target;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void servers() {
+        source1 = TestServers.shared().source();
+        target = TestServers.shared().target();
+        source2 = EmbeddedMariaDb.start("extract-source2", ServerProfile.SOURCE);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (source2 != null) {
+            source2.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"error", "ignore"})
+    void shardsWithCollidingKeysMergeWithTheirExtractedNames(String onDuplicate) throws Exception {
+        source1.freshDatabase("extend_column1");
+        source2.freshDatabase("extend_column2");
+        target.freshDatabase("extend_column");
+        target.execute("DROP DATABASE IF EXISTS jdm_meta_extract");
+        source1.execute("CREATE TABLE extend_column1.t1 (c1 INT, c2 INT, c3 INT, PRIMARY KEY (c1))",
+                "INSERT INTO extend_column1.t1 VALUES (1, 1, 1), (2, 2, 2)",
+                "CREATE TABLE extend_column1.y1 (c1 INT, c2 INT, c3 INT, gc3 INT AS (c1 + 1) VIRTUAL, PRIMARY KEY (c1))",
+                "INSERT INTO extend_column1.y1 (c1, c2, c3) VALUES (1, 1, 1), (2, 2, 2)",
+                "CREATE TABLE extend_column1.y2 (c1 INT, c2 INT, c3 INT, gc3 INT AS (c1 + 1) VIRTUAL, PRIMARY KEY (c1))",
+                "INSERT INTO extend_column1.y2 (c1, c2, c3) VALUES (1, 1, 1), (2, 2, 2)");
+        source2.execute("CREATE TABLE extend_column2.t2 (c1 INT, c2 INT, c3 INT, PRIMARY KEY (c1))",
+                "INSERT INTO extend_column2.t2 VALUES (1, 1, 1), (2, 2, 2)");
+        target.execute("CREATE TABLE extend_column.t (c1 INT, c2 INT, c3 INT, c_table VARCHAR(64), "
+                        + "c_schema VARCHAR(64), c_source VARCHAR(64), PRIMARY KEY (c1, c_table, c_schema, c_source))",
+                "CREATE TABLE extend_column.y (c1 INT, c2 INT, c3 INT, gc3 INT AS (c1 + 1) VIRTUAL, "
+                        + "c_table VARCHAR(64), PRIMARY KEY (c1, c_table))");
+
+        TaskConfig task = new TaskConfigLoader().load(taskFile(onDuplicate));
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE), "extract-it");
+        try {
+            assertTrue(run.awaitSync(Duration.ofMinutes(2)) != null, "sync never started: " + run.failure());
+            awaitMerged(run);
+            assertEquals(4, target.rows("SELECT * FROM extend_column.t").size());
+
+            source1.execute("INSERT INTO extend_column1.t1 VALUES (3, 3, 3)",
+                    "INSERT INTO extend_column1.y1 (c1, c2, c3) VALUES (3, 3, 3)",
+                    "INSERT INTO extend_column1.y2 (c1, c2, c3) VALUES (3, 3, 3)");
+            source2.execute("INSERT INTO extend_column2.t2 VALUES (3, 3, 3)");
+            awaitMerged(run);
+
+            source1.execute("UPDATE extend_column1.y2 SET c1 = 4 WHERE c1 = 3",
+                    "UPDATE extend_column1.t1 SET c2 = 30 WHERE c1 = 3");
+            source2.execute("UPDATE extend_column2.t2 SET c1 = 4 WHERE c1 = 3");
+            awaitMerged(run);
+
+            source1.execute("DELETE FROM extend_column1.y2 WHERE c1 = 4");
+            source2.execute("DELETE FROM extend_column2.t2 WHERE c1 > 1");
+            awaitMerged(run);
+            assertEquals(List.of("1|1|1|1|extend_column1|replica01", "1|1|1|2|extend_column2|replica02",
+                    "2|2|2|1|extend_column1|replica01", "3|30|3|1|extend_column1|replica01"),
+                    target.rows("SELECT * FROM extend_column.t ORDER BY c1, c_table"));
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+    }
+
+    /** Every shard's rows with DM's values for the extra columns, as hex. */
+    private static List<String> expectedT() throws Exception {
+        List<String> rows = new ArrayList<>(source1.rows("SELECT HEX(c1), HEX(c2), HEX(c3), HEX('1'), "
+                + "HEX('extend_column1'), HEX('replica01') FROM extend_column1.t1"));
+        rows.addAll(source2.rows("SELECT HEX(c1), HEX(c2), HEX(c3), HEX('2'), HEX('extend_column2'), "
+                + "HEX('replica02') FROM extend_column2.t2"));
+        Collections.sort(rows);
+        return rows;
+    }
+
+    private static List<String> expectedY() throws Exception {
+        List<String> rows = new ArrayList<>(source1.rows("SELECT HEX(c1), HEX(c2), HEX(c3), HEX(gc3), HEX('1') "
+                + "FROM extend_column1.y1"));
+        rows.addAll(source1.rows("SELECT HEX(c1), HEX(c2), HEX(c3), HEX(gc3), HEX('2') FROM extend_column1.y2"));
+        Collections.sort(rows);
+        return rows;
+    }
+
+    private static void awaitMerged(BackgroundTask run) throws Exception {
+        List<String> wantT = expectedT();
+        List<String> wantY = expectedY();
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        List<String> t = List.of();
+        List<String> y = List.of();
+        while (System.nanoTime() < deadline && run.failure() == null) {
+            t = new ArrayList<>(target.rows("SELECT HEX(c1), HEX(c2), HEX(c3), HEX(c_table), HEX(c_schema), "
+                    + "HEX(c_source) FROM extend_column.t"));
+            y = new ArrayList<>(target.rows("SELECT HEX(c1), HEX(c2), HEX(c3), HEX(gc3), HEX(c_table) "
+                    + "FROM extend_column.y"));
+            Collections.sort(t);
+            Collections.sort(y);
+            if (t.equals(wantT) && y.equals(wantY)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        assertNull(run.failure(), "task failed");
+        assertFalse(wantT.isEmpty());
+        assertEquals(wantT, t, "extend_column.t is not its shards' rows with their extracted names");
+        assertEquals(wantY, y, "extend_column.y is not its shards' rows with their extracted names");
+    }
+
+    /** DM's extend_column routes: source 1 merges t* and y*, source 2 only t*. */
+    private Path taskFile(String onDuplicate) throws Exception {
+        String t = "{schema-pattern: \"extend_column*\", target-schema: extend_column, table-pattern: \"t*\", "
+                + "target-table: t, extract-table: {table-regexp: \"t(.*)\", target-column: c_table}, "
+                + "extract-schema: {schema-regexp: \"(.*)\", target-column: c_schema}, "
+                + "extract-source: {source-regexp: \"mysql-(.*)-([0-9]+)\", target-column: c_source}}";
+        String y = "{schema-pattern: \"extend_column*\", target-schema: extend_column, table-pattern: \"y*\", "
+                + "target-table: y, extract-table: {table-regexp: \"y([0-9a-zA-Z]+)\", target-column: c_table}}";
+        return Files.writeString(dir.resolve("task.yaml"), String.join("\n",
+                "name: extract-it",
+                "task-mode: all",
+                "meta-schema: jdm_meta_extract",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {instance: {do-dbs: [\"extend_column*\"]}}",
+                "routes:",
+                "  extend-column-table-rules: " + y,
+                "  extend-column-table-source-schema-rules: " + t,
+                "mydumpers: {global: {threads: 2, dir: \"" + dir.resolve("dump") + "\"}}",
+                "loaders: {global: {pool-size: 4, on-duplicate: " + onDuplicate + "}}",
+                "syncers: {global: {worker-count: 4, batch: 100, checkpoint-flush-interval: 1}}",
+                "mysql-instances:",
+                "  - source-id: mysql-replica-01",
+                "    block-allow-list: instance",
+                "    route-rules: [extend-column-table-rules, extend-column-table-source-schema-rules]",
+                "    from: {host: 127.0.0.1, port: " + source1.port() + ", user: root, password: \"\"}",
+                "  - source-id: mysql-replica-02",
+                "    block-allow-list: instance",
+                "    route-rules: [extend-column-table-source-schema-rules]",
+                "    from: {host: 127.0.0.1, port: " + source2.port() + ", user: root, password: \"\"}",
+                ""));
+    }
+}
