@@ -1,5 +1,7 @@
 package io.jdm.bench;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.bench.result.Sample;
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
@@ -97,8 +99,8 @@ final class JdmReplicator implements Replicator {
     private void dropCheckpoint() throws Exception {
         try (Connection c = DataSources.connect(target); Statement st = c.createStatement()) {
             st.execute(metaSchema != null ? "DROP DATABASE IF EXISTS " + Identifiers.quote(metaSchema)
-                    : "DROP TABLE IF EXISTS " + Identifiers.quote(TaskConfig.DEFAULT_META_SCHEMA) + "."
-                    + Identifiers.quote(task + "_syncer_checkpoint"));
+                    : "DROP TABLE IF EXISTS " + MetaTable.SYNCER_CHECKPOINT.of(TaskConfig.DEFAULT_META_SCHEMA, task)
+                    .quoted());
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.jdm.bench;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.bench.result.Sample;
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.sql.Identifiers;
@@ -118,7 +120,7 @@ final class LoadSweeps {
     private Map<String, Double> jdm(Path dump, int pool, long bytes) throws Exception {
         copy.drop();
         copy.exec("CREATE DATABASE IF NOT EXISTS jdm_meta",
-                "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(TASK + "_loader_checkpoint"));
+                "DROP TABLE IF EXISTS " + MetaTable.LOADER_CHECKPOINT.of("jdm_meta", TASK).quoted());
         LoadConfig c = LoadConfig.of(TASK, "bench", env.target(), dump).withPoolSize(pool)
                 .withRouter(t -> new TableName(targetDb, t.table()));
         LoadUnit unit = new LoadUnit(c);

@@ -1,5 +1,7 @@
 package io.jdm.bench;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.bench.result.LagTrace;
 import io.jdm.bench.result.Sample;
 import io.jdm.bench.result.Stats;
@@ -147,7 +149,7 @@ final class SyncSweeps {
         String db = env.cfg().database();
         exec(env.source(), Heartbeat.createTable(db));
         exec(env.target(), "DROP DATABASE IF EXISTS " + Identifiers.quote(db), "CREATE DATABASE IF NOT EXISTS jdm_meta",
-                "DROP TABLE IF EXISTS jdm_meta.jdmbenchcopy_loader_checkpoint");
+                "DROP TABLE IF EXISTS " + MetaTable.LOADER_CHECKPOINT.of("jdm_meta", "jdmbenchcopy").quoted());
         Path dir = env.work().resolve("sync-copy");
         new DumpUnit(DumpConfig.defaults("bench", env.source(), dir)
                 .withTableFilter((d, t) -> d.equals(db))).run();

@@ -1,5 +1,7 @@
 package io.jdm.bench;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.bench.result.Sample;
 import io.jdm.bench.workload.Sbtest;
 import io.jdm.common.sql.Identifiers;
@@ -107,7 +109,7 @@ final class VerifySweeps {
     private void copy() throws Exception {
         String db = env.cfg().database();
         exec("DROP DATABASE IF EXISTS " + Identifiers.quote(targetDb), "CREATE DATABASE IF NOT EXISTS jdm_meta",
-                "DROP TABLE IF EXISTS jdm_meta." + Identifiers.quote(TASK + "_loader_checkpoint"));
+                "DROP TABLE IF EXISTS " + MetaTable.LOADER_CHECKPOINT.of("jdm_meta", TASK).quoted());
         Path dir = env.work().resolve("verify-copy");
         new DumpUnit(DumpConfig.defaults("bench", env.source(), dir).withTableFilter((d, t) -> d.equals(db))).run();
         new LoadUnit(LoadConfig.of(TASK, "bench", env.target(), dir).withPoolSize(4)

@@ -1,5 +1,8 @@
 package io.jdm.load;
 
+import io.jdm.common.meta.MetaColumns;
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.common.schema.TableEngines;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -49,7 +52,7 @@ final class LoaderCheckpoint {
 
     LoaderCheckpoint(String metaSchema, String task, String sourceId) {
         this.metaSchema = metaSchema;
-        this.tableName = task + "_loader_checkpoint";
+        this.tableName = MetaTable.LOADER_CHECKPOINT.of(metaSchema, task).table();
         this.table = Identifiers.quote(metaSchema) + "." + Identifiers.quote(tableName);
         this.sourceId = sourceId;
     }
@@ -96,24 +99,9 @@ final class LoaderCheckpoint {
                     + "PRIMARY KEY (`source_id`, `file`)"
                     + ") DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin");
         }
-        addRowsColumn(c);
-    }
-
-    /** A checkpoint table created before rows were counted gets the column; its rows count from 0. */
-    private void addRowsColumn(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.COLUMNS "
-                + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'rows_loaded'")) {
-            ps.setString(1, metaSchema);
-            ps.setString(2, tableName);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    return;
-                }
-            }
-        }
-        try (Statement st = c.createStatement()) {
-            st.execute("ALTER TABLE " + table + " ADD COLUMN `rows_loaded` BIGINT NOT NULL DEFAULT 0 AFTER `status`");
-        }
+        // a table created before rows were counted gets the column; its rows count from 0
+        MetaColumns.addIfMissing(c, new TableName(metaSchema, tableName), "rows_loaded",
+                "BIGINT NOT NULL DEFAULT 0 AFTER `status`");
     }
 
     Map<String, Row> readAll(Connection c) throws SQLException {

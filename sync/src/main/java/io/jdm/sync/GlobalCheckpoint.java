@@ -1,5 +1,7 @@
 package io.jdm.sync;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.DataSources;
@@ -150,12 +152,11 @@ final class GlobalCheckpoint {
      */
     String startOver() {
         String where = " WHERE source_id = " + Identifiers.literal(cfg.sourceId());
-        String meta = Identifiers.quote(cfg.metaSchema()) + ".";
         return "on the target DELETE FROM " + store.table().quoted() + where + "; DELETE FROM "
                 + markers.table().quoted() + where + "; DELETE FROM " + cfg.operatorTable().quoted() + where
-                + "; DELETE FROM " + meta
-                + Identifiers.quote(cfg.task() + "_loader_checkpoint") + where + "; DELETE FROM " + meta
-                + Identifiers.quote(cfg.task() + "_stage") + where + "; remove the task's dump directory";
+                + "; DELETE FROM " + MetaTable.LOADER_CHECKPOINT.of(cfg.metaSchema(), cfg.task()).quoted() + where
+                + "; DELETE FROM " + MetaTable.STAGE.of(cfg.metaSchema(), cfg.task()).quoted() + where
+                + "; remove the task's dump directory";
     }
 
     CheckpointStore store() {

@@ -1,5 +1,7 @@
 package io.jdm.sync;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.filter.ExtraColumns;
@@ -91,7 +93,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
 
     /** The checkpoint table, {@code meta-schema.task_syncer_checkpoint}. */
     public TableName checkpointTable() {
-        return new TableName(metaSchema, task + "_syncer_checkpoint");
+        return MetaTable.SYNCER_CHECKPOINT.of(metaSchema, task);
     }
 
     /** The table of the DDL in progress, {@code meta-schema.task_syncer_ddl}. */

@@ -1,5 +1,7 @@
 package io.jdm.cli.run;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.error.FatalException;
@@ -39,7 +41,7 @@ final class AbandonedLoad {
                 throw new FatalException("source " + i.sourceId() + ": its last dump did not complete, so the rows"
                         + " its load wrote from it must go, but " + names(shared) + " also hold rows of source "
                         + other.sourceId() + "; empty those tables and delete both sources' rows from "
-                        + task.metaSchema() + "." + task.name() + "_loader_checkpoint by hand, then rerun");
+                        + MetaTable.LOADER_CHECKPOINT.of(task.metaSchema(), task.name()) + " by hand, then rerun");
             }
         }
         mine.erase();

@@ -1,5 +1,8 @@
 package io.jdm.cli.run;
 
+import io.jdm.common.meta.MetaColumns;
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.BinlogPosition;
@@ -30,14 +33,14 @@ final class StageStore {
     private final String table;
     private final String schema;
     private final String metaSchema;
-    private final String tableName;
+    private final String task;
 
     StageStore(ConnectionSpec target, String metaSchema, String task) {
         this.target = target;
         this.metaSchema = metaSchema;
-        this.tableName = task + "_stage";
+        this.task = task;
         this.schema = Identifiers.quote(metaSchema);
-        this.table = schema + "." + Identifiers.quote(tableName);
+        this.table = MetaTable.STAGE.of(metaSchema, task).quoted();
     }
 
     void init() throws SQLException {
@@ -47,28 +50,8 @@ final class StageStore {
                     + "stage VARCHAR(16) NOT NULL, binlog_file VARCHAR(255) NULL, binlog_pos BIGINT NULL, "
                     + "binlog_gtid TEXT NULL, updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) "
                     + "ON UPDATE CURRENT_TIMESTAMP(3), paused TINYINT NOT NULL DEFAULT 0)");
-            addPausedColumn(c);
-        }
-    }
-
-    /** Tables made before pauses were kept get the column; a concurrent start may have added it. */
-    private void addPausedColumn(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "
-                + "? AND TABLE_NAME = ? AND COLUMN_NAME = 'paused'")) {
-            ps.setString(1, metaSchema);
-            ps.setString(2, tableName);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    return;
-                }
-            }
-        }
-        try (Statement st = c.createStatement()) {
-            st.execute("ALTER TABLE " + table + " ADD COLUMN paused TINYINT NOT NULL DEFAULT 0");
-        } catch (SQLException e) {
-            if (e.getErrorCode() != 1060) { // ER_DUP_FIELDNAME: another process added it first
-                throw e;
-            }
+            // a table made before pauses were kept gets the column
+            MetaColumns.addIfMissing(c, MetaTable.STAGE.of(metaSchema, task), "paused", "TINYINT NOT NULL DEFAULT 0");
         }
     }
 

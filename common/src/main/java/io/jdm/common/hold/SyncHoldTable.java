@@ -1,5 +1,7 @@
 package io.jdm.common.hold;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -25,7 +27,7 @@ public final class SyncHoldTable {
 
     /** {@code {meta}.{task}_syncer_hold}, next to the sync checkpoint. */
     public static SyncHoldTable of(String metaSchema, String task) {
-        return new SyncHoldTable(new TableName(metaSchema, task + "_syncer_hold"));
+        return new SyncHoldTable(MetaTable.SYNCER_HOLD.of(metaSchema, task));
     }
 
     public TableName table() {

@@ -1,5 +1,8 @@
 package io.jdm.common.lease;
 
+import io.jdm.common.meta.MetaColumns;
+import io.jdm.common.meta.MetaTable;
+
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_DUP_FIELDNAME;
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_LOCK_DEADLOCK;
 
@@ -85,7 +88,7 @@ public final class TaskLease implements AutoCloseable {
                       OwnerProcess self) {
         this.target = target;
         this.self = self;
-        this.table = new TableName(metaSchema, task + "_owner");
+        this.table = MetaTable.OWNER.of(metaSchema, task);
         this.task = task;
         this.sourceId = sourceId;
         this.timing = timing;
@@ -258,29 +261,8 @@ public final class TaskLease implements AutoCloseable {
      * second attempt a duplicate column, which is fine.
      */
     private void addProcessColumns(Connection c) throws SQLException {
-        addColumn(c, "owner_pid_space", "VARCHAR(128) NULL AFTER owner_pid");
-        addColumn(c, "owner_start", "BIGINT NULL AFTER owner_pid_space");
-    }
-
-    private void addColumn(Connection c, String column, String definition) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = ?")) {
-            ps.setString(1, table.schema());
-            ps.setString(2, table.table());
-            ps.setString(3, column);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next() && rs.getInt(1) > 0) {
-                    return;
-                }
-            }
-        }
-        try (Statement st = c.createStatement()) {
-            st.execute("ALTER TABLE " + table.quoted() + " ADD COLUMN " + column + " " + definition);
-        } catch (SQLException e) {
-            if (e.getErrorCode() != ER_DUP_FIELDNAME) {
-                throw e;
-            }
-        }
+        MetaColumns.addIfMissing(c, table, "owner_pid_space", "VARCHAR(128) NULL AFTER owner_pid");
+        MetaColumns.addIfMissing(c, table, "owner_start", "BIGINT NULL AFTER owner_pid_space");
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.jdm.sync.checkpoint;
 
+import io.jdm.common.meta.MetaColumns;
+
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.ChangePos;
@@ -48,20 +50,7 @@ public final class CheckpointStore {
                     + " PRIMARY KEY (source_id, gen, writer)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
         }
         // a table made before positions named their server gets the column; its rows name none
-        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM information_schema.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND COLUMN_NAME = 'source_server'")) {
-            ps.setString(1, table.schema());
-            ps.setString(2, table.table());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next() && rs.getInt(1) > 0) {
-                    return;
-                }
-            }
-        }
-        try (Statement st = c.createStatement()) {
-            st.execute("ALTER TABLE " + table.quoted()
-                    + " ADD COLUMN source_server VARCHAR(255) NOT NULL DEFAULT '' AFTER gtid_before");
-        }
+        MetaColumns.addIfMissing(c, table, "source_server", "VARCHAR(255) NOT NULL DEFAULT '' AFTER gtid_before");
     }
 
     /** Names the source server the positions written from now on are in ({@link SourceServer#id()}). */

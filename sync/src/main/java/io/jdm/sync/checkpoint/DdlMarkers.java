@@ -1,5 +1,7 @@
 package io.jdm.sync.checkpoint;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -45,7 +47,7 @@ public final class DdlMarkers {
 
     /** {@code {meta}.{task}_syncer_ddl}. */
     public static TableName table(String metaSchema, String task) {
-        return new TableName(metaSchema, task + "_syncer_ddl");
+        return MetaTable.SYNCER_DDL.of(metaSchema, task);
     }
 
     public TableName table() {

@@ -1,5 +1,7 @@
 package io.jdm.sync.operator;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -29,7 +31,7 @@ public final class OperatorStore {
 
     /** {@code {meta}.{task}_syncer_operator}. */
     public static TableName table(String metaSchema, String task) {
-        return new TableName(metaSchema, task + "_syncer_operator");
+        return MetaTable.SYNCER_OPERATOR.of(metaSchema, task);
     }
 
     public TableName table() {

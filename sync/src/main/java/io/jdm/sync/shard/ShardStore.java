@@ -1,5 +1,7 @@
 package io.jdm.sync.shard;
 
+import io.jdm.common.meta.MetaTable;
+
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
@@ -52,19 +54,19 @@ public final class ShardStore {
     }
 
     public TableName sources() {
-        return new TableName(meta, task + "_shard_source");
+        return MetaTable.SHARD_SOURCE.of(meta, task);
     }
 
     public TableName members() {
-        return new TableName(meta, task + "_shard_member");
+        return MetaTable.SHARD_MEMBER.of(meta, task);
     }
 
     public TableName locks() {
-        return new TableName(meta, task + "_shard_lock");
+        return MetaTable.SHARD_LOCK.of(meta, task);
     }
 
     public TableName arrivals() {
-        return new TableName(meta, task + "_shard_arrival");
+        return MetaTable.SHARD_ARRIVAL.of(meta, task);
     }
 
     public String metaSchema() {
