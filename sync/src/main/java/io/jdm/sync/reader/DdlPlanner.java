@@ -101,40 +101,52 @@ final class DdlPlanner {
         }
         List<DdlChange> out = new ArrayList<>();
         for (ParsedDdl one : parsed.split()) {
-            for (ParsedDdl d : online == null ? List.of(one) : online.translate(one)) {
-                if (!selected(d)) {
-                    continue;
-                }
-                ChangePos at = pos.apply(out.size());
-                tracker.apply(d, session.get(), String.valueOf(at.restartPoint()));
-                TableName p = d.primary();
-                Action action = decider.decide(p.schema(), p.table(), d.kind(), d.sql());
-                if (action == Action.ERROR) {
-                    throw new FatalException("sync: a filter rule with action Error stopped the task at "
-                            + at.restartPoint() + ": " + d.kind().yamlName() + " on " + describe(p) + ": "
-                            + oneLine(d.sql()) + "; change that rule in filters (or add an Ignore rule for this "
-                            + "statement) and restart the task");
-                }
-                if (action == Action.IGNORE) {
-                    LOG.info("sync: DDL at {} on {} skipped by a filter rule: {}", at, describe(p), oneLine(d.sql()));
-                    continue;
-                }
-                String target = routes.targetSql(d, at);
-                if (target != null) {
-                    String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
-                    String options = d.isDatabase() ? "" : tracker.databaseOptions(p.schema());
-                    DdlChange change = new DdlChange(defaultDb, target, d.sql(), d.touched(),
-                            d.touched().stream().map(router).distinct().toList(), targetSchema, options, at,
-                            eventMillis, session.get(), d.kind() == EventType.CREATE_TABLE);
-                    if (shards != null && !d.isDatabase() && ShardCoordinator.groupDdl(d.kind(), d.renamedTo() != null)) {
-                        change = change.withStep(shards.arrive(p, router.apply(p), target, d.sql(), at,
-                                session.get(), tracker.copyOf(p), t -> d.rewrite(n -> n.equals(p) ? t : router.apply(n))));
-                    }
-                    out.add(change);
+            List<OnlineDdl.Part> parts = online == null ? List.of(OnlineDdl.Part.same(one))
+                    : online.translate(one, pos.apply(out.size()), defaultDb, session);
+            for (OnlineDdl.Part part : parts) {
+                if (part.ddl() == null) {
+                    out.add(new DdlChange(defaultDb, "", sql, List.of(part.table()), List.of(), null, "",
+                            pos.apply(out.size()), eventMillis, null, false, part.step()));
+                } else if (selected(part.ddl())) {
+                    Supplier<SourceSession> own = part.session() == null ? session : part::session;
+                    plan(part.ddl(), part.schema() == null ? defaultDb : part.schema(), own, pos.apply(out.size()),
+                            eventMillis, out);
                 }
             }
         }
         return out;
+    }
+
+    /** One table's statement (of a selected table): followed by the tracker, filtered, routed, added to {@code out}. */
+    private void plan(ParsedDdl d, String defaultDb, Supplier<SourceSession> session, ChangePos at, long eventMillis,
+                      List<DdlChange> out) {
+        tracker.apply(d, session.get(), String.valueOf(at.restartPoint()));
+        TableName p = d.primary();
+        Action action = decider.decide(p.schema(), p.table(), d.kind(), d.sql());
+        if (action == Action.ERROR) {
+            throw new FatalException("sync: a filter rule with action Error stopped the task at "
+                    + at.restartPoint() + ": " + d.kind().yamlName() + " on " + describe(p) + ": "
+                    + oneLine(d.sql()) + "; change that rule in filters (or add an Ignore rule for this "
+                    + "statement) and restart the task");
+        }
+        if (action == Action.IGNORE) {
+            LOG.info("sync: DDL at {} on {} skipped by a filter rule: {}", at, describe(p), oneLine(d.sql()));
+            return;
+        }
+        String target = routes.targetSql(d, at);
+        if (target == null) {
+            return;
+        }
+        String targetSchema = d.isDatabase() ? null : router.apply(p).schema();
+        String options = d.isDatabase() ? "" : tracker.databaseOptions(p.schema());
+        DdlChange change = new DdlChange(defaultDb, target, d.sql(), d.touched(),
+                d.touched().stream().map(router).distinct().toList(), targetSchema, options, at,
+                eventMillis, session.get(), d.kind() == EventType.CREATE_TABLE);
+        if (shards != null && !d.isDatabase() && ShardCoordinator.groupDdl(d.kind(), d.renamedTo() != null)) {
+            change = change.withStep(shards.arrive(p, router.apply(p), target, d.sql(), at,
+                    session.get(), tracker.copyOf(p), t -> d.rewrite(n -> n.equals(p) ? t : router.apply(n))));
+        }
+        out.add(change);
     }
 
     /**
@@ -146,15 +158,21 @@ final class DdlPlanner {
     private List<DdlChange> operated(BinlogOperator op, String defaultDb, String sql, Supplier<SourceSession> session,
                                      IntFunction<ChangePos> pos, long eventMillis) {
         List<ParsedDdl> parts = new ArrayList<>();
+        BarrierStep onlineSteps = null; // what online DDL keeps in the meta schema moves with the operator's step
         if (DdlParser.dmlVerb(sql, grammar) == null && DdlParser.isDdl(sql, grammar)) {
             try {
                 ParsedDdl parsed = DdlParser.parse(defaultDb, sql, dialect(session), grammar);
                 if (parsed != null && parsed.kind() != EventType.OTHER_DDL) {
                     for (ParsedDdl one : parsed.split()) {
-                        for (ParsedDdl d : online == null ? List.of(one) : online.translate(one)) {
-                            if (selected(d)) {
+                        for (OnlineDdl.Part part : online == null ? List.of(OnlineDdl.Part.same(one))
+                                : online.translate(one, pos.apply(0), defaultDb, session)) {
+                            ParsedDdl d = part.ddl();
+                            if (d == null) {
+                                onlineSteps = onlineSteps == null ? part.step() : onlineSteps.andThen(part.step());
+                            } else if (selected(d)) {
                                 refuseGroupDdl(op, d);
-                                tracker.apply(d, session.get(), String.valueOf(pos.apply(0).restartPoint()));
+                                tracker.apply(d, part.session() == null ? session.get() : part.session(),
+                                        String.valueOf(pos.apply(0).restartPoint()));
                                 parts.add(d);
                             }
                         }
@@ -167,6 +185,7 @@ final class DdlPlanner {
         }
         List<TableName> tables = parts.stream().flatMap(d -> d.touched().stream()).distinct().toList();
         BarrierStep step = operators.step(op, sql);
+        step = onlineSteps == null ? step : step.andThen(onlineSteps);
         if (op.kind() == BinlogOperator.Kind.SKIP) {
             return List.of(new DdlChange(defaultDb, "", sql, tables, List.of(), null, "", pos.apply(0), eventMillis,
                     null, false, step));
@@ -251,7 +270,10 @@ final class DdlPlanner {
 
     /** How the statement's own session reads its text: its sql_mode; every conditional comment is code. */
     private static SqlDialect dialect(Supplier<SourceSession> session) {
-        SourceSession s = session.get();
+        return dialect(session.get());
+    }
+
+    static SqlDialect dialect(SourceSession s) {
         return s == null ? SqlDialect.DEFAULT
                 : new SqlDialect(s.ansiQuotes(), s.noBackslashEscapes(), SqlDialect.DEFAULT.serverVersion());
     }
