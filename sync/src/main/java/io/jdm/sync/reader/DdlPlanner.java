@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * Turns one DDL statement from the binlog into what the target runs, in this order:
  *
  * <pre>
- *  statement ─► parse (names located) ─► split (one table each) ─► online DDL (shadow tables)
+ *  statement ─► parse (names located) ─► split (one table each) ─► online DDL (shadow tables;
+ *            a ghost ALTER becomes a barrier step that keeps it for the cut-over)
  *            ─► selected? ─► schema tracker replays it (always: rows after it are decoded with it)
  *            ─► filters: Do / Ignore (skipped, positions still advance) / Error (task stops)
  *            ─► routes (rewritten names; merged shards kept) ─► DdlChange, one per statement
@@ -109,8 +110,8 @@ final class DdlPlanner {
                             pos.apply(out.size()), eventMillis, null, false, part.step()));
                 } else if (selected(part.ddl())) {
                     Supplier<SourceSession> own = part.session() == null ? session : part::session;
-                    plan(part.ddl(), part.schema() == null ? defaultDb : part.schema(), own, pos.apply(out.size()),
-                            eventMillis, out);
+                    planTable(part.ddl(), part.schema() == null ? defaultDb : part.schema(), own,
+                            pos.apply(out.size()), eventMillis, out);
                 }
             }
         }
@@ -118,8 +119,8 @@ final class DdlPlanner {
     }
 
     /** One table's statement (of a selected table): followed by the tracker, filtered, routed, added to {@code out}. */
-    private void plan(ParsedDdl d, String defaultDb, Supplier<SourceSession> session, ChangePos at, long eventMillis,
-                      List<DdlChange> out) {
+    private void planTable(ParsedDdl d, String defaultDb, Supplier<SourceSession> session, ChangePos at,
+                           long eventMillis, List<DdlChange> out) {
         tracker.apply(d, session.get(), String.valueOf(at.restartPoint()));
         TableName p = d.primary();
         Action action = decider.decide(p.schema(), p.table(), d.kind(), d.sql());
