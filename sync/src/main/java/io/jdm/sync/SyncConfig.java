@@ -1,7 +1,7 @@
 package io.jdm.sync;
 
+import io.jdm.common.config.OnlineDdlConfig;
 import io.jdm.common.meta.MetaTable;
-
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.filter.ExtraColumns;
@@ -9,6 +9,7 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.checkpoint.DdlMarkers;
+import io.jdm.sync.checkpoint.OnlineDdlStore;
 import io.jdm.sync.operator.OperatorStore;
 import io.jdm.sync.reader.EventDecider;
 import io.jdm.sync.ring.ChangePos;
@@ -38,7 +39,8 @@ import java.util.function.UnaryOperator;
  *        before it and none after it, so the first start needs no safe mode either
  * @param retryBudget how long a writer keeps retrying a retriable failure before the unit fails
  * @param eventFilter DM's {@code filters}: decides per row event and per DDL statement (default: apply all)
- * @param onlineDdl follow gh-ost / pt-online-schema-change shadow tables as DM's {@code online-ddl} does
+ * @param onlineDdl follow gh-ost / pt-online-schema-change shadow tables as DM's {@code online-ddl} does,
+ *        knowing them by {@code shadow-table-rules} and {@code trash-table-rules}
  * @param shardSources shard-mode pessimistic: every source id of the task (a group DDL waits for the
  *        shards of all of them); empty without it
  * @param shardOptimistic shard-mode optimistic rather than pessimistic (see {@code io.jdm.sync.shard})
@@ -50,7 +52,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                          Duration checkpointFlushInterval, String metaSchema, boolean enableGtid,
                          Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
-                         EventDecider eventFilter, boolean onlineDdl, BinlogPosition safeModeUntil,
+                         EventDecider eventFilter, OnlineDdlConfig onlineDdl, BinlogPosition safeModeUntil,
                          boolean startExact, List<String> shardSources, boolean shardOptimistic,
                          Function<TableName, ExtraColumns> extraColumns) {
 
@@ -64,6 +66,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         router = router == null ? UnaryOperator.identity() : router;
         extraColumns = extraColumns == null ? t -> ExtraColumns.NONE : extraColumns;
         eventFilter = eventFilter == null ? EventDecider.ALWAYS_DO : eventFilter;
+        onlineDdl = onlineDdl == null ? OnlineDdlConfig.DEFAULT : onlineDdl;
         safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
         shardSources = shardSources == null ? List.of() : List.copyOf(shardSources);
         check(task.matches("[A-Za-z0-9_-]+"), "task", task, "must be letters, digits, _ and - only (it names tables)");
@@ -101,6 +104,11 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         return DdlMarkers.table(metaSchema, task);
     }
 
+    /** The online DDL table, {@code meta-schema.task_onlineddl}. */
+    public TableName onlineDdlTable() {
+        return OnlineDdlStore.table(metaSchema, task);
+    }
+
     /** The binlog operators' table, {@code meta-schema.task_syncer_operator}. */
     public TableName operatorTable() {
         return OperatorStore.table(metaSchema, task);
@@ -116,7 +124,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                 + " server-id=" + serverId + " start=" + start + " worker-count=" + workerCount + " batch=" + batch
                 + " queue-size=" + queueSize + " safe-mode=" + safeMode + " compact=" + compact
                 + " multiple-rows=" + multipleRows + " meta-schema=" + metaSchema + " enable-gtid=" + enableGtid
-                + " online-ddl=" + onlineDdl + (safeModeUntil == null ? "" : " safe-mode-until=" + safeModeUntil)
+                + " online-ddl=" + onlineDdl.enabled()
+                + (safeModeUntil == null ? "" : " safe-mode-until=" + safeModeUntil)
                 + "]";
     }
 
@@ -147,7 +156,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private Duration retryBudget = Duration.ofMinutes(2);
         private Duration retryMaxBackoff = Duration.ofSeconds(5);
         private EventDecider eventFilter = EventDecider.ALWAYS_DO;
-        private boolean onlineDdl = TaskConfig.DEFAULT_ONLINE_DDL;
+        private OnlineDdlConfig onlineDdl = OnlineDdlConfig.DEFAULT;
         private BinlogPosition safeModeUntil;
         private boolean startExact;
         private List<String> shardSources;
@@ -195,7 +204,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder retryBudget(Duration v) { retryBudget = v; return this; }
         public Builder retryMaxBackoff(Duration v) { retryMaxBackoff = v; return this; }
         public Builder eventFilter(EventDecider v) { eventFilter = v; return this; }
-        public Builder onlineDdl(boolean v) { onlineDdl = v; return this; }
+        public Builder onlineDdl(OnlineDdlConfig v) { onlineDdl = v; return this; }
         public Builder safeModeUntil(BinlogPosition v) { safeModeUntil = v; return this; }
         public Builder startExact(boolean v) { startExact = v; return this; }
         public Builder shardSources(List<String> v) { shardSources = v; return this; }

@@ -9,6 +9,7 @@ import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.checkpoint.AppliedFilter;
+import io.jdm.sync.checkpoint.OnlineDdlStore;
 import io.jdm.sync.operator.BinlogOperator;
 import io.jdm.sync.operator.OperatorStore;
 import io.jdm.sync.operator.Operators;
@@ -64,6 +65,8 @@ public final class SyncUnit {
     /** The furthest any writer of an earlier run got (see {@link ShardCoordinator#drainAfter}); null on a first start. */
     private io.jdm.sync.ring.ChangePos appliedHorizon;
     private volatile BinlogReader reader;
+    /** The online DDL statements recorded for a cut-over, read at start; null with online-ddl off. */
+    private OnlineDdlStore onlineDdl;
     /** The source's binlog operators, read at start. */
     private Operators operators;
     /** shard-mode pessimistic: this source's part in the group DDL locks; null without it. */
@@ -102,9 +105,8 @@ public final class SyncUnit {
                     cfg.enableGtid(), heartbeat(), cfg.retryBudget(), cfg.retryMaxBackoff(),
                     cfg.tableFilter(), cfg.router(), cfg.target(),
                     BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
-                    cfg.onlineDdl(), checkpoint.startOver(), shards, operators, cfg.extraColumns()),
-                    checkpoint.startPosition(),
-                    pipeline.sink(), this::failReading, gate);
+                    cfg.onlineDdl(), checkpoint.startOver(), shards, operators, onlineDdl, cfg.extraColumns()),
+                    checkpoint.startPosition(), pipeline.sink(), this::failReading, gate);
             holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
                     cfg.sourceId(), gate, reader::lastEventEnd, pipeline::cursor, progress::minSequence);
             holdWatcher.ensureTable();
@@ -164,6 +166,8 @@ public final class SyncUnit {
             appliedHorizon = applied.horizon();
             pipeline.build(applied, checkpoint, batchBytes, safeMode, WriterSqlMode.writerTarget(cfg, c));
             operators = Operators.load(c, new OperatorStore(cfg.operatorTable()), cfg.sourceId());
+            onlineDdl = cfg.onlineDdl().enabled() ? OnlineDdlStore.open(c, cfg.onlineDdlTable(), cfg.sourceId())
+                    : null;
             for (BinlogOperator o : operators.waiting()) {
                 LOG.info("sync: task {} source {}: binlog {} waits at {}", cfg.task(), cfg.sourceId(),
                         o.kind().word(), o.position());

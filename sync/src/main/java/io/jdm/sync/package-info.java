@@ -87,6 +87,24 @@
  * others in its place, or a filter rule (action Ignore) can skip it and every one like it. The
  * reader keeps the schema of every table at its own position (see {@code io.jdm.sync.reader}),
  * applies the {@link io.jdm.sync.reader.EventDecider} to row events and DDL, and follows gh-ost and
- * pt-online-schema-change shadow tables as DM does.
+ * pt-online-schema-change shadow tables as DM does (DM's {@code shadow-table-rules} and
+ * {@code trash-table-rules}).
+ *
+ * <h2>Online DDL outlives the process</h2>
+ * A ghost table's ALTER is not applied when it is read but at the migration's cut-over, hours later,
+ * so it is kept in {meta-schema}.{task}_onlineddl with the session and default database it ran in.
+ * Its row is written by a barrier with no statement, in the transaction that moves every writer's
+ * checkpoint past the ALTER; at the cut-over each recorded statement is an ordinary DDL (its marker,
+ * its checkpoint move) and one more barrier deletes the rows with the checkpoint move past the
+ * rename (a DROP of the ghost table deletes them the same way). So the table always holds the
+ * statements recorded before the checkpoint and not yet applied, which is what a start reads back
+ * for the reader it starts at the checkpoint.
+ *
+ * <h2>Meta tables</h2>
+ * In {meta-schema} on the target, each with one owner class: {task}_syncer_checkpoint
+ * ({@code CheckpointStore}), {task}_syncer_ddl ({@code DdlMarkers}), {task}_onlineddl
+ * ({@code OnlineDdlStore}), {task}_syncer_operator ({@code OperatorStore}), {task}_syncer_hold
+ * ({@code SyncHoldTable}, the verify snapshot's hold) and the shard tables {task}_shard_*
+ * ({@code ShardStore}).
  */
 package io.jdm.sync;

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * caller to show once.
  */
 public record TaskConfig(String name, TaskMode taskMode, String metaSchema, StatusConfig status,
-                         List<String> ignoreCheckingItems, boolean caseSensitive, boolean onlineDdl,
+                         List<String> ignoreCheckingItems, boolean caseSensitive, OnlineDdlConfig onlineDdl,
                          Optional<String> timezone,
                          DatabaseConfig targetDatabase, List<MySqlInstance> mysqlInstances,
                          Map<String, MydumperConfig> mydumpers, Map<String, LoaderConfig> loaders,
@@ -45,6 +45,7 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stat
         Objects.requireNonNull(metaSchema, "metaSchema");
         Objects.requireNonNull(status, "status");
         ignoreCheckingItems = List.copyOf(ignoreCheckingItems);
+        Objects.requireNonNull(onlineDdl, "onlineDdl");
         Objects.requireNonNull(timezone, "timezone");
         Objects.requireNonNull(targetDatabase, "targetDatabase");
         mysqlInstances = List.copyOf(mysqlInstances);

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /** The top level of a task file; the parts are read by {@link DatabaseReader}, {@link UnitReaders} ... */
 final class TaskReader {
@@ -52,7 +53,7 @@ final class TaskReader {
                 TaskConfig.DEFAULT_META_SCHEMA);
         StatusConfig status = StatusReader.read(root);
         boolean caseSensitive = root.bool("case-sensitive", false);
-        boolean onlineDdl = onlineDdl();
+        OnlineDdlConfig onlineDdl = onlineDdl();
         Optional<String> timezone = timezone();
         List<String> ignoreChecks = checkingItems();
         DatabaseConfig target = DatabaseReader.required(root, "target-database");
@@ -131,8 +132,40 @@ final class TaskReader {
         return current.isEmpty() ? old : current;
     }
 
-    /** online-ddl-scheme is DM's name before v2.0.6; either scheme turns online-ddl on, as in DM. */
-    private boolean onlineDdl() {
+    /**
+     * online-ddl-scheme is DM's name before v2.0.6; either scheme turns online-ddl on, as in DM. The
+     * rules left out (or empty) are DM's defaults.
+     */
+    private OnlineDdlConfig onlineDdl() {
+        boolean on = onlineDdlSwitch();
+        List<String> shadow = rules("shadow-table-rules", true);
+        List<String> trash = rules("trash-table-rules", false);
+        return new OnlineDdlConfig(on, shadow.isEmpty() ? OnlineDdlConfig.DEFAULT.shadowTableRules() : shadow,
+                trash.isEmpty() ? OnlineDdlConfig.DEFAULT.trashTableRules() : trash);
+    }
+
+    /** The valid rules of {@code key}; each invalid one is a problem. A shadow rule must capture the real table. */
+    private List<String> rules(String key, boolean shadow) {
+        List<String> all = root.texts(key);
+        List<String> valid = new ArrayList<>();
+        for (int i = 0; i < all.size(); i++) {
+            String at = key + "[" + i + "]";
+            try {
+                if (shadow && Pattern.compile(all.get(i)).matcher("").groupCount() < 1) {
+                    root.problem(at, "must capture the real table's name in its first group, as DM's default "
+                            + OnlineDdlConfig.DEFAULT_SHADOW_RULE + " does, got " + root.shown(key, i));
+                } else {
+                    Pattern.compile(all.get(i));
+                    valid.add(all.get(i));
+                }
+            } catch (PatternSyntaxException e) {
+                root.problem(at, "invalid regular expression " + root.shown(key, i) + ": " + e.getDescription());
+            }
+        }
+        return valid;
+    }
+
+    private boolean onlineDdlSwitch() {
         boolean on = root.bool("online-ddl", TaskConfig.DEFAULT_ONLINE_DDL);
         Optional<String> scheme = root.text("online-ddl-scheme").map(String::strip);
         if (scheme.isEmpty() || scheme.get().isEmpty()) {
@@ -151,9 +184,6 @@ final class TaskReader {
         root.unsupportedUnlessEmpty("column-mappings", "column mapping is not supported by jdm; remove it");
         root.unsupportedUnlessEmpty("expression-filter", DmKeys.NO_EXPRESSION_FILTER);
         root.unsupportedUnlessEmpty("validators", DmKeys.NO_VALIDATOR);
-        String rules = "jdm recognises gh-ost and pt-osc shadow tables by their default names only; remove it";
-        root.unsupportedUnlessEmpty("shadow-table-rules", rules);
-        root.unsupportedUnlessEmpty("trash-table-rules", rules);
         root.ignored("clean-dump-file", "jdm leaves the dump directory in place; ignored");
         root.ignored("collation_compatible", "jdm replays DDL with the collations it was written with "
                 + "(DM's loose, the default); ignored");

@@ -18,6 +18,7 @@ public enum MetaTable {
     SYNCER_DDL("syncer_ddl", "the DDL being applied (its marker), until the checkpoint passes it"),
     SYNCER_OPERATOR("syncer_operator", "binlog skip, replace and inject operators"),
     SYNCER_HOLD("syncer_hold", "where verify --snapshot asks the running sync to pause"),
+    ONLINE_DDL("onlineddl", "the ghost-table ALTERs of a gh-ost or pt-osc migration waiting for its cut-over"),
     SHARD_SOURCE("shard_source", "shard mode: the sources that listed their shards"),
     SHARD_MEMBER("shard_member", "shard mode: the shards of each merged table"),
     SHARD_LOCK("shard_lock", "shard mode: the group DDL locks"),

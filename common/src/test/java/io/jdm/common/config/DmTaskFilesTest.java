@@ -289,7 +289,7 @@ class DmTaskFilesTest {
                 """);
         MySqlInstance i = t.mysqlInstances().get(0);
         assertEquals(true, t.caseSensitive());
-        assertEquals(true, t.onlineDdl(), "online-ddl-scheme turns online-ddl on, as in DM");
+        assertEquals(true, t.onlineDdl().enabled(), "online-ddl-scheme turns online-ddl on, as in DM");
         MydumperConfig d = t.mydumper(i);
         assertEquals(List.of(8, 1024, "LOCK", "id > 3", 5000L),
                 List.of(d.threads(), d.chunkFilesizeMb(), d.consistency().name(), d.where().orElseThrow(), d.rows()));

@@ -256,7 +256,24 @@ class ValidationMessagesTest {
                 appended("filters:\n  f1:\n    schema-pattern: a\n    sql-pattern: [\"(\"]\n    action: Ignore\n",
                         "filters.f1.sql-pattern[0]: invalid regular expression \"(\": Unclosed group"),
                 appended("filters:\n  f1:\n    schema-pattern: a\n    action: Ignore\n",
-                        "filters.f1: needs events or sql-pattern"));
+                        "filters.f1: needs events or sql-pattern"),
+                appended("shadow-table-rules: [\"^_(.+)_gho$\", \"^(\"]\n",
+                        "shadow-table-rules[1]: invalid regular expression \"^(\": Unclosed group"),
+                appended("shadow-table-rules: [\"^_.+_gho$\"]\n",
+                        "shadow-table-rules[0]: must capture the real table's name in its first group, as DM's "
+                                + "default ^_(.+)_(?:new|gho)$ does, got \"^_.+_gho$\""),
+                appended("trash-table-rules: [\"[\"]\n",
+                        "trash-table-rules[0]: invalid regular expression \"[\": Unclosed character class"));
+    }
+
+    @Test
+    void shadowAndTrashTableRulesAreReadAndLeftOutMeanDmsDefaults() {
+        TaskConfig t = Tasks.parse(MINIMAL + "shadow-table-rules: [\"^(.+)_shadow$\"]\n"
+                + "trash-table-rules: [\"^(.+)_trash$\", \"^(.+)_ghc$\"]\n");
+        assertEquals(new OnlineDdlConfig(true, List.of("^(.+)_shadow$"), List.of("^(.+)_trash$", "^(.+)_ghc$")),
+                t.onlineDdl());
+        assertEquals(OnlineDdlConfig.DEFAULT, Tasks.parse(MINIMAL).onlineDdl());
+        assertEquals(OnlineDdlConfig.DEFAULT, Tasks.parse(MINIMAL + "shadow-table-rules: []\n").onlineDdl());
     }
 
     @Test

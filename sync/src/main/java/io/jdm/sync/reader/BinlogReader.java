@@ -1,5 +1,6 @@
 package io.jdm.sync.reader;
 
+import io.jdm.common.config.OnlineDdlConfig;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
@@ -9,6 +10,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
+import io.jdm.sync.checkpoint.OnlineDdlStore;
 import io.jdm.sync.operator.Operators;
 import io.jdm.sync.shard.ShardCoordinator;
 import java.time.Duration;
@@ -41,26 +43,30 @@ public final class BinlogReader {
      *        the source has purged the binlogs the checkpoint needs
      * @param shards pessimistic shard mode's coordinator, started; null without it
      * @param operators the source's binlog operators ({@code jdm binlog skip|replace}); none when null
+     * @param onlineDdlStore where online DDL keeps its recorded statements, read at start; null: in
+     *        memory only (a reader without a sync unit)
      * @param extraColumns the columns a source table's route adds to its target table; none when null
      */
     public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
                            Duration heartbeat, Duration retryBudget, Duration maxBackoff,
                            BiPredicate<String, String> selected, UnaryOperator<TableName> router,
-                           ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl,
-                           String startOver, ShardCoordinator shards, Operators operators,
-                           Function<TableName, ExtraColumns> extraColumns) {
+                           ConnectionSpec target, String scratchSchema, EventDecider decider,
+                           OnlineDdlConfig onlineDdl, String startOver, ShardCoordinator shards, Operators operators,
+                           OnlineDdlStore onlineDdlStore, Function<TableName, ExtraColumns> extraColumns) {
         public Settings {
             operators = operators == null ? Operators.none() : operators;
+            onlineDdl = onlineDdl == null ? OnlineDdlConfig.DEFAULT : onlineDdl;
             extraColumns = extraColumns == null ? t -> ExtraColumns.NONE : extraColumns;
         }
 
+        /** Without routes that add columns. */
         public Settings(String task, ConnectionSpec source, long serverId, boolean useGtid, Duration heartbeat,
                         Duration retryBudget, Duration maxBackoff, BiPredicate<String, String> selected,
                         UnaryOperator<TableName> router, ConnectionSpec target, String scratchSchema,
-                        EventDecider decider, boolean onlineDdl, String startOver, ShardCoordinator shards,
-                        Operators operators) {
+                        EventDecider decider, OnlineDdlConfig onlineDdl, String startOver, ShardCoordinator shards,
+                        Operators operators, OnlineDdlStore onlineDdlStore) {
             this(task, source, serverId, useGtid, heartbeat, retryBudget, maxBackoff, selected, router, target,
-                    scratchSchema, decider, onlineDdl, startOver, shards, operators, null);
+                    scratchSchema, decider, onlineDdl, startOver, shards, operators, onlineDdlStore, null);
         }
     }
 
@@ -92,10 +98,12 @@ public final class BinlogReader {
             tracker.spools(settings.shards()::definitionOf);
         }
         tracker.extraColumns(settings.extraColumns());
-        DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
-                settings.selected(), settings.router(), settings.shards(), catalog.grammar(), settings.operators());
+        OnlineDdl online = settings.onlineDdl().enabled() ? new OnlineDdl(ShadowRules.of(settings.onlineDdl()),
+                settings.onlineDdlStore(), catalog.grammar()) : null;
+        DdlPlanner ddl = new DdlPlanner(tracker, online, settings.decider(), settings.selected(), settings.router(),
+                settings.shards(), catalog.grammar(), settings.operators());
         TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),
-                settings.onlineDdl());
+                online == null ? t -> false : online::isShadow);
         this.ctx = new ReaderContext(sink, tables, ddl, settings.decider(), new GtidTracker(mariadb,
                 start.gtidSet()), catalog, start, settings.shards(), settings.operators());
         this.stop = new ReaderStop(onFailure);

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * Turns one DDL statement from the binlog into what the target runs, in this order:
  *
  * <pre>
- *  statement ─► parse (names located) ─► split (one table each) ─► online DDL (shadow tables)
+ *  statement ─► parse (names located) ─► split (one table each) ─► online DDL (shadow tables;
+ *            a ghost ALTER becomes a barrier step that keeps it for the cut-over)
  *            ─► selected? ─► schema tracker replays it (always: rows after it are decoded with it)
  *            ─► filters: Do / Ignore (skipped, positions still advance) / Error (task stops);
  *               an ALTER TABLE clause by clause, the skipped clauses cut out of it
@@ -102,34 +103,46 @@ final class DdlPlanner {
         }
         List<DdlChange> out = new ArrayList<>();
         for (ParsedDdl one : parsed.split()) {
-            for (ParsedDdl d : online == null ? List.of(one) : online.translate(one)) {
-                if (!selected(d)) {
-                    continue;
-                }
-                ChangePos at = pos.apply(out.size());
-                ColumnChanges.Shape before = hasColumnChange(d) ? shapeOrNull(d.primary()) : null;
-                tracker.apply(d, session.get(), String.valueOf(at.restartPoint()));
-                ParsedDdl k = filtered(d, defaultDb, before, at);
-                if (k == null) {
-                    continue;
-                }
-                TableName p = k.primary();
-                String target = routes.targetSql(k, at);
-                if (target != null) {
-                    String targetSchema = k.isDatabase() ? null : router.apply(p).schema();
-                    String options = k.isDatabase() ? "" : tracker.databaseOptions(p.schema());
-                    DdlChange change = new DdlChange(defaultDb, target, k.sql(), k.touched(),
-                            k.touched().stream().map(router).distinct().toList(), targetSchema, options, at,
-                            eventMillis, session.get(), k.kind() == EventType.CREATE_TABLE);
-                    if (shards != null && !k.isDatabase() && ShardCoordinator.groupDdl(k.kind(), k.renamedTo() != null)) {
-                        change = change.withStep(shards.arrive(p, router.apply(p), target, k.sql(), at,
-                                session.get(), tracker.copyOf(p), t -> k.rewrite(n -> n.equals(p) ? t : router.apply(n))));
-                    }
-                    out.add(change);
+            List<OnlineDdl.Part> parts = online == null ? List.of(OnlineDdl.Part.same(one))
+                    : online.translate(one, pos.apply(out.size()), defaultDb, session);
+            for (OnlineDdl.Part part : parts) {
+                if (part.ddl() == null) {
+                    out.add(new DdlChange(defaultDb, "", sql, List.of(part.table()), List.of(), null, "",
+                            pos.apply(out.size()), eventMillis, null, false, part.step()));
+                } else if (selected(part.ddl())) {
+                    Supplier<SourceSession> own = part.session() == null ? session : part::session;
+                    planTable(part.ddl(), part.schema() == null ? defaultDb : part.schema(), own,
+                            pos.apply(out.size()), eventMillis, out);
                 }
             }
         }
         return out;
+    }
+
+    /** One table's statement (of a selected table): followed by the tracker, filtered, routed, added to {@code out}. */
+    private void planTable(ParsedDdl d, String defaultDb, Supplier<SourceSession> session, ChangePos at,
+                           long eventMillis, List<DdlChange> out) {
+        ColumnChanges.Shape before = hasColumnChange(d) ? shapeOrNull(d.primary()) : null;
+        tracker.apply(d, session.get(), String.valueOf(at.restartPoint()));
+        ParsedDdl k = filtered(d, defaultDb, before, at);
+        if (k == null) {
+            return;
+        }
+        TableName p = k.primary();
+        String target = routes.targetSql(k, at);
+        if (target == null) {
+            return;
+        }
+        String targetSchema = k.isDatabase() ? null : router.apply(p).schema();
+        String options = k.isDatabase() ? "" : tracker.databaseOptions(p.schema());
+        DdlChange change = new DdlChange(defaultDb, target, k.sql(), k.touched(),
+                k.touched().stream().map(router).distinct().toList(), targetSchema, options, at,
+                eventMillis, session.get(), k.kind() == EventType.CREATE_TABLE);
+        if (shards != null && !k.isDatabase() && ShardCoordinator.groupDdl(k.kind(), k.renamedTo() != null)) {
+            change = change.withStep(shards.arrive(p, router.apply(p), target, k.sql(), at,
+                    session.get(), tracker.copyOf(p), t -> k.rewrite(n -> n.equals(p) ? t : router.apply(n))));
+        }
+        out.add(change);
     }
 
     /**
@@ -144,15 +157,21 @@ final class DdlPlanner {
             return injected(op, defaultDb, sql, session, pos, eventMillis);
         }
         List<ParsedDdl> parts = new ArrayList<>();
+        BarrierStep onlineSteps = null; // what online DDL keeps in the meta schema moves with the operator's step
         if (DdlParser.dmlVerb(sql, grammar) == null && DdlParser.isDdl(sql, grammar)) {
             try {
                 ParsedDdl parsed = DdlParser.parse(defaultDb, sql, dialect(session), grammar);
                 if (parsed != null && parsed.kind() != EventType.OTHER_DDL) {
                     for (ParsedDdl one : parsed.split()) {
-                        for (ParsedDdl d : online == null ? List.of(one) : online.translate(one)) {
-                            if (selected(d)) {
+                        for (OnlineDdl.Part part : online == null ? List.of(OnlineDdl.Part.same(one))
+                                : online.translate(one, pos.apply(0), defaultDb, session)) {
+                            ParsedDdl d = part.ddl();
+                            if (d == null) {
+                                onlineSteps = onlineSteps == null ? part.step() : onlineSteps.andThen(part.step());
+                            } else if (selected(d)) {
                                 refuseGroupDdl(op, d);
-                                tracker.apply(d, session.get(), String.valueOf(pos.apply(0).restartPoint()));
+                                tracker.apply(d, part.session() == null ? session.get() : part.session(),
+                                        String.valueOf(pos.apply(0).restartPoint()));
                                 parts.add(d);
                             }
                         }
@@ -165,6 +184,7 @@ final class DdlPlanner {
         }
         List<TableName> tables = parts.stream().flatMap(d -> d.touched().stream()).distinct().toList();
         BarrierStep step = operators.step(op, sql);
+        step = onlineSteps == null ? step : step.andThen(onlineSteps);
         if (op.kind() == BinlogOperator.Kind.SKIP) {
             return List.of(new DdlChange(defaultDb, "", sql, tables, List.of(), null, "", pos.apply(0), eventMillis,
                     null, false, step));
@@ -379,7 +399,10 @@ final class DdlPlanner {
 
     /** How the statement's own session reads its text: its sql_mode; every conditional comment is code. */
     private static SqlDialect dialect(Supplier<SourceSession> session) {
-        SourceSession s = session.get();
+        return dialect(session.get());
+    }
+
+    static SqlDialect dialect(SourceSession s) {
         return s == null ? SqlDialect.DEFAULT
                 : new SqlDialect(s.ansiQuotes(), s.noBackslashEscapes(), SqlDialect.DEFAULT.serverVersion());
     }

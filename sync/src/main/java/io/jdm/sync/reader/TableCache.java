@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,16 +41,17 @@ final class TableCache implements AutoCloseable {
     private final SourceCatalog catalog;
     private final BiPredicate<String, String> selected;
     private final UnaryOperator<TableName> router;
-    private final boolean onlineDdl;
+    /** The tables of an online schema change tool, whose rows are never replicated. */
+    private final Predicate<TableName> shadow;
     private final Map<TableName, Decoder> decoders = new HashMap<>();
 
     TableCache(SchemaTracker tracker, SourceCatalog catalog, BiPredicate<String, String> selected,
-               UnaryOperator<TableName> router, boolean onlineDdl) {
+               UnaryOperator<TableName> router, Predicate<TableName> shadow) {
         this.tracker = tracker;
         this.catalog = catalog;
         this.selected = selected;
         this.router = router;
-        this.onlineDdl = onlineDdl;
+        this.shadow = shadow;
     }
 
     /** Reads what the tracker needs from the source before the stream opens. */
@@ -68,7 +70,7 @@ final class TableCache implements AutoCloseable {
     /** The decoder for this TABLE_MAP, or null when the table is not replicated. */
     Decoder decoder(TableMapEventData tm) {
         TableName name = new TableName(tm.getDatabase(), tm.getTable());
-        if (!selected.test(tm.getDatabase(), tm.getTable()) || (onlineDdl && OnlineDdl.isShadow(name))) {
+        if (!selected.test(tm.getDatabase(), tm.getTable()) || shadow.test(name)) {
             return null;
         }
         byte[] types = tm.getColumnTypes();

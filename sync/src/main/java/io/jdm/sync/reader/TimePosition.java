@@ -146,7 +146,7 @@ public final class TimePosition {
                                                java.util.function.Predicate<Event> events) {
         BinlogReader.Settings settings = new BinlogReader.Settings("start-time", source, serverId, false,
                 Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(1), (db, table) -> false,
-                null, null, null, null, false, null, null, null);
+                null, null, null, null, null, null, null, null, null);
         return new BinlogConnection(settings, events, ex -> { });
     }
 

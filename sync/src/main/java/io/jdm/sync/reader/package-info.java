@@ -51,7 +51,8 @@
  * <pre>
  *  QUERY ─► status variables ─► SourceSession (sql_mode, charsets, time zone, timestamp, …)
  *        ─► statement decoded from its client's charset
- *        ─► DdlParser (names located) ─► split per table ─► OnlineDdl (gh-ost / pt-osc shadows)
+ *        ─► DdlParser (names located) ─► split per table ─► OnlineDdl (gh-ost / pt-osc shadows:
+ *           a ghost ALTER recorded in {meta}.{task}_onlineddl, applied at the cut-over)
  *        ─► SchemaTracker.apply (scratch copies on the target, in the source session)
  *        ─► EventDecider (filters) ─► DdlRoutes (rewritten names, merged shards kept)
  *        ─► DdlChange (with its SourceSession) into the ring

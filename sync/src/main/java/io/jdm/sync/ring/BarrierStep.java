@@ -23,4 +23,35 @@ public interface BarrierStep {
 
     /** For logs: what the step did. */
     String describe();
+
+    /**
+     * This step, then {@code next}, in the same transaction and after the same commit; this one says
+     * whether the statement runs.
+     */
+    default BarrierStep andThen(BarrierStep next) {
+        BarrierStep first = this;
+        return new BarrierStep() {
+            @Override
+            public boolean runsStatement() {
+                return first.runsStatement();
+            }
+
+            @Override
+            public void inCheckpointTransaction(Connection c) throws SQLException {
+                first.inCheckpointTransaction(c);
+                next.inCheckpointTransaction(c);
+            }
+
+            @Override
+            public void afterCommit() throws SQLException {
+                first.afterCommit();
+                next.afterCommit();
+            }
+
+            @Override
+            public String describe() {
+                return first.describe() + "; " + next.describe();
+            }
+        };
+    }
 }

@@ -1,5 +1,7 @@
 package io.jdm.sync.ring;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.common.sql.Identifiers;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -36,6 +38,22 @@ public record SourceSession(String sqlMode, String characterSetClient, String co
      * literals still become {@link #collationConnection} strings, as on the source.
      */
     public static final String DRIVER_CHARSET = "utf8mb4";
+    /** How a session is kept in the meta schema's tables (shard locks, online DDL), to replay a statement later. */
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** This session as JSON, for a table that keeps a statement to replay later. */
+    public String json() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A session {@link #json} wrote. */
+    public static SourceSession fromJson(String json) throws JsonProcessingException {
+        return JSON.readValue(json, SourceSession.class);
+    }
 
     /** The same session with foreign-key checks off: for empty copies whose parents may have none. */
     public SourceSession withoutForeignKeyChecks() {

@@ -1,7 +1,6 @@
 package io.jdm.sync.shard;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -23,7 +22,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class GroupDdl {
     private static final Logger LOG = LoggerFactory.getLogger(GroupDdl.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private GroupDdl() {
     }
@@ -36,7 +34,7 @@ public final class GroupDdl {
         }
         try (Statement st = c.createStatement()) {
             st.execute("USE " + Identifiers.quote(lock.target().schema()));
-            SourceSession session = lock.session() == null ? null : JSON.readValue(lock.session(), SourceSession.class);
+            SourceSession session = lock.session() == null ? null : SourceSession.fromJson(lock.session());
             try (SessionSwitch ignored = session == null ? null
                     : SessionSwitch.enter(c, session, "group DDL " + lock.seq() + " of " + lock.target())) {
                 st.execute(lock.ddl());
@@ -62,10 +60,6 @@ public final class GroupDdl {
     }
 
     static String json(SourceSession s) {
-        try {
-            return s == null ? null : JSON.writeValueAsString(s);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return s == null ? null : s.json();
     }
 }

@@ -3,7 +3,9 @@ package io.jdm.sync.reader;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.jdm.common.config.OnlineDdlConfig;
 import io.jdm.common.sql.TableName;
+import io.jdm.sync.ring.ChangePos;
 import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -51,8 +53,9 @@ class DdlRoutesTest {
 
     @Test
     void onlineDdlRecordsTheGhostAlterAndAppliesItAtTheSwap() {
-        OnlineDdl online = new OnlineDdl();
+        OnlineDdl online = new OnlineDdl(ShadowRules.of(OnlineDdlConfig.DEFAULT), null, DdlGrammar.MYSQL);
         List<String> applied = new java.util.ArrayList<>();
+        int event = 0;
         for (String sql : List.of("DROP TABLE IF EXISTS `d`.`_t_gho`", "create /* gh-ost */ table `d`.`_t_ghc` (id int)",
                 "create /* gh-ost */ table `d`.`_t_gho` like `d`.`t`",
                 "alter /* gh-ost */ table `d`.`_t_gho` add column c int not null default 3",
@@ -60,8 +63,10 @@ class DdlRoutesTest {
                 "rename /* gh-ost */ table `d`.`t` to `d`.`_t_del`, `d`.`_t_gho` to `d`.`t`",
                 "drop /* gh-ost */ table if exists `d`.`_t_del`", "drop table if exists `d`.`_t_ghc`",
                 "ALTER TABLE t ADD COLUMN e INT")) {
+            event++;
             for (ParsedDdl one : DdlParser.parse("d", sql).split()) {
-                online.translate(one).forEach(x -> applied.add(x.rewrite(UnaryOperator.identity())));
+                online.translate(one, new ChangePos("b.000001", 4 * event, 0, 0, ""), "d", () -> null)
+                        .forEach(x -> applied.add(x.ddl().rewrite(UnaryOperator.identity())));
             }
         }
         assertEquals(List.of("alter /* gh-ost */ table `d`.`t` add column c int not null default 3",
