@@ -63,6 +63,7 @@ final class TaskReader {
                 blockAllowList(),
                 root.named("routes", RuleReaders::route),
                 root.named("filters", RuleReaders::filter),
+                root.named("expression-filter", RuleReaders::expressionFilter),
                 mydumpers,
                 root.named("loaders", (n, s) -> UnitReaders.loader(s, dmDirSuffix)),
                 root.named("syncers", (n, s) -> UnitReaders.syncer(s)));
@@ -73,7 +74,7 @@ final class TaskReader {
         TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, status,
                 ignoreChecks, caseSensitive, onlineDdl, timezone, target, instances, rules.mydumpers(),
                 rules.loaders(), rules.syncers(), rules.blockAllowList(), rules.routes(), rules.filters(),
-                root.ctx().warnings(), shardMode, List.of());
+                rules.expressionFilters(), root.ctx().warnings(), shardMode, List.of());
         if (mode != null) {
             checkLoadReadsDump(task);
         }
@@ -82,7 +83,8 @@ final class TaskReader {
 
     /** The named maps instances refer to. */
     record Rules(Map<String, BlockAllowListConfig> blockAllowList, Map<String, RouteConfig> routes,
-                 Map<String, FilterConfig> filters, Map<String, MydumperConfig> mydumpers,
+                 Map<String, FilterConfig> filters, Map<String, ExpressionFilterConfig> expressionFilters,
+                 Map<String, MydumperConfig> mydumpers,
                  Map<String, LoaderConfig> loaders, Map<String, SyncerConfig> syncers) {
     }
 
@@ -140,7 +142,6 @@ final class TaskReader {
 
     private void dmOnlyKeys() {
         root.unsupportedUnlessEmpty("column-mappings", "column mapping is not supported by jdm; remove it");
-        root.unsupportedUnlessEmpty("expression-filter", DmKeys.NO_EXPRESSION_FILTER);
         root.unsupportedUnlessEmpty("validators", DmKeys.NO_VALIDATOR);
         String rules = "jdm recognises gh-ost and pt-osc shadow tables by their default names only; remove it";
         root.unsupportedUnlessEmpty("shadow-table-rules", rules);
