@@ -2,6 +2,7 @@ package io.jdm.sync;
 
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.filter.ExpressionFilter;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
@@ -34,6 +35,7 @@ import java.util.function.UnaryOperator;
  *        before it and none after it, so the first start needs no safe mode either
  * @param retryBudget how long a writer keeps retrying a retriable failure before the unit fails
  * @param eventFilter DM's {@code filters}: decides per row event and per DDL statement (default: apply all)
+ * @param rowFilter DM's {@code expression-filter}: decides per row (default: none)
  * @param onlineDdl follow gh-ost / pt-online-schema-change shadow tables as DM's {@code online-ddl} does
  * @param shardSources shard-mode pessimistic: every source id of the task (a group DDL waits for the
  *        shards of all of them); empty without it
@@ -46,7 +48,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                          Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
                          EventDecider eventFilter, boolean onlineDdl, BinlogPosition safeModeUntil,
-                         boolean startExact, List<String> shardSources, boolean shardOptimistic) {
+                         boolean startExact, List<String> shardSources, boolean shardOptimistic,
+                         ExpressionFilter rowFilter) {
 
     public SyncConfig {
         Objects.requireNonNull(task, "task");
@@ -57,6 +60,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         tableFilter = tableFilter == null ? (d, t) -> true : tableFilter;
         router = router == null ? UnaryOperator.identity() : router;
         eventFilter = eventFilter == null ? EventDecider.ALWAYS_DO : eventFilter;
+        rowFilter = rowFilter == null ? ExpressionFilter.NONE : rowFilter;
         safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
         shardSources = shardSources == null ? List.of() : List.copyOf(shardSources);
         check(task.matches("[A-Za-z0-9_-]+"), "task", task, "must be letters, digits, _ and - only (it names tables)");
@@ -140,6 +144,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private Duration retryBudget = Duration.ofMinutes(2);
         private Duration retryMaxBackoff = Duration.ofSeconds(5);
         private EventDecider eventFilter = EventDecider.ALWAYS_DO;
+        private ExpressionFilter rowFilter = ExpressionFilter.NONE;
         private boolean onlineDdl = TaskConfig.DEFAULT_ONLINE_DDL;
         private BinlogPosition safeModeUntil;
         private boolean startExact;
@@ -187,6 +192,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder retryBudget(Duration v) { retryBudget = v; return this; }
         public Builder retryMaxBackoff(Duration v) { retryMaxBackoff = v; return this; }
         public Builder eventFilter(EventDecider v) { eventFilter = v; return this; }
+        public Builder rowFilter(ExpressionFilter v) { rowFilter = v; return this; }
         public Builder onlineDdl(boolean v) { onlineDdl = v; return this; }
         public Builder safeModeUntil(BinlogPosition v) { safeModeUntil = v; return this; }
         public Builder startExact(boolean v) { startExact = v; return this; }
@@ -197,7 +203,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
             return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
                     safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
                     enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
-                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic);
+                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic, rowFilter);
         }
     }
 }

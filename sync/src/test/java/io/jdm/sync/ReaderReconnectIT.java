@@ -172,7 +172,7 @@ class ReaderReconnectIT {
         return new BinlogReader.Settings("reconnectit", source, serverId, false, Duration.ofSeconds(1), budget,
                 Duration.ofSeconds(1), (d, t) -> d.equals(db), n -> n, spec(pair.target()),
                 BinlogReader.scratchSchema("jdm_meta_reconnect", "reconnectit", "s" + serverId),
-                EventDecider.ALWAYS_DO, false, "DROP DATABASE jdm_meta_reconnect", null, null);
+                EventDecider.ALWAYS_DO, false, "DROP DATABASE jdm_meta_reconnect", null, null, null);
     }
 
     /** The ids of the rows handed on, in order. */

@@ -2,6 +2,7 @@ package io.jdm.sync.reader;
 
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.ExpressionFilter;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
@@ -39,13 +40,16 @@ public final class BinlogReader {
      *        the source has purged the binlogs the checkpoint needs
      * @param shards pessimistic shard mode's coordinator, started; null without it
      * @param operators the source's binlog operators ({@code jdm binlog skip|replace}); none when null
+     * @param rowFilter DM's expression-filter: the row changes not replicated; none when null
      */
     public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
                            Duration heartbeat, Duration retryBudget, Duration maxBackoff,
                            BiPredicate<String, String> selected, UnaryOperator<TableName> router,
                            ConnectionSpec target, String scratchSchema, EventDecider decider, boolean onlineDdl,
-                           String startOver, ShardCoordinator shards, Operators operators) {
+                           String startOver, ShardCoordinator shards, Operators operators,
+                           ExpressionFilter rowFilter) {
         public Settings {
+            rowFilter = rowFilter == null ? ExpressionFilter.NONE : rowFilter;
             operators = operators == null ? Operators.none() : operators;
         }
     }
@@ -80,7 +84,7 @@ public final class BinlogReader {
         DdlPlanner ddl = new DdlPlanner(tracker, settings.onlineDdl() ? new OnlineDdl() : null, settings.decider(),
                 settings.selected(), settings.router(), settings.shards(), catalog.grammar(), settings.operators());
         TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),
-                settings.onlineDdl());
+                settings.onlineDdl(), settings.rowFilter());
         this.ctx = new ReaderContext(sink, tables, ddl, settings.decider(), new GtidTracker(mariadb,
                 start.gtidSet()), catalog, start, settings.shards(), settings.operators());
         this.stop = new ReaderStop(onFailure);

@@ -19,7 +19,7 @@ public final class BinlogProbe {
     public static Exception firstEvent(ConnectionSpec source, long serverId, BinlogPosition from) {
         BinlogReader.Settings settings = new BinlogReader.Settings("probe", source, serverId, false,
                 Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(1), (db, table) -> false,
-                null, null, null, null, false, null, null, null);
+                null, null, null, null, false, null, null, null, null);
         return new BinlogConnection(settings, event -> false, e -> { }).stream(from);
     }
 }
