@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Splits a table into chunks of about {@code rows} rows, reading inside the snapshot:
@@ -25,9 +26,10 @@ import java.util.List;
  */
 final class ChunkPlanner {
     private final long rowsPerChunk;
-    private final String where;
+    private final Function<TableSchema, String> where;
 
-    ChunkPlanner(long rowsPerChunk, String where) {
+    /** @param where a table's condition for the rows it dumps (null for all) */
+    ChunkPlanner(long rowsPerChunk, Function<TableSchema, String> where) {
         this.rowsPerChunk = rowsPerChunk;
         this.where = where;
     }
@@ -39,7 +41,9 @@ final class ChunkPlanner {
         if (key.isEmpty() || rowsPerChunk <= 0 || job.estimatedRows() <= rowsPerChunk) {
             return List.of(new Chunk(job, 1, null, orderBy));
         }
-        List<String> conditions = key.get(0).isIntegral() ? intRanges(c, job, key.get(0)) : keyRanges(c, job, key);
+        String cond = where.apply(schema);
+        List<String> conditions = key.get(0).isIntegral() ? intRanges(c, job, key.get(0), cond)
+                : keyRanges(c, job, key, cond);
         List<Chunk> out = new ArrayList<>(conditions.size());
         for (int i = 0; i < conditions.size(); i++) {
             out.add(new Chunk(job, i + 1, conditions.get(i), orderBy));
@@ -55,7 +59,7 @@ final class ChunkPlanner {
         return out;
     }
 
-    private List<String> intRanges(Connection c, TableJob job, Column lead) throws SQLException {
+    private List<String> intRanges(Connection c, TableJob job, Column lead, String where) throws SQLException {
         String q = Identifiers.quote(lead.name());
         BigInteger min;
         BigInteger max;
@@ -80,7 +84,8 @@ final class ChunkPlanner {
         return out;
     }
 
-    private List<String> keyRanges(Connection c, TableJob job, List<Column> key) throws SQLException {
+    private List<String> keyRanges(Connection c, TableJob job, List<Column> key, String where)
+            throws SQLException {
         List<String> cols = key.stream().map(k -> Identifiers.quote(k.name())).toList();
         String select = "SELECT " + ResultSetValues.selectList(key) + " FROM " + job.name().quoted() + " WHERE ";
         String tail = " ORDER BY " + String.join(",", cols) + " LIMIT 1 OFFSET " + rowsPerChunk;

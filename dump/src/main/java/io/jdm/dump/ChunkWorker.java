@@ -267,7 +267,7 @@ final class ChunkWorker implements Runnable {
         TableJob t = chunk.table();
         StringBuilder sb = new StringBuilder("SELECT ").append(t.selectList()).append(" FROM ")
                 .append(t.name().quoted());
-        String cond = ChunkPlanner.and(chunk.condition(), config.where());
+        String cond = ChunkPlanner.and(chunk.condition(), config.where(t.schema()));
         if (cond != null) {
             sb.append(" WHERE ").append(cond);
         }

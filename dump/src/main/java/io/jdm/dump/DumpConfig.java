@@ -4,9 +4,11 @@ import io.jdm.common.config.Compression;
 import io.jdm.common.config.Consistency;
 import io.jdm.common.config.MydumperConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.schema.TableSchema;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 
 /**
  * What one dump does. Defaults and limits a user can set are the task file's ({@link MydumperConfig});
@@ -20,10 +22,13 @@ import java.util.function.BiPredicate;
  * @param chunkFileSizeMb a data file is closed after about this many MB of SQL text; 0 = no limit
  * @param where an extra condition every table's SELECT adds with AND; null for none
  * @param tableFilter (schema, table) → dump it; system schemas are never dumped
+ * @param tableWhere a table's own condition, added with AND beside {@code where} (null for none): the
+ *        rows DM's expression-filter would not insert are not dumped either
  */
 public record DumpConfig(String task, String sourceId, ConnectionSpec source, Path outputDir, int threads, long rows,
                          long statementSize, long chunkFileSizeMb, Consistency consistency, String where,
-                         Compression compress, BiPredicate<String, String> tableFilter) {
+                         Compression compress, BiPredicate<String, String> tableFilter,
+                         Function<TableSchema, String> tableWhere) {
     public DumpConfig {
         require(task != null && !task.isBlank(), "task", task, "must not be blank");
         sourceId = sourceId == null || sourceId.isBlank() ? "source" : sourceId;
@@ -39,12 +44,13 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
         where = where == null || where.isBlank() ? null : where.strip();
         compress = compress == null ? Compression.NONE : compress;
         tableFilter = tableFilter == null ? (db, tbl) -> true : tableFilter;
+        tableWhere = tableWhere == null ? t -> null : tableWhere;
     }
 
     /** A task file's {@code mydumpers:} entry as this unit's config; every table is selected until {@link #withTableFilter}. */
     public static DumpConfig of(String task, String sourceId, ConnectionSpec source, MydumperConfig m) {
         return new DumpConfig(task, sourceId, source, m.dir(), m.threads(), m.rows(), m.statementSize(),
-                m.chunkFilesizeMb(), m.consistency(), m.where().orElse(null), m.compress(), null);
+                m.chunkFilesizeMb(), m.consistency(), m.where().orElse(null), m.compress(), null, null);
     }
 
     /** The task file's defaults ({@link MydumperConfig#defaults}), writing into {@code outputDir}. */
@@ -54,47 +60,57 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
 
     public DumpConfig withThreads(int n) {
         return new DumpConfig(task, sourceId, source, outputDir, n, rows, statementSize, chunkFileSizeMb,
-                consistency, where, compress, tableFilter);
+                consistency, where, compress, tableFilter, tableWhere);
     }
 
     public DumpConfig withRows(long n) {
         return new DumpConfig(task, sourceId, source, outputDir, threads, n, statementSize, chunkFileSizeMb,
-                consistency, where, compress, tableFilter);
+                consistency, where, compress, tableFilter, tableWhere);
     }
 
     public DumpConfig withStatementSize(long bytes) {
         return new DumpConfig(task, sourceId, source, outputDir, threads, rows, bytes, chunkFileSizeMb,
-                consistency, where, compress, tableFilter);
+                consistency, where, compress, tableFilter, tableWhere);
     }
 
     public DumpConfig withChunkFileSizeMb(long mb) {
         return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, mb,
-                consistency, where, compress, tableFilter);
+                consistency, where, compress, tableFilter, tableWhere);
     }
 
     public DumpConfig withConsistency(Consistency c) {
         return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
-                c, where, compress, tableFilter);
+                c, where, compress, tableFilter, tableWhere);
     }
 
     public DumpConfig withWhere(String condition) {
         return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
-                consistency, condition, compress, tableFilter);
+                consistency, condition, compress, tableFilter, tableWhere);
     }
 
     public DumpConfig withCompress(Compression c) {
         return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
-                consistency, where, c, tableFilter);
+                consistency, where, c, tableFilter, tableWhere);
     }
 
     public DumpConfig withTableFilter(BiPredicate<String, String> filter) {
         return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
-                consistency, where, compress, filter);
+                consistency, where, compress, filter, tableWhere);
+    }
+
+    public DumpConfig withTableWhere(Function<TableSchema, String> f) {
+        return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
+                consistency, where, compress, tableFilter, f);
+    }
+
+    /** The condition every SELECT of this table adds: {@code where} and the table's own; null for none. */
+    public String where(TableSchema table) {
+        return ChunkPlanner.and(where, tableWhere.apply(table));
     }
 
     public DumpConfig withOutputDir(Path dir) {
         return new DumpConfig(task, sourceId, source, dir, threads, rows, statementSize, chunkFileSizeMb,
-                consistency, where, compress, tableFilter);
+                consistency, where, compress, tableFilter, tableWhere);
     }
 
     private static void require(boolean ok, String field, Object value, String rule) {

@@ -213,7 +213,7 @@ public final class DumpUnit {
 
     private void plan(SnapshotPool pool, Connection meta, SchemaDumper schemas, List<TableName> tables,
                       BlockingQueue<Chunk> queue, List<TableJob> jobs) throws InterruptedException {
-        ChunkPlanner planner = new ChunkPlanner(config.rows(), config.where());
+        ChunkPlanner planner = new ChunkPlanner(config.rows(), config::where);
         for (TableName table : tables) {
             if (state.halted()) {
                 return;
@@ -235,7 +235,7 @@ public final class DumpUnit {
     private void planLockFree(SnapshotPool pool, Connection meta, SchemaDumper schemas, SnapshotOpener.Opened opened,
                               LockFreeRun run, BlockingQueue<Chunk> queue, List<TableJob> jobs)
             throws InterruptedException {
-        ChunkPlanner planner = new ChunkPlanner(config.rows(), config.where());
+        ChunkPlanner planner = new ChunkPlanner(config.rows(), config::where);
         Map<TableJob, List<Chunk>> planned = new LinkedHashMap<>();
         List<TableName> keyless = new ArrayList<>();
         for (TableName table : run.tables(opened.tables())) {

@@ -275,7 +275,7 @@ class DumpUnitIT {
         cfg = new DumpConfig(cfg.task(), cfg.sourceId(),
                 io.jdm.common.jdbc.ConnectionSpec.of(source.host(), source.port(), "dumpit_limited", "pw"),
                 dir, cfg.threads(), cfg.rows(), cfg.statementSize(), cfg.chunkFileSizeMb(), Consistency.AUTO,
-                null, Compression.NONE, cfg.tableFilter());
+                null, Compression.NONE, cfg.tableFilter(), cfg.tableWhere());
         DumpResult r = new DumpUnit(cfg).run();
         assertEquals("lock", DumpMetadata.readFrom(dir).orElseThrow().consistency());
         assertNotNull(r.position());

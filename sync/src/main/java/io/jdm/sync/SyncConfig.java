@@ -5,6 +5,7 @@ import io.jdm.common.meta.MetaTable;
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.filter.ExtraColumns;
+import io.jdm.common.filter.ExpressionFilter;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
@@ -54,7 +55,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
                          EventDecider eventFilter, OnlineDdlConfig onlineDdl, BinlogPosition safeModeUntil,
                          boolean startExact, List<String> shardSources, boolean shardOptimistic,
-                         Function<TableName, ExtraColumns> extraColumns) {
+                         Function<TableName, ExtraColumns> extraColumns, ExpressionFilter rowFilter) {
 
     public SyncConfig {
         Objects.requireNonNull(task, "task");
@@ -67,6 +68,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         extraColumns = extraColumns == null ? t -> ExtraColumns.NONE : extraColumns;
         eventFilter = eventFilter == null ? EventDecider.ALWAYS_DO : eventFilter;
         onlineDdl = onlineDdl == null ? OnlineDdlConfig.DEFAULT : onlineDdl;
+        rowFilter = rowFilter == null ? ExpressionFilter.NONE : rowFilter;
         safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
         shardSources = shardSources == null ? List.of() : List.copyOf(shardSources);
         check(task.matches("[A-Za-z0-9_-]+"), "task", task, "must be letters, digits, _ and - only (it names tables)");
@@ -157,6 +159,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private Duration retryMaxBackoff = Duration.ofSeconds(5);
         private EventDecider eventFilter = EventDecider.ALWAYS_DO;
         private OnlineDdlConfig onlineDdl = OnlineDdlConfig.DEFAULT;
+        private ExpressionFilter rowFilter = ExpressionFilter.NONE;
         private BinlogPosition safeModeUntil;
         private boolean startExact;
         private List<String> shardSources;
@@ -205,6 +208,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder retryMaxBackoff(Duration v) { retryMaxBackoff = v; return this; }
         public Builder eventFilter(EventDecider v) { eventFilter = v; return this; }
         public Builder onlineDdl(OnlineDdlConfig v) { onlineDdl = v; return this; }
+        public Builder rowFilter(ExpressionFilter v) { rowFilter = v; return this; }
         public Builder safeModeUntil(BinlogPosition v) { safeModeUntil = v; return this; }
         public Builder startExact(boolean v) { startExact = v; return this; }
         public Builder shardSources(List<String> v) { shardSources = v; return this; }
@@ -215,7 +219,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
             return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
                     safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
                     enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
-                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic, extraColumns);
+                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic, extraColumns, rowFilter);
         }
     }
 }

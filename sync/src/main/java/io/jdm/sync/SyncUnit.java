@@ -105,7 +105,8 @@ public final class SyncUnit {
                     cfg.enableGtid(), heartbeat(), cfg.retryBudget(), cfg.retryMaxBackoff(),
                     cfg.tableFilter(), cfg.router(), cfg.target(),
                     BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
-                    cfg.onlineDdl(), checkpoint.startOver(), shards, operators, onlineDdl, cfg.extraColumns()),
+                    cfg.onlineDdl(), checkpoint.startOver(), shards, operators, onlineDdl, cfg.extraColumns(),
+                    cfg.rowFilter()),
                     checkpoint.startPosition(), pipeline.sink(), this::failReading, gate);
             holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
                     cfg.sourceId(), gate, reader::lastEventEnd, pipeline::cursor, progress::minSequence);

@@ -12,6 +12,7 @@ import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.filter.EventFilter;
 import io.jdm.common.filter.ExtraColumns;
+import io.jdm.common.filter.ExpressionFilter;
 import io.jdm.common.filter.RoutedName;
 import io.jdm.common.filter.TableFilter;
 import io.jdm.common.filter.TableRouter;
@@ -33,7 +34,8 @@ import java.util.function.UnaryOperator;
  * Maps a validated task file onto each unit's own config record (the units never see TaskConfig):
  * a unit's config takes its {@code mydumpers:}/{@code loaders:}/{@code syncers:} entry whole
  * ({@link DumpConfig#of}, {@link LoadConfig#withLoader}, {@link SyncConfig.Builder#syncer}); what
- * is added here is what spans the task: filters, routes, positions, server id, meta schema.
+ * is added here is what spans the task: filters (expression filters too: the dump keeps only the rows
+ * the sync would insert), routes, positions, server id, meta schema.
  */
 public final class UnitConfigs {
 
@@ -42,8 +44,10 @@ public final class UnitConfigs {
 
     public static DumpConfig dump(TaskConfig task, MySqlInstance instance) {
         TableFilter filter = TableFilter.forInstance(task, instance);
+        ExpressionFilter rows = ExpressionFilter.forInstance(task, instance);
         return DumpConfig.of(task.name(), instance.sourceId(), instance.from().toConnectionSpec(),
-                task.mydumper(instance)).withTableFilter(filter::matchTable);
+                task.mydumper(instance)).withTableFilter(filter::matchTable)
+                .withTableWhere(t -> rows.dumpCondition(t.name().schema(), t.name().table(), t.columns()).orElse(null));
     }
 
     /**
@@ -88,6 +92,7 @@ public final class UnitConfigs {
                 .router(router(task, instance))
                 .extraColumns(extraColumns(task, instance))
                 .eventFilter(EventFilter.forInstance(task, instance)::decide)
+                .rowFilter(ExpressionFilter.forInstance(task, instance))
                 .onlineDdl(task.onlineDdl())
                 .safeModeUntil(task.taskMode().dumps() ? lockFreeHigh(task, instance) : null)
                 .startExact(start != null && consistentDumpAt(task, instance, start))

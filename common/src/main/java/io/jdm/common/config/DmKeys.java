@@ -8,8 +8,6 @@ final class DmKeys {
     static final String OLD_BLOCK_ALLOW_LIST = "DM's name before v2.0.0; read as block-allow-list";
     /** DM reads black-white-list only where block-allow-list is empty; dmctl's get-task output writes both. */
     static final String OLD_BLOCK_ALLOW_LIST_IGNORED = "ignored: block-allow-list is set, and DM uses it";
-    static final String NO_EXPRESSION_FILTER = "not supported by jdm; remove it and choose rows with "
-            + "mydumpers' where and the target's own filtering";
     static final String NO_VALIDATOR = "not supported by jdm; remove it and compare source and target "
             + "with jdm verify";
     static final String NO_PHYSICAL = "physical import is not supported by jdm; use import-mode: logical";

@@ -64,6 +64,8 @@ final class InstanceReader {
         Optional<String> blockAllowList = blockAllowList(s);
         List<String> routes = references(s, "route-rules", rules.routes(), "route rule");
         List<String> filters = references(s, "filter-rules", rules.filters(), "filter rule");
+        List<String> expressionFilters = references(s, "expression-filters", rules.expressionFilters(),
+                "expression filter");
         Optional<String> mydumperName = reference(s, "mydumper-config-name", rules.mydumpers(), "mydumper config");
         Optional<MydumperConfig> mydumper = own(s, "mydumper", mydumperName, u -> UnitReaders.mydumper(u, taskName));
         Optional<String> loaderName = reference(s, "loader-config-name", rules.loaders(), "loader config");
@@ -73,7 +75,7 @@ final class InstanceReader {
         var instance = new MySqlInstance(sourceId,
                 from != null ? from : file.map(SourceFile::from).orElse(placeholder()),
                 file.map(SourceFile::file), file.flatMap(SourceFile::flavor), file.flatMap(SourceFile::enableGtid),
-                serverId, meta, blockAllowList, routes, filters,
+                serverId, meta, blockAllowList, routes, filters, expressionFilters,
                 mydumperName, mydumper, loaderName, loader, syncerName, syncer,
                 threads(s, "mydumper-thread"), threads(s, "loader-thread"), threads(s, "syncer-thread"),
                 file.map(SourceFile::filters).orElse(List.of()));
@@ -209,7 +211,6 @@ final class InstanceReader {
 
     private static void refuseDmOnlyKeys(Section s) {
         s.unsupportedUnlessEmpty("column-mapping-rules", "column mapping is not supported by jdm; remove it");
-        s.unsupportedUnlessEmpty("expression-filters", DmKeys.NO_EXPRESSION_FILTER);
         s.unsupportedUnlessEmpty("validator-config-name", DmKeys.NO_VALIDATOR);
         s.unsupportedUnlessEmpty("continuous-validator-config-name", DmKeys.NO_VALIDATOR);
     }

@@ -22,12 +22,14 @@ import java.util.OptionalLong;
  * @param mydumper the instance's own {@code mydumper:} (DM's inline form), used in place of a named config
  * @param loader the instance's own {@code loader:}, used in place of a named config
  * @param syncer the instance's own {@code syncer:}, used in place of a named config
+ * @param expressionFilters the names of its {@code expression-filter} rules
  * @param sourceFilters the binlog event filters of its DM source file, which apply beside {@link #filterRules}
  */
 public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path> sourceFile,
                             Optional<Flavor> flavor, Optional<Boolean> enableGtid, OptionalLong serverId,
                             Optional<BinlogMeta> meta, Optional<String> blockAllowList, List<String> routeRules,
-                            List<String> filterRules, Optional<String> mydumperConfigName,
+                            List<String> filterRules, List<String> expressionFilters,
+                            Optional<String> mydumperConfigName,
                             Optional<MydumperConfig> mydumper, Optional<String> loaderConfigName,
                             Optional<LoaderConfig> loader, Optional<String> syncerConfigName,
                             Optional<SyncerConfig> syncer, OptionalInt mydumperThread, OptionalInt loaderThread,
@@ -43,6 +45,7 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
         Objects.requireNonNull(blockAllowList, "blockAllowList");
         routeRules = List.copyOf(routeRules);
         filterRules = List.copyOf(filterRules);
+        expressionFilters = List.copyOf(expressionFilters);
         Objects.requireNonNull(mydumperConfigName, "mydumperConfigName");
         Objects.requireNonNull(mydumper, "mydumper");
         Objects.requireNonNull(loaderConfigName, "loaderConfigName");
@@ -58,7 +61,7 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
     /** A source with only a connection: no rules, no named configs, no overrides. */
     public static MySqlInstance of(String sourceId, DatabaseConfig from) {
         return new MySqlInstance(sourceId, from, Optional.empty(), Optional.empty(), Optional.empty(),
-                OptionalLong.empty(), Optional.empty(), Optional.empty(), List.of(), List.of(), Optional.empty(),
+                OptionalLong.empty(), Optional.empty(), Optional.empty(), List.of(), List.of(), List.of(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
                 OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), List.of());
     }

@@ -1,6 +1,7 @@
 package io.jdm.common.config;
 
 import io.jdm.common.config.BlockAllowListConfig.TableRule;
+import io.jdm.common.filter.RowExpression;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** Entries of {@code block-allow-list:}, {@code routes:} and {@code filters:}. */
+/** Entries of {@code block-allow-list:}, {@code routes:}, {@code filters:} and {@code expression-filter:}. */
 final class RuleReaders {
     private static final Map<String, Action> ACTIONS = actions();
     /**
@@ -82,6 +83,47 @@ final class RuleReaders {
         }
         s.finish();
         return new FilterConfig(name, schema, table, events, sql, action == null ? Action.DO : action);
+    }
+
+    /** DM allows one kind of change per rule (insert, update with its two expressions, or delete). */
+    static ExpressionFilterConfig expressionFilter(String name, Section s) {
+        String schema = s.requiredText("schema");
+        String table = s.requiredText("table");
+        var insert = expression(s, "insert-value-expr");
+        var updateOld = expression(s, "update-old-value-expr");
+        var updateNew = expression(s, "update-new-value-expr");
+        var delete = expression(s, "delete-value-expr");
+        List<String> kinds = new ArrayList<>();
+        if (s.optionalText("insert-value-expr").isPresent()) {
+            kinds.add("insert-value-expr");
+        }
+        if (s.optionalText("update-old-value-expr").isPresent() || s.optionalText("update-new-value-expr").isPresent()) {
+            kinds.add("update-old-value-expr/update-new-value-expr");
+        }
+        if (s.optionalText("delete-value-expr").isPresent()) {
+            kinds.add("delete-value-expr");
+        }
+        if (kinds.size() > 1) {
+            s.problem("has " + String.join(", ", kinds) + "; a rule filters one kind of change (as in DM): "
+                    + "make one rule for each");
+        } else if (kinds.isEmpty()) {
+            s.problem("needs insert-value-expr, update-old-value-expr, update-new-value-expr or delete-value-expr");
+        }
+        s.finish();
+        return new ExpressionFilterConfig(name, schema, table, insert, updateOld, updateNew, delete);
+    }
+
+    private static Optional<RowExpression> expression(Section s, String key) {
+        Optional<String> text = s.optionalText(key).filter(t -> !t.isBlank());
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(RowExpression.parse(text.get()));
+        } catch (IllegalArgumentException e) {
+            s.problem(key, e.getMessage() + " in " + s.shown(key));
+            return Optional.empty();
+        }
     }
 
     private static TableRule tableRule(Section s) {

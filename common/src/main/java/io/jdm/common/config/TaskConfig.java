@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 /**
  * A whole task file, validated. Units do not read the named maps directly: they ask for the
  * effective settings of their instance ({@link #mydumper}, {@link #loader}, {@link #syncer},
- * {@link #blockAllowList}, {@link #routes}, {@link #filters}).
+ * {@link #blockAllowList}, {@link #routes}, {@link #filters}, {@link #expressionFilters}).
  *
  * <p>Effective unit settings come from the instance's own {@code mydumper:}, {@code loader:} or
  * {@code syncer:}, else the config it names, else the entry called {@value #GLOBAL}, else the
@@ -30,7 +30,8 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stat
                          DatabaseConfig targetDatabase, List<MySqlInstance> mysqlInstances,
                          Map<String, MydumperConfig> mydumpers, Map<String, LoaderConfig> loaders,
                          Map<String, SyncerConfig> syncers, Map<String, BlockAllowListConfig> blockAllowList,
-                         Map<String, RouteConfig> routes, Map<String, FilterConfig> filters, List<String> warnings,
+                         Map<String, RouteConfig> routes, Map<String, FilterConfig> filters,
+                         Map<String, ExpressionFilterConfig> expressionFilters, List<String> warnings,
                          ShardMode shardMode, List<String> runSourceIds) {
     /** The config name used by instances that name none. */
     public static final String GLOBAL = "global";
@@ -55,6 +56,7 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stat
         blockAllowList = ordered(blockAllowList);
         routes = ordered(routes);
         filters = ordered(filters);
+        expressionFilters = ordered(expressionFilters);
         warnings = List.copyOf(warnings);
         Objects.requireNonNull(shardMode, "shardMode");
         runSourceIds = List.copyOf(runSourceIds);
@@ -80,7 +82,7 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stat
     public TaskConfig withRunSourceIds(List<String> ids) {
         return new TaskConfig(name, taskMode, metaSchema, status, ignoreCheckingItems, caseSensitive, onlineDdl,
                 timezone, targetDatabase, mysqlInstances, mydumpers, loaders, syncers, blockAllowList, routes, filters,
-                warnings, shardMode, ids);
+                expressionFilters, warnings, shardMode, ids);
     }
 
     /** Where the daemon answers ({@code status-addr}). */
@@ -141,6 +143,12 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stat
     public List<FilterConfig> filters(MySqlInstance instance) {
         return java.util.stream.Stream.concat(instance.filterRules().stream().map(n -> lookup(filters, n, "filter rule")),
                 instance.sourceFilters().stream()).toList();
+    }
+
+    /** The expression filter rules of this instance, in the order it lists them. */
+    public List<ExpressionFilterConfig> expressionFilters(MySqlInstance instance) {
+        return instance.expressionFilters().stream().map(n -> lookup(expressionFilters, n, "expression filter"))
+                .toList();
     }
 
     private Path perSource(Path dir, MySqlInstance instance) {

@@ -64,6 +64,7 @@ final class TaskReader {
                 blockAllowList(),
                 root.named("routes", RuleReaders::route),
                 root.named("filters", RuleReaders::filter),
+                root.named("expression-filter", RuleReaders::expressionFilter),
                 mydumpers,
                 root.named("loaders", (n, s) -> UnitReaders.loader(s, dmDirSuffix)),
                 root.named("syncers", (n, s) -> UnitReaders.syncer(s)));
@@ -83,7 +84,7 @@ final class TaskReader {
         TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, status,
                 ignoreChecks, caseSensitive, onlineDdl, timezone, target, instances, rules.mydumpers(),
                 rules.loaders(), rules.syncers(), rules.blockAllowList(), rules.routes(), rules.filters(),
-                root.ctx().warnings(), shardMode, List.of());
+                rules.expressionFilters(), root.ctx().warnings(), shardMode, List.of());
         if (mode != null) {
             checkLoadReadsDump(task);
         }
@@ -92,7 +93,8 @@ final class TaskReader {
 
     /** The named maps instances refer to. */
     record Rules(Map<String, BlockAllowListConfig> blockAllowList, Map<String, RouteConfig> routes,
-                 Map<String, FilterConfig> filters, Map<String, MydumperConfig> mydumpers,
+                 Map<String, FilterConfig> filters, Map<String, ExpressionFilterConfig> expressionFilters,
+                 Map<String, MydumperConfig> mydumpers,
                  Map<String, LoaderConfig> loaders, Map<String, SyncerConfig> syncers) {
     }
 
@@ -182,7 +184,6 @@ final class TaskReader {
 
     private void dmOnlyKeys() {
         root.unsupportedUnlessEmpty("column-mappings", "column mapping is not supported by jdm; remove it");
-        root.unsupportedUnlessEmpty("expression-filter", DmKeys.NO_EXPRESSION_FILTER);
         root.unsupportedUnlessEmpty("validators", DmKeys.NO_VALIDATOR);
         root.ignored("clean-dump-file", "jdm leaves the dump directory in place; ignored");
         root.ignored("collation_compatible", "jdm replays DDL with the collations it was written with "

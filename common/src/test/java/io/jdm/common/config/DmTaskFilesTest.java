@@ -44,6 +44,17 @@ class DmTaskFilesTest {
                         "black-white-list read as block-allow-list");
             }),
             Map.entry("foreign_key", t -> assertEquals(1, t.mysqlInstances().size())),
+            Map.entry("expression_filter", t -> {
+                List<ExpressionFilterConfig> rules = t.expressionFilters(t.mysqlInstances().get(0));
+                assertEquals(30, rules.size());
+                assertEquals("(JSON_EXTRACT(`c_json`, '$.id') = 2)", rules.get(29).insert().orElseThrow().sql());
+            }),
+            Map.entry("expression_filter/dm-task2.yaml", t -> {
+                ExpressionFilterConfig both = t.expressionFilters().get("update_old_and_new");
+                assertEquals(List.of("expr_filter", "t5", "c = 1", "c = 2"), List.of(both.schema(), both.table(),
+                        both.updateOld().orElseThrow().text(), both.updateNew().orElseThrow().text()));
+                assertEquals(9, t.expressionFilters(t.mysqlInstances().get(0)).size());
+            }),
             Map.entry("dmctl_basic", t -> {
                 // source1.yaml's own filters apply to that source, beside the task's filter-rules
                 MySqlInstance s1 = t.mysqlInstances().get(0);
@@ -132,9 +143,6 @@ class DmTaskFilesTest {
                     "mysql-instances[0].validator-config-name: " + NO_VALIDATOR,
                     "mysql-instances[1].validator-config-name: " + NO_VALIDATOR,
                     "validators: " + NO_VALIDATOR)),
-            Map.entry("expression_filter", List.of(
-                    "mysql-instances[0].expression-filters: " + DmKeys.NO_EXPRESSION_FILTER,
-                    "expression-filter: " + DmKeys.NO_EXPRESSION_FILTER)),
             // its extract-table, extract-schema and extract-source are read; the placeholder its run.sh replaces is not
             Map.entry("extend_column", List.of(
                     "loaders.global.import-mode: must be logical, sql or loader, got \"import-mode-placeholder\" "

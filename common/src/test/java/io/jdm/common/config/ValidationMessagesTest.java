@@ -49,8 +49,20 @@ class ValidationMessagesTest {
                         "shard-mode: must be pessimistic or optimistic (or left out), got strict"),
                 appended("online-ddl: sometimes\n", "online-ddl: must be true or false, got \"sometimes\""),
                 appended("online-ddl-scheme: osc\n", "online-ddl-scheme: must be gh-ost or pt, got \"osc\""),
-                appended("expression-filter:\n  e1: {}\n", "expression-filter: not supported by jdm; remove it and "
-                        + "choose rows with mydumpers' where and the target's own filtering"));
+                appended("expression-filter:\n  e1: {}\n", "expression-filter.e1.schema: required",
+                        "expression-filter.e1.table: required", "expression-filter.e1: needs insert-value-expr, "
+                        + "update-old-value-expr, update-new-value-expr or delete-value-expr"),
+                appended("expression-filter:\n  e1: {schema: s, table: t, insert-value-expr: \"md5(c) = 'x'\"}\n",
+                        "expression-filter.e1.insert-value-expr: unsupported function md5(): jdm evaluates ABS, "
+                        + "CHARACTER_LENGTH, CHAR_LENGTH, COALESCE, CONCAT, CURDATE, CURRENT_DATE, CURRENT_TIMESTAMP, "
+                        + "IF, IFNULL, LCASE, LENGTH, LOWER, NOW, UCASE, UPPER in \"md5(c) = 'x'\""),
+                appended("expression-filter:\n  e1: {schema: s, table: t, insert-value-expr: \"c >\"}\n",
+                        "expression-filter.e1.insert-value-expr: cannot parse the expression: could only parse "
+                        + "partial expression c in \"c >\""),
+                appended("expression-filter:\n  e1: {schema: s, table: t, insert-value-expr: \"c > 1\", "
+                        + "update-new-value-expr: \"c > 2\"}\n", "expression-filter.e1: has insert-value-expr, "
+                        + "update-old-value-expr/update-new-value-expr; a rule filters one kind of change (as in DM): "
+                        + "make one rule for each"));
     }
 
     @ParameterizedTest(name = "{1}")

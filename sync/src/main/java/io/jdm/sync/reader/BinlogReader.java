@@ -3,6 +3,7 @@ package io.jdm.sync.reader;
 import io.jdm.common.config.OnlineDdlConfig;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.ExpressionFilter;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
@@ -46,17 +47,20 @@ public final class BinlogReader {
      * @param onlineDdlStore where online DDL keeps its recorded statements, read at start; null: in
      *        memory only (a reader without a sync unit)
      * @param extraColumns the columns a source table's route adds to its target table; none when null
+     * @param rowFilter DM's expression-filter: the row changes not replicated; none when null
      */
     public record Settings(String task, ConnectionSpec source, long serverId, boolean useGtid,
                            Duration heartbeat, Duration retryBudget, Duration maxBackoff,
                            BiPredicate<String, String> selected, UnaryOperator<TableName> router,
                            ConnectionSpec target, String scratchSchema, EventDecider decider,
                            OnlineDdlConfig onlineDdl, String startOver, ShardCoordinator shards, Operators operators,
-                           OnlineDdlStore onlineDdlStore, Function<TableName, ExtraColumns> extraColumns) {
+                           OnlineDdlStore onlineDdlStore, Function<TableName, ExtraColumns> extraColumns,
+                           ExpressionFilter rowFilter) {
         public Settings {
             operators = operators == null ? Operators.none() : operators;
             onlineDdl = onlineDdl == null ? OnlineDdlConfig.DEFAULT : onlineDdl;
             extraColumns = extraColumns == null ? t -> ExtraColumns.NONE : extraColumns;
+            rowFilter = rowFilter == null ? ExpressionFilter.NONE : rowFilter;
         }
 
         /** Without routes that add columns. */
@@ -66,7 +70,7 @@ public final class BinlogReader {
                         EventDecider decider, OnlineDdlConfig onlineDdl, String startOver, ShardCoordinator shards,
                         Operators operators, OnlineDdlStore onlineDdlStore) {
             this(task, source, serverId, useGtid, heartbeat, retryBudget, maxBackoff, selected, router, target,
-                    scratchSchema, decider, onlineDdl, startOver, shards, operators, onlineDdlStore, null);
+                    scratchSchema, decider, onlineDdl, startOver, shards, operators, onlineDdlStore, null, null);
         }
     }
 
@@ -103,7 +107,7 @@ public final class BinlogReader {
         DdlPlanner ddl = new DdlPlanner(tracker, online, settings.decider(), settings.selected(), settings.router(),
                 settings.shards(), catalog.grammar(), settings.operators());
         TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),
-                online == null ? t -> false : online::isShadow);
+                online == null ? t -> false : online::isShadow, settings.rowFilter());
         this.ctx = new ReaderContext(sink, tables, ddl, settings.decider(), new GtidTracker(mariadb,
                 start.gtidSet()), catalog, start, settings.shards(), settings.operators());
         this.stop = new ReaderStop(onFailure);

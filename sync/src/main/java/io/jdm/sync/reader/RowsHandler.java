@@ -16,6 +16,7 @@ import io.jdm.sync.ring.TableInfo;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
@@ -23,7 +24,7 @@ import java.util.function.Function;
 /**
  * WRITE/UPDATE/DELETE rows (v1 and v2): asks the event filter, then converts every row of a
  * selected table into a {@link RowChange} positioned at (file, event start, row index) and hands
- * it on. A skipped event hands nothing on; the positions of later events move the checkpoint past it.
+ * it on, unless one of the table's expression-filter rules is TRUE on it. A skipped event hands nothing on; the positions of later events move the checkpoint past it.
  */
 final class RowsHandler implements BinlogEventHandler {
     @Override
@@ -35,7 +36,10 @@ final class RowsHandler implements BinlogEventHandler {
                 checkFull(d, w.getIncludedColumns(), header, ctx);
                 List<Serializable[]> rows = w.getRows();
                 for (int i = 0; i < rows.size(); i++) {
-                    emit(ctx, header, i, d, RowChange.Kind.INSERT, null, convert(d, rows.get(i)));
+                    Object[] row = convert(d, rows.get(i));
+                    if (!filtered(d, RowChange.Kind.INSERT, null, row)) {
+                        emit(ctx, header, i, d, RowChange.Kind.INSERT, null, row);
+                    }
                 }
             }
         } else if (data instanceof UpdateRowsEventData u) {
@@ -46,7 +50,11 @@ final class RowsHandler implements BinlogEventHandler {
                 List<Map.Entry<Serializable[], Serializable[]>> rows = u.getRows();
                 for (int i = 0; i < rows.size(); i++) {
                     var e = rows.get(i);
-                    emit(ctx, header, i, d, RowChange.Kind.UPDATE, convert(d, e.getKey()), convert(d, e.getValue()));
+                    Object[] before = convert(d, e.getKey());
+                    Object[] after = convert(d, e.getValue());
+                    if (!filtered(d, RowChange.Kind.UPDATE, before, after)) {
+                        emit(ctx, header, i, d, RowChange.Kind.UPDATE, before, after);
+                    }
                 }
             }
         } else if (data instanceof DeleteRowsEventData del) {
@@ -55,7 +63,10 @@ final class RowsHandler implements BinlogEventHandler {
                 checkFull(d, del.getIncludedColumns(), header, ctx);
                 List<Serializable[]> rows = del.getRows();
                 for (int i = 0; i < rows.size(); i++) {
-                    emit(ctx, header, i, d, RowChange.Kind.DELETE, convert(d, rows.get(i)), null);
+                    Object[] row = convert(d, rows.get(i));
+                    if (!filtered(d, RowChange.Kind.DELETE, row, null)) {
+                        emit(ctx, header, i, d, RowChange.Kind.DELETE, row, null);
+                    }
                 }
             }
         }
@@ -71,6 +82,27 @@ final class RowsHandler implements BinlogEventHandler {
                     + "filters (or add an Ignore rule for these events) and restart the task");
         }
         return a == Action.DO;
+    }
+
+    /**
+     * DM's expression-filter: true when the row change is not replicated. It is only not handed on:
+     * the positions of the rows after it move the checkpoint past it, as for a skipped event.
+     */
+    private static boolean filtered(TableCache.Decoder d, RowChange.Kind kind, Object[] before, Object[] after) {
+        if (d.rowFilter() == null) {
+            return false;
+        }
+        try {
+            return switch (kind) {
+                case INSERT -> d.rowFilter().skipInsert(after);
+                case UPDATE -> d.rowFilter().skipUpdate(before, after);
+                case DELETE -> d.rowFilter().skipDelete(before);
+            };
+        } catch (RuntimeException e) {
+            throw new FatalException("sync: an expression-filter rule of " + d.info().source() + " cannot be "
+                    + "evaluated on a row " + kind.name().toLowerCase(Locale.ROOT) + ": " + e.getMessage()
+                    + "; change the rule and restart the task", e);
+        }
     }
 
     private static void emit(ReaderContext ctx, EventHeaderV4 h, int row, TableCache.Decoder d,

@@ -4,6 +4,7 @@ import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventMetadata;
 import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.ExpressionFilter;
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.TableInfo;
@@ -33,8 +34,12 @@ import org.slf4j.LoggerFactory;
 final class TableCache implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TableCache.class);
 
-    /** A table ready for decoding: its info and one converter per column. */
-    record Decoder(TableInfo info, byte[] types, Function<Object, Object>[] converters) {
+    /**
+     * A table ready for decoding: its info, one converter per column, and its expression filter
+     * rules bound to this definition (null: none).
+     */
+    record Decoder(TableInfo info, byte[] types, Function<Object, Object>[] converters,
+                   ExpressionFilter.TableRows rowFilter) {
     }
 
     private final SchemaTracker tracker;
@@ -43,15 +48,17 @@ final class TableCache implements AutoCloseable {
     private final UnaryOperator<TableName> router;
     /** The tables of an online schema change tool, whose rows are never replicated. */
     private final Predicate<TableName> shadow;
+    private final ExpressionFilter rowFilter;
     private final Map<TableName, Decoder> decoders = new HashMap<>();
 
     TableCache(SchemaTracker tracker, SourceCatalog catalog, BiPredicate<String, String> selected,
-               UnaryOperator<TableName> router, Predicate<TableName> shadow) {
+               UnaryOperator<TableName> router, Predicate<TableName> shadow, ExpressionFilter rowFilter) {
         this.tracker = tracker;
         this.catalog = catalog;
         this.selected = selected;
         this.router = router;
         this.shadow = shadow;
+        this.rowFilter = rowFilter;
     }
 
     /** Reads what the tracker needs from the source before the stream opens. */
@@ -258,7 +265,9 @@ final class TableCache implements AutoCloseable {
         for (int i = 0; i < types.length; i++) {
             conv[i] = ValueConverter.forColumn(info.column(i), types[i] & 0xFF, catalog.printsJsonAs57());
         }
-        return new Decoder(info, types.clone(), conv);
+        TableName source = info.source();
+        return new Decoder(info, types.clone(), conv,
+                rowFilter.forTable(source.schema(), source.table(), info.schema().columns()));
     }
 
     /** Forgets every decoder after DDL: the next TABLE_MAP of each table builds one from the new model. */

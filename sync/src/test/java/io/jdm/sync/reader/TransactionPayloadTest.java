@@ -163,7 +163,7 @@ class TransactionPayloadTest {
         @SuppressWarnings("unchecked")
         Function<Object, Object>[] identity = new Function[11];
         java.util.Arrays.fill(identity, Function.identity());
-        return new TableCache.Decoder(TableInfo.of(schema, MOVIES), new byte[11], identity);
+        return new TableCache.Decoder(TableInfo.of(schema, MOVIES), new byte[11], identity, null);
     }
 
     private static String text(Object bytes) {
