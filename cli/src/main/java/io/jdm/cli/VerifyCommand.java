@@ -94,7 +94,8 @@ final class VerifyCommand implements Callable<Integer> {
                 continue;
             }
             VerifyConfig cfg = configs.get(n);
-            List<TablePair> single = cfg.tables().stream().filter(p -> !merged.contains(p.target())).toList();
+            List<TablePair> single = cfg.tables().stream()
+                    .filter(p -> p.filtered() || !merged.contains(p.target())).toList();
             if (single.isEmpty() && !cfg.tables().isEmpty()) {
                 continue; // all its tables are shards of merges, compared below
             }
@@ -127,13 +128,14 @@ final class VerifyCommand implements Callable<Integer> {
     /**
      * The target tables that routes fill from more than one source table, on one source or several,
      * each with its shards read from their own source (named by source-id when the task has several).
+     * Tables whose routes add extra columns are no shards of these: each is compared with its own rows.
      */
     static List<MergedTable> merges(List<MySqlInstance> instances, List<VerifyConfig> configs) {
         Map<TableName, List<MergedTable.Shard>> byTarget = new LinkedHashMap<>();
         for (int n = 0; n < instances.size(); n++) {
             String name = instances.size() > 1 ? instances.get(n).sourceId() : null;
             VerifyConfig cfg = configs.get(n);
-            for (TablePair p : cfg.tables()) {
+            for (TablePair p : VerifyConfig.merging(cfg.tables())) {
                 byTarget.computeIfAbsent(p.target(), t -> new ArrayList<>())
                         .add(new MergedTable.Shard(name, cfg.source(), p.source()));
             }

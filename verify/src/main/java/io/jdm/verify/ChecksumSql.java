@@ -1,5 +1,6 @@
 package io.jdm.verify;
 
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.ResultSetValues;
@@ -147,16 +148,23 @@ final class ChecksumSql {
         };
     }
 
-    /** {@code SELECT COUNT(*), SUM(IFNULL(h, OVERSIZE)) FROM t WHERE range}. */
-    static String checksum(TablePlan p, TableName table, KeyRangeChunk c, List<Object> params) {
+    /**
+     * {@code SELECT COUNT(*), SUM(IFNULL(h, OVERSIZE)) FROM t WHERE range}.
+     *
+     * @param only the extra columns whose values select the rows to compare: on the target side,
+     *     the pair's {@link TablePair#extra()} (its shard's rows of a merged table); on the source
+     *     side, none
+     */
+    static String checksum(TablePlan p, TableName table, ExtraColumns only, KeyRangeChunk c, List<Object> params) {
         return "SELECT COUNT(*), SUM(IFNULL(" + rowHash(p.sourceColumns, p.targetColumns) + ", "
-                + OVERSIZE.toPlainString() + ")) FROM " + table.quoted() + where(p, c, params);
+                + OVERSIZE.toPlainString() + ")) FROM " + table.quoted() + where(p, only, c, params);
     }
 
-    /** The chunk's rows, each side's columns read exactly, in the order Java merges them. */
-    static String rows(TablePlan p, List<Column> sideColumns, TableName table, KeyRangeChunk c, List<Object> params) {
+    /** The chunk's rows, each side's columns read exactly, in the order Java merges them; {@code only} as above. */
+    static String rows(TablePlan p, List<Column> sideColumns, TableName table, ExtraColumns only, KeyRangeChunk c,
+                       List<Object> params) {
         StringBuilder sb = new StringBuilder("SELECT ").append(ResultSetValues.selectList(sideColumns))
-                .append(" FROM ").append(table.quoted()).append(where(p, c, params)).append(" ORDER BY ");
+                .append(" FROM ").append(table.quoted()).append(where(p, only, c, params)).append(" ORDER BY ");
         int[] order = p.orderColumns();
         for (int i = 0; i < order.length; i++) {
             sb.append(i == 0 ? "" : ", ").append(orderExpr(p.sourceColumns.get(order[i])));
@@ -167,9 +175,10 @@ final class ChecksumSql {
     /**
      * The range as {@code (k1 > a1) OR (k1 = a1 AND k2 >= a2)}, spelled out rather than as a row
      * constructor, which some optimizers do not turn into an index range; the leading
-     * {@code k1 >= a1} is redundant and there for the same reason.
+     * {@code k1 >= a1} is redundant and there for the same reason. The extra columns' conditions
+     * are literals ({@link ExtraColumns#literal}), the same text under every sql_mode.
      */
-    static String where(TablePlan p, KeyRangeChunk c, List<Object> params) {
+    static String where(TablePlan p, ExtraColumns only, KeyRangeChunk c, List<Object> params) {
         List<String> parts = new ArrayList<>();
         if (c.lower != null) {
             parts.add(bound(p, c.lower, true, params));
@@ -177,7 +186,11 @@ final class ChecksumSql {
         if (c.upper != null) {
             parts.add(bound(p, c.upper, false, params));
         }
-        return parts.isEmpty() ? "" : " WHERE " + String.join(" AND ", parts);
+        if (parts.isEmpty() && only.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder(" WHERE ").append(parts.isEmpty() ? "TRUE" : String.join(" AND ", parts));
+        return only.appendConditions(sb).toString();
     }
 
     private static String bound(TablePlan p, Object[] values, boolean lower, List<Object> params) {

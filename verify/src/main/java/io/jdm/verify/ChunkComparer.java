@@ -2,6 +2,7 @@ package io.jdm.verify;
 
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.ExtraColumns;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -45,9 +46,9 @@ final class ChunkComparer {
     /** Source and target sums of one chunk, computed concurrently. */
     Sums[] checksum(KeyRangeChunk c) throws SQLException, InterruptedException {
         List<Object> sp = new ArrayList<>();
-        String sSql = ChecksumSql.checksum(c.plan, c.plan.pair.source(), c, sp);
+        String sSql = ChecksumSql.checksum(c.plan, c.plan.pair.source(), ExtraColumns.NONE, c, sp);
         List<Object> tp = new ArrayList<>();
-        String tSql = ChecksumSql.checksum(c.plan, c.plan.pair.target(), c, tp);
+        String tSql = ChecksumSql.checksum(c.plan, c.plan.pair.target(), c.plan.pair.extra(), c, tp);
         Future<Sums> t = companion.submit(() -> sums(target, tSql, tp));
         Sums s;
         try {
@@ -62,9 +63,9 @@ final class ChunkComparer {
     long narrow(KeyRangeChunk c, RowMerger.Sink sink) throws SQLException {
         TablePlan p = c.plan;
         List<Object> sp = new ArrayList<>();
-        String sSql = ChecksumSql.rows(p, p.sourceColumns, p.pair.source(), c, sp);
+        String sSql = ChecksumSql.rows(p, p.sourceColumns, p.pair.source(), ExtraColumns.NONE, c, sp);
         List<Object> tp = new ArrayList<>();
-        String tSql = ChecksumSql.rows(p, p.targetColumns, p.pair.target(), c, tp);
+        String tSql = ChecksumSql.rows(p, p.targetColumns, p.pair.target(), p.pair.extra(), c, tp);
         try (PreparedStatement sps = streaming(source, sSql, sp);
              PreparedStatement tps = streaming(target, tSql, tp);
              ResultSet srs = sps.executeQuery();

@@ -3,6 +3,7 @@ package io.jdm.verify;
 import io.jdm.common.dumpdir.OwnerOnly;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -27,7 +28,8 @@ import java.util.Map;
  */
 final class FixSql implements AutoCloseable {
     private final Path dir;
-    private final Map<TableName, TableFix> tables = new HashMap<>();
+    /** By file name: a target table's, or one shard's of it ({@link #fileName(TablePair)}). */
+    private final Map<String, TableFix> tables = new HashMap<>();
 
     /** Creates the directory and removes the files an earlier run left for these tables, which would be stale. */
     FixSql(Path dir, List<TablePair> pairs) {
@@ -35,7 +37,7 @@ final class FixSql implements AutoCloseable {
         try {
             OwnerOnly.createDirectories(dir);
             for (TablePair p : pairs) {
-                Files.deleteIfExists(dir.resolve(fileName(p.target())));
+                Files.deleteIfExists(dir.resolve(fileName(p)));
             }
         } catch (IOException e) {
             throw new FatalException("verify: cannot create the fix-sql directory " + dir + ": " + e.getMessage()
@@ -48,8 +50,27 @@ final class FixSql implements AutoCloseable {
         return DumpFileNames.escape(t.schema()) + "." + DumpFileNames.escape(t.table()) + ".fix.sql";
     }
 
+    /**
+     * The target's file, or for a pair {@linkplain TablePair#filtered() filtered} by extra columns
+     * its own, {@code db.table.c_table=1.fix.sql}: its shard's rows are compared apart, possibly by
+     * another run (one per source), which must not overwrite the file of another shard.
+     */
+    static String fileName(TablePair p) {
+        if (!p.filtered()) {
+            return fileName(p.target());
+        }
+        StringBuilder sb = new StringBuilder(DumpFileNames.escape(p.target().schema())).append('.')
+                .append(DumpFileNames.escape(p.target().table()));
+        ExtraColumns e = p.extra();
+        for (int i = 0; i < e.size(); i++) {
+            sb.append('.').append(DumpFileNames.escape(e.names().get(i))).append('=')
+                    .append(DumpFileNames.escape(e.values().get(i)));
+        }
+        return sb.append(".fix.sql").toString();
+    }
+
     synchronized TableFix table(TablePlan plan) {
-        return tables.computeIfAbsent(plan.pair.target(), t -> new TableFix(dir, plan, plan.pair.source().toString()));
+        return tables.computeIfAbsent(fileName(plan.pair), f -> new TableFix(dir, plan, plan.pair.source().toString()));
     }
 
     /**
@@ -57,7 +78,7 @@ final class FixSql implements AutoCloseable {
      * and the key), {@code sources} names the shards for the file's header.
      */
     synchronized TableFix table(TablePlan plan, String sources) {
-        return tables.computeIfAbsent(plan.pair.target(), t -> new TableFix(dir, plan, sources));
+        return tables.computeIfAbsent(fileName(plan.pair), f -> new TableFix(dir, plan, sources));
     }
 
     @Override
@@ -88,7 +109,7 @@ final class FixSql implements AutoCloseable {
         private TableFix(Path dir, TablePlan plan, String sources) {
             this.plan = plan;
             this.sources = sources;
-            this.file = dir.resolve(fileName(plan.pair.target()));
+            this.file = dir.resolve(fileName(plan.pair));
             this.deletes = dir.resolve(file.getFileName() + ".delete.part");
             this.replaces = dir.resolve(file.getFileName() + ".replace.part");
             try {
@@ -102,7 +123,10 @@ final class FixSql implements AutoCloseable {
             }
         }
 
-        /** A row the target lacks or holds with other values: write the source's row. */
+        /**
+         * A row the target lacks or holds with other values: write the source's row, with the values
+         * of the columns its route adds.
+         */
         synchronized void put(Object[] source) {
             StringBuilder sb = new StringBuilder(plan.hasKey() ? "REPLACE INTO " : "INSERT INTO ");
             sb.append(plan.pair.target().quoted()).append(" (");
@@ -115,6 +139,10 @@ final class FixSql implements AutoCloseable {
                     first = false;
                 }
             }
+            ExtraColumns extra = plan.pair.extra();
+            for (String name : extra.names()) {
+                Identifiers.appendQuoted(sb.append(','), name);
+            }
             sb.append(") VALUES (");
             first = true;
             for (int i = 0; i < cols.size(); i++) {
@@ -124,6 +152,9 @@ final class FixSql implements AutoCloseable {
                     first = false;
                 }
             }
+            for (int i = 0; i < extra.size(); i++) {
+                sb.append(',').append(extra.literal(i));
+            }
             write(replaceOut, sb.append(");\n"));
         }
 
@@ -132,7 +163,10 @@ final class FixSql implements AutoCloseable {
             write(replaceOut, "-- " + text.replace('\n', ' ') + "\n");
         }
 
-        /** A row only the target has: delete it by key, or one copy of it when there is no key. */
+        /**
+         * A row only the target has: delete it by key, or one copy of it when there is no key; of a
+         * filtered pair, the one with its shard's values.
+         */
         synchronized void delete(Object[] target) {
             StringBuilder sb = new StringBuilder("DELETE FROM ").append(plan.pair.target().quoted()).append(" WHERE ");
             int[] cols = plan.orderColumns();
@@ -147,6 +181,7 @@ final class FixSql implements AutoCloseable {
                 ValueEncoder.append(sb, c, target[i]);
                 sb.append(castJson ? " AS JSON)" : "");
             }
+            plan.pair.extra().appendConditions(sb);
             write(deleteOut, sb.append(plan.hasKey() ? ";\n" : " LIMIT 1;\n"));
         }
 
@@ -165,7 +200,7 @@ final class FixSql implements AutoCloseable {
                 Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
                 try (BufferedWriter out = new BufferedWriter(new java.io.OutputStreamWriter(
                         OwnerOnly.newOutputStream(tmp), StandardCharsets.UTF_8))) {
-                    out.write("-- Statements that make " + plan.pair.target() + " equal " + sources
+                    out.write("-- Statements that make " + plan.pair.targetRows() + " equal " + sources
                             + ". Review them before running.\n");
                     out.write("/*!40101 SET NAMES utf8mb4*/;\nSET time_zone = '+00:00';\n");
                     copy(deletes, out);

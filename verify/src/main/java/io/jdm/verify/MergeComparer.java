@@ -2,6 +2,7 @@ package io.jdm.verify;
 
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.SchemaReader;
@@ -149,13 +150,14 @@ final class MergeComparer {
         try {
             for (int i = 0; i < n; i++) {
                 List<Object> params = new ArrayList<>();
-                String sql = ChecksumSql.rows(plans[i], plans[i].sourceColumns, m.shards().get(i).table(), chunks[i],
-                        params);
+                String sql = ChecksumSql.rows(plans[i], plans[i].sourceColumns, m.shards().get(i).table(),
+                        ExtraColumns.NONE, chunks[i], params);
                 statements[i] = streaming(shards[i], sql, params);
                 results[i] = statements[i].executeQuery();
             }
             List<Object> tp = new ArrayList<>();
-            statements[n] = streaming(target, ChecksumSql.rows(p, p.targetColumns, m.target(), targetChunk, tp), tp);
+            statements[n] = streaming(target, ChecksumSql.rows(p, p.targetColumns, m.target(), ExtraColumns.NONE,
+                    targetChunk, tp), tp);
             results[n] = statements[n].executeQuery();
             ResultSet tr = results[n];
 
@@ -362,10 +364,12 @@ final class MergeComparer {
         return 0;
     }
 
+    /** A merge's shards have no extra columns ({@link VerifyConfig#merging}): every row of a table counts. */
     private static ChunkComparer.Sums sums(Connection c, TablePlan p, TableName table, KeyRangeChunk chunk)
             throws SQLException {
         List<Object> params = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(ChecksumSql.checksum(p, table, chunk, params))) {
+        try (PreparedStatement ps = c.prepareStatement(ChecksumSql.checksum(p, table, ExtraColumns.NONE, chunk,
+                params))) {
             ChecksumSql.bind(ps, params);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();

@@ -88,6 +88,7 @@ final class TablePlan {
             }
             throw e;
         }
+        requireExtraColumns(pair, s, t);
         List<String> keyNames = s.identityKey();
         List<Column> sc = new ArrayList<>();
         for (Column c : s.columns()) {
@@ -120,6 +121,35 @@ final class TablePlan {
                     || jsonNames.contains(sc.get(i).name().toLowerCase(Locale.ROOT));
         }
         return new TablePlan(pair, s, sc, tc, key, json);
+    }
+
+    /**
+     * The columns a pair's route adds select its rows of the target, so the target must have them
+     * (the load requires the same) and the source must not: its own column of that name would be
+     * compared as data while the filter said otherwise.
+     */
+    private static void requireExtraColumns(TablePair pair, TableSchema source, TableSchema target)
+            throws PlanException {
+        List<String> absent = new ArrayList<>();
+        List<String> clash = new ArrayList<>();
+        for (String name : pair.extra().names()) {
+            if (target.column(name).isEmpty()) {
+                absent.add(name);
+            }
+            if (source.column(name).isPresent()) {
+                clash.add(name);
+            }
+        }
+        if (!absent.isEmpty()) {
+            throw new PlanException("target table " + pair.target() + " has no column " + String.join(", ", absent)
+                    + ", which the route of " + pair.source() + " adds (extract-table, extract-schema, "
+                    + "extract-source); create the target table with it, as the load requires");
+        }
+        if (!clash.isEmpty()) {
+            throw new PlanException("source table " + pair.source() + " has a column " + String.join(", ", clash)
+                    + ", which its route adds in the target (extract-table, extract-schema, extract-source); "
+                    + "name a column the source table does not have as the route's target-column");
+        }
     }
 
     private static int indexOf(List<Column> columns, String name) {

@@ -26,7 +26,9 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * Target tables that routes fill from several source tables are compared after the others, as the
- * union of their shards ({@link MergedTable}, {@code MergeComparer}), one range at a time.
+ * union of their shards ({@link MergedTable}, {@code MergeComparer}), one range at a time. A shard
+ * whose route adds extra columns is no shard of such a union: it is a single table, compared with
+ * the target's rows that hold its values ({@link TablePair#extra()}).
  *
  * <p>Nothing is locked and nothing is written to either server; with {@link SnapshotOptions} the source
  * is read in one consistent snapshot, at a position the target is first waited for.

@@ -2,6 +2,7 @@ package io.jdm.verify;
 
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.schema.SchemaReader;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
@@ -22,7 +24,8 @@ import java.util.function.UnaryOperator;
  *
  * @param task names threads and metrics ({@code <task>-verify-...})
  * @param tables source table to target table, routes already applied; source tables that routes
- *     merge into one target table are compared as that table's shards (see {@link MergedTable})
+ *     merge into one target table are compared as that table's shards (see {@link MergedTable}),
+ *     unless their routes add extra columns: then each is compared with its own rows of the target
  * @param threads connections per side, each comparing one chunk at a time
  * @param chunkRows about how many rows one chunk covers
  * @param fixSqlDir where the REPLACE/DELETE statements that would repair the target are written,
@@ -98,7 +101,7 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
      */
     List<MergedTable> mergedTargets() {
         Map<TableName, List<MergedTable.Shard>> byTarget = new LinkedHashMap<>();
-        for (TablePair p : tables) {
+        for (TablePair p : merging(tables)) {
             byTarget.computeIfAbsent(p.target(), t -> new ArrayList<>()).add(new MergedTable.Shard(null, source,
                     p.source()));
         }
@@ -112,11 +115,22 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
         return out;
     }
 
-    /** The pairs whose target table no other pair fills. */
+    /**
+     * The pairs compared on their own: those whose target table no other pair fills, and those
+     * {@linkplain TablePair#filtered() filtered} by their extra columns, each against its own rows.
+     */
     List<TablePair> singleTables() {
         Map<TableName, Integer> n = new LinkedHashMap<>();
-        tables.forEach(p -> n.merge(p.target(), 1, Integer::sum));
-        return tables.stream().filter(p -> n.get(p.target()) == 1).toList();
+        merging(tables).forEach(p -> n.merge(p.target(), 1, Integer::sum));
+        return tables.stream().filter(p -> p.filtered() || n.get(p.target()) == 1).toList();
+    }
+
+    /**
+     * The pairs that count as shards where several fill one target table: all but the
+     * {@linkplain TablePair#filtered() filtered} ones, whose rows extra columns tell apart.
+     */
+    public static List<TablePair> merging(List<TablePair> pairs) {
+        return pairs.stream().filter(p -> !p.filtered()).toList();
     }
 
     /**
@@ -125,10 +139,16 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
      */
     public static List<TablePair> listPairs(ConnectionSpec source, BiPredicate<String, String> filter,
                                             UnaryOperator<TableName> router) {
+        return listPairs(source, filter, router, t -> ExtraColumns.NONE);
+    }
+
+    /** As above, each pair with the columns {@code extra} says its route adds in the target. */
+    public static List<TablePair> listPairs(ConnectionSpec source, BiPredicate<String, String> filter,
+                                            UnaryOperator<TableName> router, Function<TableName, ExtraColumns> extra) {
         try (Connection c = DataSources.connect(source)) {
             List<TablePair> out = new ArrayList<>();
             for (TableName t : SchemaReader.listTables(c, filter)) {
-                out.add(new TablePair(t, Objects.requireNonNull(router.apply(t), "route of " + t)));
+                out.add(new TablePair(t, Objects.requireNonNull(router.apply(t), "route of " + t), extra.apply(t)));
             }
             return out;
         } catch (SQLException e) {

@@ -143,7 +143,7 @@ public final class UnitConfigs {
     public static VerifyConfig verify(TaskConfig task, MySqlInstance instance) {
         TableFilter filter = TableFilter.forInstance(task, instance);
         List<TablePair> pairs = VerifyConfig.listPairs(instance.from().toConnectionSpec(), filter::matchTable,
-                router(task, instance));
+                router(task, instance), extraColumns(task, instance));
         return VerifyConfig.of(instance.from().toConnectionSpec(), task.targetDatabase().toConnectionSpec(), pairs);
     }
 

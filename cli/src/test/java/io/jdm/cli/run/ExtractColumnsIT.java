@@ -5,18 +5,29 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jdm.cli.Jdm;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.EmbeddedMariaDb;
 import io.jdm.embedded.ServerProfile;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * target tables created by the user with the extra columns in their primary keys. After the load,
  * after inserts, and after an update that moves a key and deletes, every target row is its shard's
  * row (values as hex) with the values DM gives the extra columns. Run with both load paths: LOAD
- * DATA (on-duplicate error) and statements (on-duplicate ignore).
+ * DATA (on-duplicate error) and statements (on-duplicate ignore). Then jdm verify compares each
+ * shard with its rows of the merged table, finds rows changed behind the task, and fixes them.
  */
 class ExtractColumnsIT {
     private static SqlServer source1;
@@ -75,7 +87,8 @@ class ExtractColumnsIT {
                 "CREATE TABLE extend_column.y (c1 INT, c2 INT, c3 INT, gc3 INT AS (c1 + 1) VIRTUAL, "
                         + "c_table VARCHAR(64), PRIMARY KEY (c1, c_table))");
 
-        TaskConfig task = new TaskConfigLoader().load(taskFile(onDuplicate));
+        Path taskFile = taskFile(onDuplicate);
+        TaskConfig task = new TaskConfigLoader().load(taskFile);
         BackgroundTask run = BackgroundTask.start(new TaskRunner(task, TaskRunner.Stages.FROM_TASK_MODE), "extract-it");
         try {
             assertTrue(run.awaitSync(Duration.ofMinutes(2)) != null, "sync never started: " + run.failure());
@@ -103,6 +116,104 @@ class ExtractColumnsIT {
             run.stop(Duration.ofSeconds(60));
         }
         assertNull(run.failure(), "task failed: " + run.failure());
+        verifyComparesEachShardWithItsRows(taskFile);
+    }
+
+    /**
+     * jdm verify compares each shard with the target's rows that hold its extracted values (the
+     * keys collide across shards, so a merged comparison would see collisions); then a changed row
+     * of extend_column2.t2, a deleted row of y1 and a row added to y2's part of the target (whose key
+     * y1 also holds there) are exactly what it reports, and its fix SQL puts them back.
+     */
+    private void verifyComparesEachShardWithItsRows(Path taskFile) throws Exception {
+        Map<String, JsonNode> clean = verify(taskFile, null);
+        assertEquals(Set.of("extend_column1.t1", "extend_column2.t2", "extend_column1.y1", "extend_column1.y2"),
+                clean.keySet());
+        clean.forEach((source, t) -> assertEquals("MATCH", t.get("result").asText(), source + ": " + t));
+        assertEquals(3, clean.get("extend_column1.t1").get("rowsTarget").asLong(), "its rows only");
+
+        target.execute("UPDATE extend_column.t SET c3 = 99 WHERE c1 = 1 AND c_table = '2'",
+                "DELETE FROM extend_column.y WHERE c1 = 2 AND c_table = '1'",
+                "INSERT INTO extend_column.y (c1, c2, c3, c_table) VALUES (3, 3, 3, '2')");
+        Path fix = dir.resolve("fix");
+        Map<String, JsonNode> diff = verify(taskFile, fix);
+        assertEquals(List.of(), diffs(diff.get("extend_column1.t1")));
+        assertEquals(List.of("CHANGED c1=1 c3: 1 -> 99"), diffs(diff.get("extend_column2.t2")));
+        assertEquals(List.of("MISSING c1=2"), diffs(diff.get("extend_column1.y1")));
+        assertEquals(List.of("EXTRA c1=3"), diffs(diff.get("extend_column1.y2")));
+
+        String t2 = Files.readString(fix.resolve(
+                "extend_column.t.c_table=2.c_schema=extend_column2.c_source=replica02.fix.sql"));
+        assertTrue(t2.contains("REPLACE INTO `extend_column`.`t` (`c1`,`c2`,`c3`,`c_table`,`c_schema`,`c_source`) "
+                + "VALUES (1,1,1,_utf8mb4 X'32',_utf8mb4 X'657874656e645f636f6c756d6e32',"
+                + "_utf8mb4 X'7265706c6963613032');"), t2);
+        String y2 = Files.readString(fix.resolve("extend_column.y.c_table=2.fix.sql"));
+        assertTrue(y2.contains("DELETE FROM `extend_column`.`y` WHERE `c1` = 3 AND `c_table` = _utf8mb4 X'32';"), y2);
+        applyFix(fix);
+        verify(taskFile, null).forEach((source, t) -> assertEquals("MATCH", t.get("result").asText(),
+                source + " after the fix: " + t));
+        List<String> t = new ArrayList<>(target.rows("SELECT HEX(c1), HEX(c2), HEX(c3), HEX(c_table), HEX(c_schema), "
+                + "HEX(c_source) FROM extend_column.t"));
+        List<String> y = new ArrayList<>(target.rows("SELECT HEX(c1), HEX(c2), HEX(c3), HEX(gc3), HEX(c_table) "
+                + "FROM extend_column.y"));
+        Collections.sort(t);
+        Collections.sort(y);
+        assertEquals(expectedT(), t, "extend_column.t after the fix");
+        assertEquals(expectedY(), y, "extend_column.y after the fix");
+    }
+
+    /** jdm verify --json of the task: each compared source table's result, by its name. */
+    private static Map<String, JsonNode> verify(Path taskFile, Path fixDir) throws Exception {
+        List<String> args = new ArrayList<>(List.of("verify", "--json", "--chunk-rows", "2"));
+        if (fixDir != null) {
+            args.addAll(List.of("--fix-sql", fixDir.toString()));
+        }
+        args.add(taskFile.toString());
+        PrintStream old = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            code = Jdm.execute(args.toArray(String[]::new));
+        } finally {
+            System.setOut(old);
+        }
+        String text = out.toString(StandardCharsets.UTF_8);
+        Map<String, JsonNode> tables = new TreeMap<>();
+        boolean same = true;
+        try (MappingIterator<JsonNode> reports = new ObjectMapper().readerFor(JsonNode.class).readValues(text)) {
+            while (reports.hasNext()) {
+                JsonNode r = reports.next();
+                same &= r.get("matches").asBoolean();
+                r.get("tables").forEach(t -> assertNull(tables.put(t.get("source").asText(), t), text));
+            }
+        }
+        assertEquals(same ? 0 : 1, code, text);
+        return tables;
+    }
+
+    /** {@code KIND key} per differing row, with {@code column: source -> target} for a changed one. */
+    private static List<String> diffs(JsonNode table) {
+        List<String> out = new ArrayList<>();
+        table.get("rows").forEach(r -> {
+            StringBuilder sb = new StringBuilder(r.get("kind").asText()).append(' ').append(r.get("key").asText());
+            r.get("columns").forEach(c -> sb.append(' ').append(c.get("column").asText()).append(": ")
+                    .append(c.get("source").asText()).append(" -> ").append(c.get("target").asText()));
+            out.add(sb.toString());
+        });
+        return out;
+    }
+
+    /** Runs every statement of the fix files (one a line) on the target. */
+    private static void applyFix(Path fixDir) throws Exception {
+        List<String> statements = new ArrayList<>();
+        try (Stream<Path> files = Files.list(fixDir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".fix.sql")).sorted().toList()) {
+                Files.readAllLines(f, StandardCharsets.UTF_8).stream()
+                        .filter(l -> !l.isBlank() && !l.startsWith("--")).forEach(statements::add);
+            }
+        }
+        target.execute(statements.toArray(String[]::new));
     }
 
     /** Every shard's rows with DM's values for the extra columns, as hex. */

@@ -1,5 +1,6 @@
 package io.jdm.common.filter;
 
+import io.jdm.common.sql.Identifiers;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
@@ -52,5 +53,18 @@ public record ExtraColumns(List<String> names, List<String> values) {
             sb.append(Character.forDigit((x >> 4) & 0xF, 16)).append(Character.forDigit(x & 0xF, 16));
         }
         return sb.append('\'').toString();
+    }
+
+    /**
+     * Appends {@code AND e1 = v1 AND e2 = v2 …}: the rows of the merged table that are this shard's.
+     * Nothing when there are no columns.
+     */
+    public StringBuilder appendConditions(StringBuilder sb) {
+        for (int i = 0; i < names.size(); i++) {
+            sb.append(" AND ");
+            Identifiers.appendQuoted(sb, names.get(i));
+            sb.append(" = ").append(literal(i));
+        }
+        return sb;
     }
 }

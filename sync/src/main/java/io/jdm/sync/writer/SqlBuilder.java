@@ -262,11 +262,7 @@ final class SqlBuilder {
 
     /** {@code AND e1 = v1 …} for the columns the route adds: the row is this shard's. */
     private static void extraConditions(StringBuilder sb, TableInfo t) {
-        for (int i = 0; i < t.extra().size(); i++) {
-            sb.append(" AND ");
-            Identifiers.appendQuoted(sb, t.extra().names().get(i));
-            sb.append(" = ").append(t.extra().literal(i));
-        }
+        t.extra().appendConditions(sb);
     }
 
     /** {@code WHERE k1 = v AND …} on the identity key, or on every column with {@code <=>} and LIMIT 1. */
