@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.config.Consistency;
 import io.jdm.common.dumpdir.DumpFeed;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
@@ -233,7 +234,7 @@ public final class LoadUnit {
             DumpMetadata meta = DumpMetadata.readFrom(config.dir()).orElseThrow(() -> new FatalException(job.who()
                     + ": " + config.dir() + " has no metadata file, so the dump is incomplete (a dump writes it "
                     + "last); run the dump again"));
-            if ("none".equalsIgnoreCase(meta.consistency())) {
+            if (meta.consistencyMode().filter(c -> c == Consistency.NONE).isPresent()) {
                 LOG.warn("{}: the dump was taken with consistency none; its binlog position may not match the data",
                         job.who());
             }

@@ -26,7 +26,6 @@ import io.jdm.sync.SyncConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
@@ -101,9 +100,6 @@ public final class UnitConfigs {
                 .shardOptimistic(task.shardMode() == ShardMode.OPTIMISTIC);
     }
 
-    /** Consistencies whose metadata position is exact: the dump holds every change before it, none after. */
-    private static final Set<String> EXACT = Set.of(Consistency.FLUSH.label(), Consistency.LOCK.label(),
-            Consistency.SNAPSHOT.label(), Consistency.LOCK_FREE.label());
 
     /**
      * True when {@code start} is the position in the metadata of the source's dump directory and
@@ -114,7 +110,7 @@ public final class UnitConfigs {
     static boolean consistentDumpAt(TaskConfig task, MySqlInstance instance, BinlogPosition start) {
         try {
             return DumpMetadata.readFrom(task.mydumper(instance).dir())
-                    .filter(m -> m.consistency() != null && EXACT.contains(m.consistency()))
+                    .filter(m -> m.consistencyMode().map(Consistency::exactPosition).orElse(false))
                     .map(DumpMetadata::position)
                     .filter(p -> p.file().equals(start.file()) && p.pos() == start.pos())
                     .isPresent();

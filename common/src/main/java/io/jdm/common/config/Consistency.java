@@ -34,4 +34,20 @@ public enum Consistency {
     public String label() {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
+
+    /** The mode a metadata file's {@code Consistency:} line names; empty for another tool's or an unknown one. */
+    public static java.util.Optional<Consistency> ofLabel(String label) {
+        return label == null ? java.util.Optional.empty() : java.util.Arrays.stream(values())
+                .filter(c -> c.label().equalsIgnoreCase(label.strip())).findFirst();
+    }
+
+    /**
+     * True when a dump taken this way holds every change before its position and none after it, so
+     * a sync from there needs no safe mode: the snapshot modes. A lock-free dump's chunks overlap the
+     * binlog up to their highest position, which the sync covers with safe mode up to there; AUTO is
+     * never what a dump records (it records the mode it fell to); NONE reads the position unlocked.
+     */
+    public boolean exactPosition() {
+        return this == FLUSH || this == LOCK || this == SNAPSHOT || this == LOCK_FREE;
+    }
 }

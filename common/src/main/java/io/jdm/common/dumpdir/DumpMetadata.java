@@ -1,5 +1,6 @@
 package io.jdm.common.dumpdir;
 
+import io.jdm.common.config.Consistency;
 import io.jdm.common.position.BinlogPosition;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -170,5 +171,10 @@ public record DumpMetadata(LocalDateTime started, LocalDateTime finished, Binlog
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /** The {@code Consistency:} line as the mode it names; empty for another tool's dump, which has none. */
+    public Optional<Consistency> consistencyMode() {
+        return Consistency.ofLabel(consistency);
     }
 }
