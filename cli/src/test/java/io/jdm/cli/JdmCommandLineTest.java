@@ -91,7 +91,7 @@ class JdmCommandLineTest {
     void binlogWithoutAnOperationOrWithABadPositionIsOneLine() {
         Run r = run("binlog");
         assertEquals(2, r.code());
-        assertEquals("jdm: binlog: give an operation: jdm binlog skip|replace|list|revert TASK.yaml", r.err().strip());
+        assertEquals("jdm: binlog: give an operation: jdm binlog skip|replace|inject|list|revert TASK.yaml", r.err().strip());
         Run help = run("binlog", "replace", "--help");
         assertEquals(0, help.code(), help.err());
         assertTrue(help.out().contains("--binlog-pos=FILE:POS") && help.out().contains("--sql=STATEMENTS"), help.out());

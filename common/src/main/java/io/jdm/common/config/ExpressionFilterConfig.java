@@ -1,6 +1,6 @@
 package io.jdm.common.config;
 
-import io.jdm.common.filter.RowExpression;
+import io.jdm.common.expr.RowExpression;
 import java.util.Objects;
 import java.util.Optional;
 

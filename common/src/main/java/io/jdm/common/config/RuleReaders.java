@@ -1,7 +1,7 @@
 package io.jdm.common.config;
 
 import io.jdm.common.config.BlockAllowListConfig.TableRule;
-import io.jdm.common.filter.RowExpression;
+import io.jdm.common.expr.RowExpression;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

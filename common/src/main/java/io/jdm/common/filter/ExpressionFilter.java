@@ -3,6 +3,7 @@ package io.jdm.common.filter;
 import io.jdm.common.config.ExpressionFilterConfig;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.expr.RowExpression;
 import io.jdm.common.schema.Column;
 import java.util.ArrayList;
 import java.util.List;

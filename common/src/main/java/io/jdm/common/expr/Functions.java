@@ -1,4 +1,4 @@
-package io.jdm.common.filter;
+package io.jdm.common.expr;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.jdm.common.filter;
+package io.jdm.common.expr;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.jdm.common.filter;
+package io.jdm.common.expr;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.math.BigDecimal;

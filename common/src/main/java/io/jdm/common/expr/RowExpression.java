@@ -1,4 +1,4 @@
-package io.jdm.common.filter;
+package io.jdm.common.expr;
 
 import io.jdm.common.schema.Column;
 import java.util.List;

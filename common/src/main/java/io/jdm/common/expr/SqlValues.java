@@ -1,4 +1,4 @@
-package io.jdm.common.filter;
+package io.jdm.common.expr;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
