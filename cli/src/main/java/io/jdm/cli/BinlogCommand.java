@@ -26,10 +26,11 @@ import picocli.CommandLine.Parameters;
 
 /**
  * DM's {@code dmctl binlog skip|replace|list|revert}: binlog operators, written to the target's
- * meta schema ({@link OperatorStore}) where the task's sync reads them when it next starts. Without
+ * meta schema ({@link OperatorStore}), where the task's sync reads them when it starts and every few
+ * seconds while it runs. Without
  * {@code --binlog-pos} an operator goes to the DDL the source is stopped at: the statement the
  * target refused, whose marker ({@link DdlMarkers}) stays on the target until the checkpoint passes
- * it. Nothing here talks to a running process.
+ * it.
  */
 @Command(name = "binlog", mixinStandardHelpOptions = true,
         subcommands = {BinlogCommand.Skip.class, BinlogCommand.Replace.class, BinlogCommand.Inject.class,
@@ -37,7 +38,8 @@ import picocli.CommandLine.Parameters;
         description = "Tell a task's sync what to do with one statement of a source's binlog, as dmctl binlog does: "
                 + "skip it, run other statements in its place or before it. By default the statement is the DDL the target "
                 + "refused, where the task stopped. The operator is stored on the target and applied once, when the "
-                + "task next starts (jdm run).")
+                + "task's sync reaches the statement: a running task reads it within seconds, a stopped one when "
+                + "started again (jdm run).")
 final class BinlogCommand implements Callable<Integer> {
     @Override
     public Integer call() {
@@ -192,8 +194,9 @@ final class BinlogCommand implements Callable<Integer> {
         store.put(c, BinlogOperator.of(at.sourceId(), at.file(), at.pos(), kind, statements, at.statement()));
         System.out.println(verb + ": task " + task.name() + ", source " + at.sourceId() + ": the statement at "
                 + at.position() + (at.statement() == null ? "" : " (" + oneLine(at.statement()) + ")") + " " + what
-                + " when the task next starts" + (before == null ? "" : ", in place of the waiting binlog "
-                + before.kind().word()) + "; start it again (jdm run)");
+                + " when the task's sync reaches it" + (before == null ? "" : ", in place of the waiting binlog "
+                + before.kind().word()) + "; a running task reads it within seconds, a stopped one when started again "
+                + "(jdm run)");
     }
 
     private static String oneLine(String sql) {

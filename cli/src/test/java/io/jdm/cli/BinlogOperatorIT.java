@@ -179,6 +179,46 @@ class BinlogOperatorIT {
     }
 
     /**
+     * An operator written while the task runs (paused here, so the statement waits behind the
+     * reader) is read within seconds and applied when the statement comes: no restart, no stop.
+     */
+    @Test
+    void anOperatorWrittenWhileTheTaskRunsIsTakenWithoutARestart() throws Exception {
+        String db = "binlogop_running";
+        Path task = prepare(db, "binlogop-running", "jdm_meta_binlogop_running");
+        Process first = start(task, "first");
+        try {
+            awaitSameRows(db, first, "first");
+            target.execute("ALTER TABLE " + db + ".t ADD CONSTRAINT n_range CHECK (n >= 0)");
+            assertEquals(0, JdmCommandLineTest.run("pause-task", task.toString()).code());
+            source.execute("USE " + db, ADD_CHECK);
+            String file = source.rows("SHOW MASTER STATUS").get(0).split("\\|")[0];
+            String at = null;
+            for (String row : source.rows("SHOW BINLOG EVENTS IN '" + file + "'")) {
+                String[] cols = row.split("\\|", -1);
+                if (cols[2].equals("Query") && cols[5].contains("n_range CHECK (n < 1000000)")) {
+                    at = file + ":" + cols[1];
+                }
+            }
+            assertNotNull(at, "the ALTER's QUERY event");
+            Run skip = JdmCommandLineTest.run("binlog", "skip", task.toString(), "--binlog-pos", at);
+            assertEquals(0, skip.code(), skip.err());
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!read("first").contains("binlog skip now waits at " + at) && System.nanoTime() < until) {
+                Thread.sleep(200);
+            }
+            assertTrue(read("first").contains("binlog skip now waits at " + at), read("first"));
+            assertEquals(0, JdmCommandLineTest.run("resume-task", task.toString()).code());
+            insert(db, 20, 30);
+            awaitSameRows(db, first, "first");
+            assertEquals("done", list(task).path("operators").path(0).path("state").asText());
+            stop(first, "first");
+        } finally {
+            first.destroyForcibly();
+        }
+    }
+
+    /**
      * A statement the reader stops at, not a DDL the target refused: an UPDATE logged as a statement
      * (binlog_format MIXED) after a row event of its transaction. The failure line names its QUERY
      * event, which the skip takes; the row event before it in the transaction is applied.

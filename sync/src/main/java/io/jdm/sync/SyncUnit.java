@@ -45,6 +45,8 @@ public final class SyncUnit {
     private static final Logger LOG = LoggerFactory.getLogger(SyncUnit.class);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration HOLD_POLL = Duration.ofMillis(100);
+    /** How often a running sync reads the binlog operators again ({@code jdm binlog} writes them on the target). */
+    private static final Duration OPERATOR_POLL = Duration.ofSeconds(2);
 
     private final SyncConfig cfg;
     private final PipelineCounters counters = new PipelineCounters();
@@ -126,6 +128,8 @@ public final class SyncUnit {
             holdTimer = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(cfg.task(), "sync", "hold",
                     true));
             holdTimer.scheduleWithFixedDelay(holdWatcher, 0, HOLD_POLL.toMillis(), TimeUnit.MILLISECONDS);
+            holdTimer.scheduleWithFixedDelay(this::refreshOperators, OPERATOR_POLL.toMillis(),
+                    OPERATOR_POLL.toMillis(), TimeUnit.MILLISECONDS);
             progressLogger = new ProgressLogger(cfg.task(), "sync", metrics, 10);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -145,6 +149,15 @@ public final class SyncUnit {
         }
         LOG.info("sync: task {} started from {} with {} writers (generation {}, server id {})", cfg.task(),
                 checkpoint.startPosition(), cfg.workerCount(), checkpoint.generation(), cfg.serverId());
+    }
+
+    /** Takes the binlog operators written since the start; a failure to read them is retried at the next poll. */
+    private void refreshOperators() {
+        try (Connection c = DataSources.connect(cfg.target())) {
+            operators.refresh(c, cfg.sourceId());
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("sync: could not read the binlog operators again: {}", e.getMessage());
+        }
     }
 
     /**

@@ -10,9 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The operators of one source as a sync run read them at its start (one written later waits for the
- * next start), looked up by the reader at every statement, and the barrier step that marks one
- * applied with the checkpoint move.
+ * The operators of one source, read at the sync's start and again every few seconds while it runs
+ * ({@link #refresh}), looked up by the reader at every statement, and the barrier step that marks one
+ * applied with the checkpoint move. One written for a statement the reader has already passed is
+ * never applied, and stays waiting.
  */
 public final class Operators {
     private static final Logger LOG = LoggerFactory.getLogger(Operators.class);
@@ -22,11 +23,35 @@ public final class Operators {
     }
 
     private final OperatorStore store;
-    private final Map<Key, BinlogOperator> byPosition = new HashMap<>();
+    /** Replaced whole by {@link #refresh}; the reader thread reads it. */
+    private volatile Map<Key, BinlogOperator> byPosition;
 
     private Operators(OperatorStore store, List<BinlogOperator> operators) {
         this.store = store;
-        operators.forEach(o -> byPosition.put(new Key(o.file(), o.pos()), o));
+        this.byPosition = index(operators);
+    }
+
+    private static Map<Key, BinlogOperator> index(List<BinlogOperator> operators) {
+        Map<Key, BinlogOperator> m = new HashMap<>();
+        operators.forEach(o -> m.put(new Key(o.file(), o.pos()), o));
+        return m;
+    }
+
+    /** Reads the source's operators again: a running sync takes one written since it started. */
+    public void refresh(Connection c, String sourceId) throws SQLException {
+        if (store == null) {
+            return;
+        }
+        Map<Key, BinlogOperator> now = index(store.list(c, sourceId));
+        Map<Key, BinlogOperator> before = byPosition;
+        for (Map.Entry<Key, BinlogOperator> e : now.entrySet()) {
+            BinlogOperator was = before.get(e.getKey());
+            if (!e.getValue().done() && (was == null || !was.equals(e.getValue()))) {
+                LOG.info("sync: source {}: binlog {} now waits at {}", sourceId, e.getValue().kind().word(),
+                        e.getValue().position());
+            }
+        }
+        byPosition = now;
     }
 
     /** No operators (a reader without a sync unit's table). */
@@ -53,11 +78,12 @@ public final class Operators {
      * documentation).
      */
     public BinlogOperator at(String file, long txnPos, long eventStart, boolean firstOfTxn) {
-        if (byPosition.isEmpty()) {
+        Map<Key, BinlogOperator> m = byPosition;
+        if (m.isEmpty()) {
             return null;
         }
-        BinlogOperator o = byPosition.get(new Key(file, eventStart));
-        return o != null || !firstOfTxn ? o : byPosition.get(new Key(file, txnPos));
+        BinlogOperator o = m.get(new Key(file, eventStart));
+        return o != null || !firstOfTxn ? o : m.get(new Key(file, txnPos));
     }
 
     /**
