@@ -220,6 +220,30 @@ class MetricsEndpointIT {
         assertEquals(4, query(port, "count(dm_syncer_binlog_file)"), "master and syncer files of a and b scraped");
         assertEquals(1, query(port, "up{job=~\"jdm.*\"}"), "the target DM_worker_offline watches");
         awaitRulesEvaluated(port, Instant.now());
+        panelsEvaluate(port);
+    }
+
+    /**
+     * Every panel query of the dashboard, with its variables set as Grafana sets "All" and a 1m
+     * interval, evaluates on the Prometheus scraping jdm (no error, such as a many-to-many match),
+     * and each gives at least one series except those asking for what this task did not do.
+     */
+    private void panelsEvaluate(int port) throws Exception {
+        Thread.sleep(3000); // rates over the interval need a few scrapes
+        List<String> empty = new ArrayList<>();
+        for (String expr : DmMonitoring.dashboardExpressions()) {
+            String q = expr.replaceAll("\\$(task|source|instance|worker|type)\\b", ".*")
+                    .replace("$__rate_interval", "1m").replace("$__auto_interval_interval", "1m")
+                    .replace("$interval", "1m");
+            JsonNode r = new ObjectMapper().readTree(get("http://127.0.0.1:" + port + "/api/v1/query?query="
+                    + URLEncoder.encode(q, StandardCharsets.UTF_8)));
+            assertEquals("success", r.path("status").asText(), q + ": " + r);
+            if (r.path("data").path("result").isEmpty()) {
+                empty.add(q.strip());
+            }
+        }
+        // the one panel that lists tasks not running: every task here runs
+        assertEquals(List.of("dm_worker_task_state != 2"), empty, "panels without data");
     }
 
     private static final List<String> SHARDS = List.of("a1", "a2", "b1", "b2");
