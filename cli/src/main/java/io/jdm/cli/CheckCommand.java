@@ -8,7 +8,6 @@ import io.jdm.common.config.Consistency;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.filter.TableFilter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,28 +15,21 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(name = "check", aliases = "check-task", mixinStandardHelpOptions = true,
         description = "Check a task before migrating: connectivity, versions, binlog settings, privileges, "
                 + "tables without keys, collations the target lacks. Exit 0 when nothing fails, 1 when a check "
                 + "fails, 2 for usage or task-file errors.")
 final class CheckCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
-    Path taskFile;
-
     @Mixin
-    SourceOptions sources = new SourceOptions();
-
-    @Mixin
-    SourceIdOptions sourceIds = new SourceIdOptions();
+    TaskArgs args = new TaskArgs();
 
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
 
     @Override
     public Integer call() {
-        TaskConfig task = TaskFiles.load(taskFile, sources, sourceIds);
+        TaskConfig task = args.load();
         CheckReport report = new CheckReport(new Prechecker(input(task)).run());
         System.out.print(json ? report.json() + "\n" : report.table());
         System.out.flush();

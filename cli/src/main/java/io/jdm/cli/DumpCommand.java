@@ -6,14 +6,12 @@ import io.jdm.common.config.TaskConfig;
 import io.jdm.common.error.JdmException;
 import io.jdm.dump.DumpResult;
 import io.jdm.dump.DumpUnit;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 @Command(name = "dump", mixinStandardHelpOptions = true,
         description = "Export the tables the task selects into a Dumpling/mydumper-layout directory, "
@@ -21,18 +19,12 @@ import picocli.CommandLine.Parameters;
 final class DumpCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger("jdm");
 
-    @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
-    Path taskFile;
-
     @Mixin
-    SourceOptions sources = new SourceOptions();
-
-    @Mixin
-    SourceIdOptions sourceIds = new SourceIdOptions();
+    TaskArgs args = new TaskArgs();
 
     @Override
     public Integer call() {
-        TaskConfig task = TaskFiles.load(taskFile, sources, sourceIds);
+        TaskConfig task = args.load();
         for (MySqlInstance i : task.runInstances()) {
             DumpUnit unit = new DumpUnit(UnitConfigs.dump(task, i));
             AtomicBoolean signalled = new AtomicBoolean();

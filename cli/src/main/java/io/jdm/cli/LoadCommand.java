@@ -9,32 +9,24 @@ import io.jdm.common.lease.LeaseWait;
 import io.jdm.common.lease.TaskLease;
 import io.jdm.load.LoadResult;
 import io.jdm.load.LoadUnit;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 @Command(name = "load", mixinStandardHelpOptions = true,
         description = "Replay a dump directory into the target with pool-size connections. "
                 + "A rerun after a crash resumes exactly where the last committed statement ended.")
 final class LoadCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
-    Path taskFile;
-
     @Mixin
-    SourceOptions sources = new SourceOptions();
-
-    @Mixin
-    SourceIdOptions sourceIds = new SourceIdOptions();
+    TaskArgs args = new TaskArgs();
 
     @Mixin
     LeaseOptions lease = new LeaseOptions();
 
     @Override
     public Integer call() {
-        TaskConfig task = TaskFiles.load(taskFile, sources, sourceIds);
+        TaskConfig task = args.load();
         for (MySqlInstance i : task.runInstances()) {
             LoadResult r;
             try {

@@ -24,7 +24,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = "Compare every table the task selects (through its routes) between source and target by "
@@ -38,14 +37,8 @@ final class VerifyCommand implements Callable<Integer> {
     /** How long a running sync has to answer the pause (it polls ten times a second). */
     private static final Duration HOLD_ANSWER = Duration.ofSeconds(15);
 
-    @Parameters(index = "0", paramLabel = "TASK.yaml", description = "The task file.")
-    Path taskFile;
-
     @Mixin
-    SourceOptions sources = new SourceOptions();
-
-    @Mixin
-    SourceIdOptions sourceIds = new SourceIdOptions();
+    TaskArgs args = new TaskArgs();
 
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
@@ -75,7 +68,7 @@ final class VerifyCommand implements Callable<Integer> {
         if (snapshotTimeoutSeconds < 1 || snapshotTimeoutSeconds > 86_400) {
             throw new UsageError("--snapshot-timeout: must be 1..86400 seconds, got " + snapshotTimeoutSeconds);
         }
-        TaskConfig task = TaskFiles.load(taskFile, sources, sourceIds);
+        TaskConfig task = args.load();
         // a merged table is the union of its shards on every source of the task, whichever ones --source-id names
         List<MySqlInstance> instances = task.mysqlInstances();
         List<VerifyConfig> configs = new ArrayList<>();

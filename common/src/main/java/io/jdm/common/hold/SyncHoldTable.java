@@ -3,13 +3,11 @@ package io.jdm.common.hold;
 import io.jdm.common.meta.MetaTable;
 
 import io.jdm.common.position.BinlogPosition;
-import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Optional;
 
 /**
@@ -39,17 +37,14 @@ public final class SyncHoldTable {
     }
 
     public void ensure(Connection c) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));
-            st.execute("CREATE TABLE IF NOT EXISTS " + table.quoted() + " ("
-                    + "source_id VARCHAR(128) NOT NULL PRIMARY KEY, "
-                    + "token VARCHAR(64) NOT NULL, "
-                    + "until_file VARCHAR(255) NULL, until_pos BIGINT UNSIGNED NULL, until_gtid TEXT NULL, "
-                    + "lease_until DATETIME(3) NOT NULL, "
-                    + "acked_token VARCHAR(64) NULL, acked_until TINYINT NOT NULL DEFAULT 0, "
-                    + "acked_file VARCHAR(255) NULL, acked_pos BIGINT UNSIGNED NULL, "
-                    + "requested_by VARCHAR(255) NULL)");
-        }
+        MetaTable.create(c, table, ""
+                + "source_id VARCHAR(128) NOT NULL PRIMARY KEY, "
+                + "token VARCHAR(64) NOT NULL, "
+                + "until_file VARCHAR(255) NULL, until_pos BIGINT UNSIGNED NULL, until_gtid TEXT NULL, "
+                + "lease_until DATETIME(3) NOT NULL, "
+                + "acked_token VARCHAR(64) NULL, acked_until TINYINT NOT NULL DEFAULT 0, "
+                + "acked_file VARCHAR(255) NULL, acked_pos BIGINT UNSIGNED NULL, "
+                + "requested_by VARCHAR(255) NULL");
     }
 
     /** The current request for {@code sourceId}, if a row exists (live or with its lease run out). */

@@ -10,14 +10,12 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
-import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -243,14 +241,9 @@ public final class TaskLease implements AutoCloseable {
     }
 
     private void createTable(Connection c) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));
-            st.execute("CREATE TABLE IF NOT EXISTS " + table.quoted() + " (source_id VARCHAR(128) NOT NULL "
-                    + "PRIMARY KEY, owner_host VARCHAR(255) NOT NULL, owner_pid BIGINT NOT NULL, "
-                    + "owner_pid_space VARCHAR(128) NULL, owner_start BIGINT NULL, "
-                    + "token VARCHAR(64) NOT NULL, acquired_at DATETIME(3) NOT NULL, "
-                    + "expires_at DATETIME(3) NOT NULL) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
-        }
+        MetaTable.create(c, table, "source_id VARCHAR(128) NOT NULL PRIMARY KEY, owner_host VARCHAR(255) NOT NULL, "
+                + "owner_pid BIGINT NOT NULL, owner_pid_space VARCHAR(128) NULL, owner_start BIGINT NULL, "
+                + "token VARCHAR(64) NOT NULL, acquired_at DATETIME(3) NOT NULL, expires_at DATETIME(3) NOT NULL");
         addProcessColumns(c);
     }
 

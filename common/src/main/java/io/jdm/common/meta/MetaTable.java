@@ -1,6 +1,10 @@
 package io.jdm.common.meta;
 
+import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 /**
@@ -50,5 +54,21 @@ public enum MetaTable {
     /** The tables that say where a task is: all but the leases, which say who runs it. */
     public static List<MetaTable> progress() {
         return java.util.Arrays.stream(values()).filter(t -> t != OWNER).toList();
+    }
+
+    /**
+     * Creates a meta table, and the meta schema, unless they exist: the one way the units make
+     * them. {@code columns} is what goes between the parentheses; InnoDB, utf8mb4.
+     */
+    public static void create(Connection c, TableName table, String columns) throws SQLException {
+        create(c, table, columns, "ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
+    }
+
+    /** As {@link #create(Connection, TableName, String)}, with the table's own options. */
+    public static void create(Connection c, TableName table, String columns, String options) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));
+            st.execute("CREATE TABLE IF NOT EXISTS " + table.quoted() + " (" + columns + ") " + options);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.jdm.sync.checkpoint;
 
+import io.jdm.common.meta.MetaTable;
 import io.jdm.common.meta.MetaColumns;
 
 import io.jdm.common.sql.Identifiers;
@@ -39,16 +40,13 @@ public final class CheckpointStore {
     }
 
     public void ensureTable(Connection c) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));
-            st.execute("CREATE TABLE IF NOT EXISTS " + table.quoted() + " ("
-                    + "source_id VARCHAR(128) NOT NULL, gen INT NOT NULL, writer INT NOT NULL,"
-                    + " worker_count INT NOT NULL, binlog_name VARCHAR(255) NOT NULL, txn_pos BIGINT NOT NULL,"
-                    + " event_idx BIGINT NOT NULL, row_idx INT NOT NULL, gtid_before TEXT NOT NULL,"
-                    + " source_server VARCHAR(255) NOT NULL DEFAULT '',"
-                    + " updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),"
-                    + " PRIMARY KEY (source_id, gen, writer)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
-        }
+        MetaTable.create(c, table, ""
+                + "source_id VARCHAR(128) NOT NULL, gen INT NOT NULL, writer INT NOT NULL,"
+                + " worker_count INT NOT NULL, binlog_name VARCHAR(255) NOT NULL, txn_pos BIGINT NOT NULL,"
+                + " event_idx BIGINT NOT NULL, row_idx INT NOT NULL, gtid_before TEXT NOT NULL,"
+                + " source_server VARCHAR(255) NOT NULL DEFAULT '',"
+                + " updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),"
+                + " PRIMARY KEY (source_id, gen, writer)");
         // a table made before positions named their server gets the column; its rows name none
         MetaColumns.addIfMissing(c, table, "source_server", "VARCHAR(255) NOT NULL DEFAULT '' AFTER gtid_before");
     }

@@ -3,7 +3,6 @@ package io.jdm.sync.checkpoint;
 import io.jdm.common.meta.MetaTable;
 
 import io.jdm.common.error.ErrorClassifier;
-import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.ChangePos;
 import java.sql.Connection;
@@ -55,15 +54,12 @@ public final class DdlMarkers {
     }
 
     public void ensureTable(Connection c) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));
-            st.execute("CREATE TABLE IF NOT EXISTS " + table.quoted() + " ("
-                    + "source_id VARCHAR(128) NOT NULL, seq INT NOT NULL, binlog_name VARCHAR(255) NOT NULL,"
-                    + " txn_pos BIGINT NOT NULL, event_idx BIGINT NOT NULL, row_idx INT NOT NULL,"
-                    + " gtid_before TEXT NOT NULL, statement LONGTEXT NOT NULL, table_schema VARCHAR(64) NULL,"
-                    + " table_name VARCHAR(64) NULL, definition LONGTEXT NULL,"
-                    + " PRIMARY KEY (source_id, seq)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
-        }
+        MetaTable.create(c, table, ""
+                + "source_id VARCHAR(128) NOT NULL, seq INT NOT NULL, binlog_name VARCHAR(255) NOT NULL,"
+                + " txn_pos BIGINT NOT NULL, event_idx BIGINT NOT NULL, row_idx INT NOT NULL,"
+                + " gtid_before TEXT NOT NULL, statement LONGTEXT NOT NULL, table_schema VARCHAR(64) NULL,"
+                + " table_name VARCHAR(64) NULL, definition LONGTEXT NULL,"
+                + " PRIMARY KEY (source_id, seq)");
     }
 
     /** The target tables as they are now: each one's {@code SHOW CREATE TABLE}, or null when it does not exist. */

@@ -2,14 +2,12 @@ package io.jdm.sync.checkpoint;
 
 import io.jdm.common.meta.MetaTable;
 
-import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.ChangePos;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,18 +55,15 @@ public final class OnlineDdlStore {
 
     /** Creates the table the first time and reads {@code sourceId}'s statements. */
     public static OnlineDdlStore open(Connection c, TableName table, String sourceId) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));
-            st.execute("CREATE TABLE IF NOT EXISTS " + table.quoted() + " ("
-                    + "source_id VARCHAR(128) NOT NULL, real_schema VARCHAR(64) NOT NULL,"
-                    + " real_table VARCHAR(64) NOT NULL, seq INT NOT NULL, ghost_schema VARCHAR(64) NOT NULL,"
-                    + " ghost_table VARCHAR(64) NOT NULL, binlog_name VARCHAR(255) NOT NULL,"
-                    + " txn_pos BIGINT NOT NULL, event_idx BIGINT NOT NULL, row_idx INT NOT NULL,"
-                    + " gtid_before TEXT NOT NULL, default_schema VARCHAR(64) NOT NULL, session TEXT NOT NULL,"
-                    + " statement LONGTEXT NOT NULL,"
-                    + " updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),"
-                    + " PRIMARY KEY (source_id, real_schema, real_table, seq)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
-        }
+        MetaTable.create(c, table, ""
+                + "source_id VARCHAR(128) NOT NULL, real_schema VARCHAR(64) NOT NULL,"
+                + " real_table VARCHAR(64) NOT NULL, seq INT NOT NULL, ghost_schema VARCHAR(64) NOT NULL,"
+                + " ghost_table VARCHAR(64) NOT NULL, binlog_name VARCHAR(255) NOT NULL,"
+                + " txn_pos BIGINT NOT NULL, event_idx BIGINT NOT NULL, row_idx INT NOT NULL,"
+                + " gtid_before TEXT NOT NULL, default_schema VARCHAR(64) NOT NULL, session TEXT NOT NULL,"
+                + " statement LONGTEXT NOT NULL,"
+                + " updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) ON UPDATE CURRENT_TIMESTAMP(3),"
+                + " PRIMARY KEY (source_id, real_schema, real_table, seq)");
         return new OnlineDdlStore(table, sourceId, load(c, table, sourceId));
     }
 

@@ -3,13 +3,11 @@ package io.jdm.sync.operator;
 import io.jdm.common.meta.MetaTable;
 
 import io.jdm.common.error.ErrorClassifier;
-import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,15 +37,12 @@ public final class OperatorStore {
     }
 
     public void ensureTable(Connection c) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(table.schema()));
-            st.execute("CREATE TABLE IF NOT EXISTS " + table.quoted() + " ("
-                    + "source_id VARCHAR(128) NOT NULL, binlog_name VARCHAR(255) NOT NULL, binlog_pos BIGINT NOT NULL,"
-                    + " seq INT NOT NULL, op VARCHAR(16) NOT NULL, statement LONGTEXT NULL,"
-                    + " source_statement LONGTEXT NULL,"
-                    + " created_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3), applied_at TIMESTAMP(3) NULL,"
-                    + " PRIMARY KEY (source_id, binlog_name, binlog_pos, seq)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
-        }
+        MetaTable.create(c, table, ""
+                + "source_id VARCHAR(128) NOT NULL, binlog_name VARCHAR(255) NOT NULL, binlog_pos BIGINT NOT NULL,"
+                + " seq INT NOT NULL, op VARCHAR(16) NOT NULL, statement LONGTEXT NULL,"
+                + " source_statement LONGTEXT NULL,"
+                + " created_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3), applied_at TIMESTAMP(3) NULL,"
+                + " PRIMARY KEY (source_id, binlog_name, binlog_pos, seq)");
     }
 
     /** The operators of {@code sourceId} (every source's when null), by source and position; none without the table. */
