@@ -147,15 +147,23 @@ final class TerminalProgress implements AutoCloseable {
         }
     }
 
-    /** Under {@link #lock}: the bar, if it is on screen, brought up to date and ended. */
+    /**
+     * Under {@link #lock}: the bar, if it is on screen, brought up to date and ended; a bar that
+     * shows nothing done yet (a snapshot still opening) is wiped instead, to leave no empty bars above.
+     */
     private void finishLine() {
-        if (drawn) {
+        if (!drawn) {
+            return;
+        }
+        if (source.get().done() == 0) {
+            terminal.print("\r" + " ".repeat(lastLength) + "\r");
+        } else {
             redraw();
             terminal.print("\n");
-            terminal.flush();
-            drawn = false;
-            lastLength = 0;
         }
+        terminal.flush();
+        drawn = false;
+        lastLength = 0;
     }
 
     /** Standard error while the bar is up: whatever is written there starts on a line of its own. */
