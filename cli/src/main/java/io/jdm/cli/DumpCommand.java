@@ -33,7 +33,7 @@ final class DumpCommand implements Callable<Integer> {
                 unit.stop();
             });
             DumpResult r;
-            try {
+            try (TerminalProgress bar = TerminalProgress.dump(task.name(), unit.metrics())) {
                 r = unit.run();
             } catch (JdmException e) {
                 if (!signalled.get()) {

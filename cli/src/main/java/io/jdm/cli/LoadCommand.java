@@ -66,7 +66,10 @@ final class LoadCommand implements Callable<Integer> {
             if (wait.isStopped()) {
                 unit.stop(); // the signal came between the lease and the unit
             }
-            LoadResult r = unit.run();
+            LoadResult r;
+            try (TerminalProgress bar = TerminalProgress.load(task.name(), unit.metrics())) {
+                r = unit.run();
+            }
             if (lost.get() != null) {
                 throw new FatalException(lost.get());
             }

@@ -9,10 +9,18 @@ import org.slf4j.LoggerFactory;
 
 /** Switches the console log to JSON lines (logback's JsonEncoder) on request. */
 final class LogFormat {
+    private static volatile boolean json;
+
     private LogFormat() {
     }
 
+    /** True once the log is JSON lines: nothing else may then write on its lines (see {@link TerminalProgress}). */
+    static boolean isJson() {
+        return json;
+    }
+
     static void useJson() {
+        json = true;
         if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext ctx)) {
             return;
         }
