@@ -219,6 +219,55 @@ class BinlogOperatorIT {
     }
 
     /**
+     * A replace written while the statement waits behind a paused reader, then kill -9 before the
+     * statement arrives: the restart applies the replacing statements once, and the table ends as
+     * the source's.
+     */
+    @Test
+    void aReplaceSurvivesAKillBeforeItsStatementArrives() throws Exception {
+        String db = "binlogop_killed";
+        Path task = prepare(db, "binlogop-killed", "jdm_meta_binlogop_killed");
+        Process first = start(task, "first");
+        String at = null;
+        try {
+            awaitSameRows(db, first, "first");
+            target.execute("ALTER TABLE " + db + ".t ADD CONSTRAINT n_range CHECK (n >= 0)");
+            assertEquals(0, JdmCommandLineTest.run("pause-task", task.toString()).code());
+            source.execute("USE " + db, ADD_CHECK);
+            String file = source.rows("SHOW MASTER STATUS").get(0).split("\\|")[0];
+            for (String row : source.rows("SHOW BINLOG EVENTS IN '" + file + "'")) {
+                String[] cols = row.split("\\|", -1);
+                if (cols[2].equals("Query") && cols[5].contains("n_range CHECK (n < 1000000)")) {
+                    at = file + ":" + cols[1];
+                }
+            }
+            assertNotNull(at, "the ALTER's QUERY event");
+            Run replace = JdmCommandLineTest.run("binlog", "replace", task.toString(), "--binlog-pos", at, "--sql",
+                    "ALTER TABLE t DROP CONSTRAINT n_range; " + ADD_CHECK);
+            assertEquals(0, replace.code(), replace.err());
+        } finally {
+            first.destroyForcibly().waitFor(30, TimeUnit.SECONDS); // kill -9, the statement not yet read
+        }
+        insert(db, 20, 30);
+        Process second = start(task, "second");
+        try {
+            // the pause outlived the kill: the restart starts paused until resume-task
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (JdmCommandLineTest.run("resume-task", task.toString()).code() != 0 && System.nanoTime() < until) {
+                assertTrue(second.isAlive(), () -> "jdm exited: " + read("second"));
+                Thread.sleep(500);
+            }
+            awaitSameRows(db, second, "second");
+            assertEquals(showCreate(source, db), showCreate(target, db), "the replacing statements ran");
+            assertEquals("done", list(task).path("operators").path(0).path("state").asText());
+            stop(second, "second");
+        } finally {
+            second.destroyForcibly();
+        }
+        assertEquals(1, count(read("second"), "binlog replace at " + at), read("second"));
+    }
+
+    /**
      * A statement the reader stops at, not a DDL the target refused: an UPDATE logged as a statement
      * (binlog_format MIXED) after a row event of its transaction. The failure line names its QUERY
      * event, which the skip takes; the row event before it in the transaction is applied.
