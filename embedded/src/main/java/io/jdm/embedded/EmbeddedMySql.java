@@ -170,7 +170,7 @@ public final class EmbeddedMySql implements SqlServer {
         awaitExit(120);
     }
 
-    /** Kills the server as a crash would (SIGKILL): InnoDB recovers on {@link #restart()}. */
+    @Override
     public synchronized void kill() {
         if (isRunning()) {
             process.destroyForcibly();

@@ -53,7 +53,15 @@ public interface SqlServer extends AutoCloseable {
         throw new UnsupportedOperationException(this + " cannot be stopped and restarted");
     }
 
-    /** Starts a server stopped by {@link #stopServer()} again on the same port and data. */
+    /**
+     * Kills the server process as a crash would (SIGKILL), keeping its data: no client is told, and
+     * its connections drop at once. {@link #restart()} brings it back after crash recovery.
+     */
+    default void kill() {
+        throw new UnsupportedOperationException(this + " cannot be killed and restarted");
+    }
+
+    /** Starts a server stopped by {@link #stopServer()} or {@link #kill()} again on the same port and data. */
     default void restart() {
         throw new UnsupportedOperationException(this + " cannot be stopped and restarted");
     }

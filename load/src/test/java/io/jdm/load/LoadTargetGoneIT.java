@@ -24,7 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The target server is stopped in the middle of a load: retried within the budget, or a clean stop and resume. */
+/** The target server dies (SIGKILL) in the middle of a load: retried within the budget, or a clean stop and resume. */
 class LoadTargetGoneIT {
     private static final String DB = "LoadTargetGoneIT_src";
     private static SqlServer source;
@@ -65,7 +65,7 @@ class LoadTargetGoneIT {
         CompletableFuture<LoadResult> down = CompletableFuture.supplyAsync(new LoadUnit(shortCfg)::run);
         waitFor(() -> committed("gone_back") > 0 && committed("gone_down") > 0, "first commits");
         JdmException failure;
-        target.stopServer();
+        target.kill();
         try {
             ExecutionException e = assertThrows(ExecutionException.class, () -> down.get(60, TimeUnit.SECONDS));
             failure = (JdmException) e.getCause();
