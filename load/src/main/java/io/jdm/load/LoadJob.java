@@ -11,9 +11,15 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.retry.Retries;
 import io.jdm.common.sql.SqlModes;
+import io.jdm.common.util.NamedThreadFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -162,17 +168,95 @@ final class LoadJob {
      * and commits, retrying retriable failures under the load's retry policy.
      */
     <T> T withRetry(String what, SqlWork<T> work) {
+        Connection[] held = {admin};
+        try {
+            return withRetry(held, what, work);
+        } finally {
+            admin = held[0];
+        }
+    }
+
+    /** Work on one item of {@link #inParallel}, on a connection of its thread. */
+    interface SqlItemWork<T> {
+        void run(Connection c, T item) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} on each of {@code items} on up to {@code pool-size} (at most 8) target
+     * connections at once, each item retried as {@link #withRetry} retries and committed; for the
+     * steps that are one statement per table (creating tables, giving their statistics back),
+     * which the target runs in parallel while a single connection would wait for each in turn.
+     * Once one item failed the others not begun are left; the first failure is thrown.
+     *
+     * @param what names an item in messages, e.g. "creating `db`.`t`"
+     */
+    <T> void inParallel(List<T> items, Function<T, String> what, SqlItemWork<T> work) {
+        int threads = Math.min(items.size(), Math.min(config.poolSize(), 8));
+        if (threads <= 1) {
+            items.forEach(item -> withRetry(what.apply(item), c -> {
+                work.run(c, item);
+                return null;
+            }));
+            return;
+        }
+        ConcurrentLinkedQueue<T> todo = new ConcurrentLinkedQueue<>(items);
+        AtomicReference<JdmException> first = new AtomicReference<>();
+        ExecutorService pool = Executors.newFixedThreadPool(threads,
+                new NamedThreadFactory(config.task(), "load", "schema"));
+        try {
+            for (int i = 0; i < threads; i++) {
+                pool.execute(() -> {
+                    Connection[] held = {null};
+                    try {
+                        while (first.get() == null && !stopRequested()) {
+                            T it = todo.poll();
+                            if (it == null) {
+                                break;
+                            }
+                            withRetry(held, what.apply(it), c -> {
+                                work.run(c, it);
+                                return null;
+                            });
+                        }
+                    } catch (JdmException e) {
+                        first.compareAndSet(null, e);
+                    } finally {
+                        closeQuietly(held[0]);
+                    }
+                });
+            }
+        } finally {
+            pool.shutdown();
+            try {
+                // each item ends within its retry budget, or when the job stops
+                while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
+                    Thread.onSpinWait();
+                }
+            } catch (InterruptedException e) {
+                pool.shutdownNow();
+                Thread.currentThread().interrupt();
+                requestStop();
+            }
+        }
+        if (first.get() != null) {
+            throw first.get();
+        }
+    }
+
+    /** {@link #withRetry} on the connection in {@code held[0]}, opened when null and replaced after a failure. */
+    private <T> T withRetry(Connection[] held, String what, SqlWork<T> work) {
         try {
             return adminRetries.call(who() + ": " + what, retry -> {
                 try {
-                    if (admin == null) {
-                        admin = connect();
+                    if (held[0] == null) {
+                        held[0] = connect();
                     }
-                    T result = work.run(admin);
-                    admin.commit();
+                    T result = work.run(held[0]);
+                    held[0].commit();
                     return result;
                 } catch (SQLException | RuntimeException e) {
-                    closeAdmin();
+                    closeQuietly(held[0]);
+                    held[0] = null;
                     throw e;
                 }
             });

@@ -175,10 +175,11 @@ public final class LoadUnit {
                                     Set<String> loadedHere) {
         job.recorded = manifest == null ? name -> null : name -> manifest.entry(name).orElse(null);
         SchemaLoader schema = new SchemaLoader(job);
-        Map<TableName, List<SchemaRewriter.Index>> deferred = job.withRetry("creating databases and tables", c -> {
+        List<DumpDirectory.SchemaFile> tables = job.withRetry("creating databases", c -> {
             job.checkpoint.ensureTable(c);
-            return schema.createTables(c, dump);
+            return schema.createDatabases(c, dump);
         });
+        Map<TableName, List<SchemaRewriter.Index>> deferred = schema.createTables(tables);
         Map<String, LoaderCheckpoint.Row> done = job.withRetry("registering files in the checkpoint", c -> {
             List<LoaderCheckpoint.Row> rows = new ArrayList<>();
             dump.data().forEach(f -> rows.add(new LoaderCheckpoint.Row(f.name(), 0,
@@ -394,15 +395,16 @@ public final class LoadUnit {
     private void resumeStatistics(SchemaLoader schema, DumpDirectory dump, Map<String, LoaderCheckpoint.Row> done) {
         Set<TableName> targets = new LinkedHashSet<>();
         dump.tables().forEach(t -> targets.add(config.router().apply(t.source())));
+        List<TableName> paused = new ArrayList<>();
         for (TableName t : targets) {
             LoaderCheckpoint.Row row = done.get(LoaderCheckpoint.statsKey(t));
-            if (row == null || row.finished() || job.stopRequested()) {
-                continue;
+            if (row != null && !row.finished()) {
+                paused.add(t);
             }
-            job.withRetry("computing the statistics of " + t.quoted(), c -> {
-                schema.resumeStatistics(c, t);
-                return null;
-            });
+        }
+        if (!job.stopRequested()) {
+            job.inParallel(paused, t -> "computing the statistics of " + t.quoted(),
+                    (c, t) -> schema.resumeStatistics(c, t));
         }
     }
 

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Runs the schema files of a dump on the target: databases, then tables (routed; a merged target
@@ -40,7 +41,9 @@ final class SchemaLoader {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SchemaLoader.class);
     private final LoadJob job;
     /** Whether the target is MariaDB, once asked. */
-    private Boolean mariadb;
+    private volatile Boolean mariadb;
+    /** {@link #tablesBefore}, by schema. */
+    private final Map<String, Set<String>> before = new ConcurrentHashMap<>();
 
     SchemaLoader(LoadJob job) {
         this.job = job;
@@ -54,8 +57,13 @@ final class SchemaLoader {
         return mariadb;
     }
 
-    /** Creates the databases and tables of a dump directory; returns the secondary indexes deferred per target table. */
-    Map<TableName, List<SchemaRewriter.Index>> createTables(Connection c, DumpDirectory dump) throws SQLException {
+    /**
+     * Creates the databases and target schemas of a dump directory and notes the tables already
+     * there; returns the table schema files to run, one per target table (a merged target table
+     * is created by the first source table routed to it; one its route adds columns to must exist).
+     */
+    List<DumpDirectory.SchemaFile> createDatabases(Connection c, DumpDirectory dump) throws SQLException {
+        isMariadb(c);
         for (Map.Entry<String, Path> db : dump.databases().entrySet()) {
             createDatabase(c, db.getKey(), db.getValue());
         }
@@ -64,8 +72,9 @@ final class SchemaLoader {
         dump.views().forEach(t -> schemas.add(job.config.router().apply(t.source()).schema()));
         for (String s : schemas) {
             createSchema(c, s);
+            tablesBefore(c, s);
         }
-        Map<TableName, List<SchemaRewriter.Index>> deferred = new LinkedHashMap<>();
+        List<DumpDirectory.SchemaFile> toCreate = new ArrayList<>();
         Set<TableName> created = new HashSet<>();
         for (DumpDirectory.SchemaFile t : dump.tables()) {
             TableName target = job.config.router().apply(t.source());
@@ -77,12 +86,57 @@ final class SchemaLoader {
                 requireExtraColumns(c, target, extra);
                 continue;
             }
-            List<SchemaRewriter.Index> indexes = createTable(c, t);
-            if (!indexes.isEmpty()) {
-                deferred.put(target, indexes);
+            toCreate.add(t);
+        }
+        return toCreate;
+    }
+
+    /**
+     * Creates {@code tables} ({@link #createDatabases}) on several connections at once: each is a
+     * statement or two the target commits to disk, and a schema-per-tenant dump has thousands.
+     *
+     * @return the secondary indexes deferred per target table, in the order of {@code tables}
+     */
+    Map<TableName, List<SchemaRewriter.Index>> createTables(List<DumpDirectory.SchemaFile> tables) {
+        Map<TableName, List<SchemaRewriter.Index>> found = new ConcurrentHashMap<>();
+        job.inParallel(tables, t -> "creating " + describe(t.source(), job.config.router().apply(t.source())),
+                (c, t) -> {
+                    List<SchemaRewriter.Index> indexes = createTable(c, t);
+                    if (!indexes.isEmpty()) {
+                        found.put(job.config.router().apply(t.source()), indexes);
+                    }
+                });
+        Map<TableName, List<SchemaRewriter.Index>> deferred = new LinkedHashMap<>();
+        for (DumpDirectory.SchemaFile t : tables) {
+            TableName target = job.config.router().apply(t.source());
+            if (found.containsKey(target)) {
+                deferred.put(target, found.get(target));
             }
         }
         return deferred;
+    }
+
+    /**
+     * The lower-cased names of the tables {@code schema} held when this load first looked, read
+     * once: a table found there is the user's (or an earlier run's) and is left as it is.
+     */
+    private Set<String> tablesBefore(Connection c, String schema) throws SQLException {
+        Set<String> names = before.get(schema);
+        if (names != null) {
+            return names;
+        }
+        Set<String> read = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    read.add(rs.getString(1).toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        before.put(schema, read);
+        return read;
     }
 
     /**
@@ -166,14 +220,15 @@ final class SchemaLoader {
                 r.changes().forEach(ch -> LOG.info("load: table {}: {}", target, ch));
                 sql = r.sql();
             }
-            SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, job.config.deferIndexes());
             boolean pause = job.pausesStatistics() && !sql.toUpperCase(Locale.ROOT).contains("STATS_AUTO_RECALC")
-                    && createOptions(c, target) == null;
+                    && !tablesBefore(c, target.schema()).contains(target.table().toLowerCase(Locale.ROOT));
+            SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, job.config.deferIndexes(),
+                    pause ? "STATS_AUTO_RECALC=0" : null);
             if (pause) {
                 job.checkpoint.advance(c, LoaderCheckpoint.statsKey(target), 0, 0, LoaderCheckpoint.PENDING, 0);
             }
             st.execute(ddl.create()); // its implicit commit commits the checkpoint's row first
-            if (pause) {
+            if (pause && !ddl.optionAdded()) {
                 st.execute("ALTER TABLE " + target.quoted() + " STATS_AUTO_RECALC = 0");
             }
             deferred.addAll(ddl.deferred());

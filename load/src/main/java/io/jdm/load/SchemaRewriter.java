@@ -15,8 +15,14 @@ final class SchemaRewriter {
     record Index(String name, String definition) {
     }
 
-    /** The CREATE TABLE to run and the indexes to add after the data (empty unless deferred). */
-    record TableDdl(String create, List<Index> deferred) {
+    /**
+     * The CREATE TABLE to run and the indexes to add after the data (empty unless deferred);
+     * {@code optionAdded} says whether the table option asked for is in {@code create}.
+     */
+    record TableDdl(String create, List<Index> deferred, boolean optionAdded) {
+        TableDdl(String create, List<Index> deferred) {
+            this(create, deferred, false);
+        }
     }
 
     private SchemaRewriter() {
@@ -33,6 +39,33 @@ final class SchemaRewriter {
     }
 
     static TableDdl createTable(String sql, TableName target, boolean deferIndexes) {
+        return createTable(sql, target, deferIndexes, null);
+    }
+
+    /**
+     * As {@link #createTable(String, TableName, boolean)}, with {@code tableOption} (such as {@code
+     * STATS_AUTO_RECALC=0}) written right after the column list, where any table option may stand,
+     * so that the table is created with it in one statement. A CREATE without a column list ({@code
+     * LIKE}, {@code AS SELECT}) is left without it: {@link TableDdl#optionAdded()} is false then.
+     */
+    static TableDdl createTable(String sql, TableName target, boolean deferIndexes, String tableOption) {
+        TableDdl ddl = rewriteCreateTable(sql, target, deferIndexes);
+        if (tableOption == null) {
+            return ddl;
+        }
+        String create = ddl.create();
+        int from = head(target).length();
+        int open = create.indexOf('(', from);
+        if (open < 0 || !create.substring(from, open).isBlank()) {
+            return ddl;
+        }
+        List<Integer> cuts = definitionCuts(create, open);
+        int close = cuts.get(cuts.size() - 1);
+        return new TableDdl(create.substring(0, close + 1) + " " + tableOption + create.substring(close + 1),
+                ddl.deferred(), true);
+    }
+
+    private static TableDdl rewriteCreateTable(String sql, TableName target, boolean deferIndexes) {
         SqlCursor c = new SqlCursor(sql);
         if (!c.keyword("CREATE")) {
             throw new IllegalArgumentException("not a CREATE TABLE statement: " + SqlText.head(sql));
@@ -45,7 +78,7 @@ final class SchemaRewriter {
         skipIfNotExists(c);
         c.qualifiedName();
         String rest = c.rest();
-        String head = "CREATE TABLE IF NOT EXISTS " + target.quoted();
+        String head = head(target);
         if (!deferIndexes) {
             return new TableDdl(head + rest, List.of());
         }
@@ -82,6 +115,10 @@ final class SchemaRewriter {
         }
         String body = "(\n  " + String.join(",\n  ", kept) + "\n)";
         return new TableDdl(head + " " + body + rest.substring(close + 1), deferred);
+    }
+
+    private static String head(TableName target) {
+        return "CREATE TABLE IF NOT EXISTS " + target.quoted();
     }
 
     /** The statement without its {@code DEFINER = user@host} clause: a view runs as the target's loading user. */

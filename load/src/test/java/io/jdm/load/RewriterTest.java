@@ -64,6 +64,22 @@ class RewriterTest {
     }
 
     @Test
+    void aTableOptionGoesRightAfterTheColumnListAndNotIntoALikeOrAPartitionClause() {
+        String create = "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  `c` varchar(9) DEFAULT ')',\n  PRIMARY KEY (`id`),\n"
+                + "  KEY `c` (`c`)\n) ENGINE=InnoDB COMMENT='(x)'\n PARTITION BY HASH (`id`) PARTITIONS 2";
+        SchemaRewriter.TableDdl d = SchemaRewriter.createTable(create, TARGET, true, "STATS_AUTO_RECALC=0");
+        assertTrue(d.optionAdded());
+        assertEquals("CREATE TABLE IF NOT EXISTS `tdb`.`we``ird` (\n  `id` int NOT NULL,\n  `c` varchar(9) DEFAULT ')',\n"
+                + "  PRIMARY KEY (`id`)\n) STATS_AUTO_RECALC=0 ENGINE=InnoDB COMMENT='(x)'\n PARTITION BY HASH (`id`)"
+                + " PARTITIONS 2", d.create());
+        assertEquals(List.of("c"), d.deferred().stream().map(SchemaRewriter.Index::name).toList());
+        SchemaRewriter.TableDdl like = SchemaRewriter.createTable("CREATE TABLE `t` LIKE `u`", TARGET, false,
+                "STATS_AUTO_RECALC=0");
+        assertFalse(like.optionAdded());
+        assertEquals("CREATE TABLE IF NOT EXISTS `tdb`.`we``ird` LIKE `u`", like.create());
+    }
+
+    @Test
     void deferredIndexesLeaveTheCreateAndComeBackAsOneAlter() {
         String create = "CREATE TABLE `t` (\n  `id` int NOT NULL,\n  `k` int DEFAULT NULL,\n"
                 + "  `c` varchar(10) DEFAULT 'a,b',\n  PRIMARY KEY (`id`),\n  UNIQUE KEY `u` (`c`),\n"
