@@ -81,6 +81,12 @@ public final class Prechecker {
         if (ErrorClassifier.isAccessDenied(e)) {
             return "access denied at " + addr + ": " + ErrorClassifier.oneLine(e);
         }
+        if (e.getMessage() != null && e.getMessage().contains("Public Key Retrieval is not allowed")) {
+            return "cannot log in as " + spec.user() + " at " + addr + ": its password plugin (sha256_password, or "
+                    + "caching_sha2_password without a cached hash) needs the server's RSA public key without TLS, and "
+                    + "security.allow-public-key-retrieval is false: add ssl-ca (TLS) or server-rsa-public-key-file "
+                    + "to its security section";
+        }
         if (ErrorClassifier.isCertificateRefused(e)) { // Connector/J words it as a communications link failure
             return "cannot connect to " + addr + ": " + ErrorClassifier.oneLine(e);
         }

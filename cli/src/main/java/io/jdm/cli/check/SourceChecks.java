@@ -1,6 +1,8 @@
 package io.jdm.cli.check;
 
 import io.jdm.common.config.Consistency;
+import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.ServerRsaKey;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
@@ -34,7 +36,7 @@ final class SourceChecks {
             out.add(serverId(f, inst));
             if (f.flavor == Flavor.MYSQL) {
                 out.add(rowValueOptions(f, inst));
-                out.add(binlogLogin(f, inst));
+                out.add(binlogLogin(f, inst, s.spec()));
             }
             if (f.flavor == Flavor.MARIADB) {
                 out.add(logBinCompress(f, inst));
@@ -209,12 +211,15 @@ final class SourceChecks {
     }
 
     /**
-     * Whether the binlog stream can log in as the task's user: the binlog client speaks
-     * mysql_native_password and caching_sha2_password (MySQL 8's default), not sha256_password. The
-     * JDBC connections of check, dump and load do, so without this the task would stop only once it
-     * reaches sync. An account whose plugin cannot be read (no such privilege) passes with a note.
+     * Whether, and how, the binlog stream logs in as the task's user. mysql_native_password sends a
+     * hash; sha256_password, and caching_sha2_password (MySQL 8's default) when the server holds no
+     * cached hash of the password, send the password itself: over TLS, else encrypted with the
+     * server's RSA public key, pinned by the task or asked of the server. The item says which way
+     * it goes, and fails where neither is possible, since the JDBC connections of a dump and load
+     * might get through (a cached hash) and the task would stop only once it reaches sync. An
+     * account whose plugin cannot be read (no such privilege) passes with a note.
      */
-    static CheckResult binlogLogin(ServerFacts f, String inst) {
+    static CheckResult binlogLogin(ServerFacts f, String inst, ConnectionSpec spec) {
         String plugin;
         try (var st = f.connection.createStatement(); var rs = st.executeQuery("SHOW CREATE USER CURRENT_USER()")) {
             plugin = rs.next() ? authPlugin(rs.getString(1)) : null;
@@ -224,12 +229,45 @@ final class SourceChecks {
         if (plugin == null) {
             return CheckResult.pass("binlog_login", inst, "the user's authentication plugin could not be read");
         }
-        if (plugin.equals("sha256_password")) {
-            return CheckResult.fail("binlog_login", inst, "the task's source user logs in with sha256_password, which "
-                    + "the binlog stream cannot: ALTER USER it IDENTIFIED WITH caching_sha2_password BY its password, "
-                    + "or use a user that has caching_sha2_password or mysql_native_password");
+        boolean sha256 = plugin.equals("sha256_password");
+        if (!sha256 && !plugin.equals("caching_sha2_password")) {
+            return CheckResult.pass("binlog_login", inst, "the user logs in with " + plugin);
         }
-        return CheckResult.pass("binlog_login", inst, "the user logs in with " + plugin);
+        String logsIn = "the user logs in with " + plugin;
+        if (spec.tls().isPresent()) {
+            return CheckResult.pass("binlog_login", inst, logsIn + ", its password sent over TLS");
+        }
+        ServerRsaKey key = spec.rsaKey();
+        if (key.file().isPresent()) {
+            return CheckResult.pass("binlog_login", inst, logsIn + ", without TLS its password encrypted with the RSA"
+                    + " public key in " + key.file().get());
+        }
+        String when = sha256 ? "" : " when the server holds no cached hash of it (after a restart or FLUSH PRIVILEGES)";
+        if (!key.retrieved()) {
+            String text = "the task's source user logs in with " + plugin + ", which without TLS needs the server's RSA"
+                    + " public key" + when + ", and security.allow-public-key-retrieval is false: add ssl-ca (TLS) or"
+                    + " server-rsa-public-key-file to the source's security section";
+            return sha256 ? CheckResult.fail("binlog_login", inst, text) : CheckResult.warn("binlog_login", inst, text);
+        }
+        if (!serverHasKey(f, sha256 ? "Rsa_public_key" : "Caching_sha2_password_rsa_public_key")) {
+            String text = "the task's source user logs in with " + plugin + ", which without TLS needs the server's RSA"
+                    + " public key" + when + ", and this server has no RSA key pair: add ssl-ca (TLS) to the source's"
+                    + " security section, or give the server a key pair";
+            return sha256 ? CheckResult.fail("binlog_login", inst, text) : CheckResult.warn("binlog_login", inst, text);
+        }
+        return CheckResult.pass("binlog_login", inst, logsIn + ", without TLS its password encrypted with the "
+                + "server's RSA public key" + when + ", asked of the server (where the network is not trusted, "
+                + "pin it with security.server-rsa-public-key-file or use TLS)");
+    }
+
+    /** Whether the server has the RSA key pair a status variable shows the public half of. */
+    private static boolean serverHasKey(ServerFacts f, String status) {
+        try (var st = f.connection.createStatement();
+             var rs = st.executeQuery("SHOW GLOBAL STATUS LIKE '" + status + "'")) {
+            return rs.next() && rs.getString(2) != null && rs.getString(2).contains("BEGIN PUBLIC KEY");
+        } catch (SQLException e) {
+            return true; // not readable: the login itself will tell
+        }
     }
 
     /** The plugin of {@code SHOW CREATE USER}'s {@code IDENTIFIED WITH 'plugin'}, or null. */

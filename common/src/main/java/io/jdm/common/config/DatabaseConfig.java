@@ -1,6 +1,7 @@
 package io.jdm.common.config;
 
 import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.jdbc.ServerRsaKey;
 import io.jdm.common.jdbc.Tls;
 import java.time.Duration;
 import java.util.Collections;
@@ -15,10 +16,12 @@ import java.util.OptionalLong;
  *
  * @param session session variables set on every connection, in file order
  * @param tls TLS from {@code security:} when it asks for it, read and checked at load
+ * @param rsaKey where the server's RSA public key comes from for a login without TLS that needs it
  * @param maxAllowedPacket the client-side packet limit in bytes, when set
  */
 public record DatabaseConfig(String host, int port, String user, Secret password, Map<String, String> session,
-                             Optional<Tls> tls, OptionalLong maxAllowedPacket, Duration connectTimeout) {
+                             Optional<Tls> tls, ServerRsaKey rsaKey, OptionalLong maxAllowedPacket,
+                             Duration connectTimeout) {
     public static final int DEFAULT_PORT = 3306;
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -28,19 +31,21 @@ public record DatabaseConfig(String host, int port, String user, Secret password
         Objects.requireNonNull(password, "password");
         session = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(session, "session")));
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(rsaKey, "rsaKey");
         Objects.requireNonNull(maxAllowedPacket, "maxAllowedPacket");
         Objects.requireNonNull(connectTimeout, "connectTimeout");
     }
 
     /** Host, port, user and password; everything else at its default. */
     public static DatabaseConfig of(String host, int port, String user, Secret password) {
-        return new DatabaseConfig(host, port, user, password, Map.of(), Optional.empty(),
+        return new DatabaseConfig(host, port, user, password, Map.of(), Optional.empty(), ServerRsaKey.RETRIEVED,
                 OptionalLong.empty(), DEFAULT_CONNECT_TIMEOUT);
     }
 
     /** How the connection pools see this server. */
     public ConnectionSpec toConnectionSpec() {
-        return new ConnectionSpec(host, port, user, password.reveal(), session, tls, (int) connectTimeout.toSeconds());
+        return new ConnectionSpec(host, port, user, password.reveal(), session, tls, (int) connectTimeout.toSeconds(),
+                rsaKey);
     }
 
     /** {@code user@host:port}, the way a DBA names a server. */

@@ -1,6 +1,5 @@
 package io.jdm.common.config;
 
-import io.jdm.common.jdbc.Tls;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -32,11 +31,13 @@ public final class DatabaseReader {
         String user = s.requiredText("user");
         Secret password = DmCipher.password(s, "password");
         Map<String, String> session = session(s);
-        Optional<Tls> tls = s.section("security").flatMap(SecurityReader::read);
+        SecurityReader.Security security = s.section("security").map(SecurityReader::read)
+                .orElse(SecurityReader.Security.NONE);
         OptionalLong maxPacket = s.optionalLong("max-allowed-packet", 1024, 1L << 30);
         var timeout = s.seconds("connect-timeout", (int) DatabaseConfig.DEFAULT_CONNECT_TIMEOUT.toSeconds(), 1, 3600);
         s.finish();
-        return new DatabaseConfig(host, port, user, password, session, tls, maxPacket, timeout);
+        return new DatabaseConfig(host, port, user, password, session, security.tls(), security.rsaKey(), maxPacket,
+                timeout);
     }
 
     private static Map<String, String> session(Section s) {

@@ -1,6 +1,7 @@
 package io.jdm.common.config;
 
 import io.jdm.common.jdbc.Pem;
+import io.jdm.common.jdbc.ServerRsaKey;
 import io.jdm.common.jdbc.Tls;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,6 +27,12 @@ import java.util.function.Function;
  * Go driver requires. DM's {@code security:} has no key to turn that off; {@code ssl-verify-host:
  * false} is jdm's own, for a server whose certificate names only a host name the task cannot use
  * (an address behind a proxy or a tunnel). It keeps the CA check and says so with a warning.
+ *
+ * <p>Without TLS a sha256_password login, and a caching_sha2_password one the server has no cached
+ * hash for, sends the password encrypted with the server's RSA public key. DM's Go driver asks the
+ * server for it; so does jdm unless {@code allow-public-key-retrieval: false} refuses, or {@code
+ * server-rsa-public-key-file} pins the key (Connector/J's {@code allowPublicKeyRetrieval} and
+ * {@code serverRSAPublicKeyFile}; neither is a key of DM's).
  */
 final class SecurityReader {
     private static final String CN_IGNORED = "DM also checks that the server's certificate has one of these "
@@ -37,15 +44,60 @@ final class SecurityReader {
     private static final String UNCHECKED_SERVER = "not set: the connection is encrypted but the server's "
             + "certificate is not checked, as in DM; set ssl-ca to check it";
 
+    private static final String KEY_FILE = "server-rsa-public-key-file";
+    private static final String RETRIEVAL = "allow-public-key-retrieval";
+    private static final String KEY_UNUSED = "not used: over TLS the password goes inside the TLS session";
+    private static final String RETRIEVAL_UNUSED = "not used: server-rsa-public-key-file pins the key, which is "
+            + "then never asked of the server";
+
     private final Section s;
 
     private SecurityReader(Section s) {
         this.s = s;
     }
 
-    /** TLS for the connection; empty when none is asked for, or when something is wrong (then reported). */
-    static Optional<Tls> read(Section s) {
-        return new SecurityReader(s).read();
+    /**
+     * @param tls TLS for the connection; empty when none is asked for, or when something is wrong (then reported)
+     * @param rsaKey where the server's RSA key comes from without TLS
+     */
+    record Security(Optional<Tls> tls, ServerRsaKey rsaKey) {
+        static final Security NONE = new Security(Optional.empty(), ServerRsaKey.RETRIEVED);
+    }
+
+    static Security read(Section s) {
+        SecurityReader r = new SecurityReader(s);
+        ServerRsaKey key = r.rsaKey();
+        Optional<Tls> tls = r.read();
+        if (tls.isPresent()) {
+            for (String k : List.of(KEY_FILE, RETRIEVAL)) {
+                if (s.has(k)) {
+                    s.warning(k, KEY_UNUSED);
+                }
+            }
+        }
+        return new Security(tls, key);
+    }
+
+    /** The pinned key, read and checked now; else whether the server may be asked for it. */
+    private ServerRsaKey rsaKey() {
+        boolean retrieve = s.bool(RETRIEVAL, true);
+        Optional<String> file = s.optionalText(KEY_FILE);
+        if (file.isEmpty()) {
+            return retrieve ? ServerRsaKey.RETRIEVED : ServerRsaKey.REFUSED;
+        }
+        if (s.has(RETRIEVAL) && retrieve) {
+            s.warning(RETRIEVAL, RETRIEVAL_UNUSED);
+        }
+        Optional<Item> pem = readFile(KEY_FILE, file.get());
+        if (pem.isEmpty()) {
+            return ServerRsaKey.REFUSED;
+        }
+        try {
+            return ServerRsaKey.pinned(s.ctx().baseDir().resolve(file.get()), pem.get().pem());
+        } catch (IllegalArgumentException e) {
+            s.problem(KEY_FILE, s.shown(KEY_FILE) + " " + e.getMessage());
+            return ServerRsaKey.REFUSED;
+        }
     }
 
     /** @param file whether {@code key} names a file, whose name (unlike the other forms) may be shown */

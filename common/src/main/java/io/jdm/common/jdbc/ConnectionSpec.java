@@ -11,21 +11,29 @@ import java.util.Properties;
  *
  * @param session session variables set on every new connection ({@code SET SESSION k = v})
  * @param tls when present, TLS is required (see {@link Tls}); absent means no TLS, as in DM
+ * @param rsaKey where the server's RSA public key comes from for a login without TLS that needs it
  */
 public record ConnectionSpec(String host, int port, String user, String password, Map<String, String> session,
-                             Optional<Tls> tls, int connectTimeoutSeconds) {
+                             Optional<Tls> tls, int connectTimeoutSeconds, ServerRsaKey rsaKey) {
     public ConnectionSpec {
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(user, "user");
         password = password == null ? "" : password;
         session = session == null ? Map.of() : Map.copyOf(new LinkedHashMap<>(session));
         tls = tls == null ? Optional.empty() : tls;
+        rsaKey = rsaKey == null ? ServerRsaKey.RETRIEVED : rsaKey;
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("port must be 1..65535, got " + port);
         }
         if (connectTimeoutSeconds <= 0) {
             connectTimeoutSeconds = 10;
         }
+    }
+
+    /** A server whose RSA public key is asked of it when a login without TLS needs it. */
+    public ConnectionSpec(String host, int port, String user, String password, Map<String, String> session,
+                          Optional<Tls> tls, int connectTimeoutSeconds) {
+        this(host, port, user, password, session, tls, connectTimeoutSeconds, ServerRsaKey.RETRIEVED);
     }
 
     public static ConnectionSpec of(String host, int port, String user, String password) {
@@ -35,16 +43,28 @@ public record ConnectionSpec(String host, int port, String user, String password
     public ConnectionSpec withSession(Map<String, String> extra) {
         Map<String, String> m = new LinkedHashMap<>(session);
         m.putAll(extra);
-        return new ConnectionSpec(host, port, user, password, m, tls, connectTimeoutSeconds);
+        return new ConnectionSpec(host, port, user, password, m, tls, connectTimeoutSeconds, rsaKey);
     }
 
     public ConnectionSpec withConnectTimeout(int seconds) {
-        return new ConnectionSpec(host, port, user, password, session, tls, seconds);
+        return new ConnectionSpec(host, port, user, password, session, tls, seconds, rsaKey);
     }
 
-    /** Connector/J properties that go with {@link #jdbcUrl()}: the TLS key stores, when there is TLS. */
+    public ConnectionSpec withRsaKey(ServerRsaKey key) {
+        return new ConnectionSpec(host, port, user, password, session, tls, connectTimeoutSeconds, key);
+    }
+
+    /**
+     * Connector/J properties that go with {@link #jdbcUrl()}: the TLS key stores when there is TLS,
+     * else whether the server's RSA key may be asked for and the file of a pinned one.
+     */
     public Properties driverProperties() {
-        return tls.map(Tls::driverProperties).orElseGet(Properties::new);
+        if (tls.isPresent()) {
+            return tls.get().driverProperties();
+        }
+        Properties p = new Properties();
+        rsaKey.putDriverProperties(p);
+        return p;
     }
 
     /** The address a user recognises: {@code user@host:port}. */
@@ -72,12 +92,11 @@ public record ConnectionSpec(String host, int port, String user, String password
         } else {
             // No TLS unless the task asks for it (security:), as DM does: on loopback and inside a
             // data centre the encryption costs the dump most of its throughput. Without TLS a
-            // caching_sha2_password user (MySQL 8's default) whose hash the server has not cached
-            // yet can only log in by encrypting the password with the server's RSA key, which the
-            // client asks the server for: someone in the middle could hand it a key of their own.
-            // The binlog client always fetches the key this way and cannot be given one, so pinning
-            // the key here alone would protect nothing: TLS is the way to close that gap.
-            u.append("&sslMode=DISABLED&allowPublicKeyRetrieval=true");
+            // sha256_password user, or a caching_sha2_password one (MySQL 8's default) whose hash the
+            // server has not cached yet, logs in only by encrypting the password with the server's
+            // RSA key: asked of the server unless the task pins a key file or refuses retrieval
+            // (driverProperties(), ServerRsaKey). The binlog connection does the same (sync's reader).
+            u.append("&sslMode=DISABLED");
         }
         return u.toString();
     }

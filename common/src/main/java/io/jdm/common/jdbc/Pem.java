@@ -9,15 +9,19 @@ import java.security.PrivateKey;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.RSAPublicKey;
 import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 
 /**
- * Reads PEM text as OpenSSL, MySQL and DM write it: certificates, and one private key in PKCS#8
- * ({@code PRIVATE KEY}), PKCS#1 ({@code RSA PRIVATE KEY}) or SEC1 ({@code EC PRIVATE KEY}) form.
+ * Reads PEM text as OpenSSL, MySQL and DM write it: certificates, one private key in PKCS#8
+ * ({@code PRIVATE KEY}), PKCS#1 ({@code RSA PRIVATE KEY}) or SEC1 ({@code EC PRIVATE KEY}) form,
+ * and an RSA public key ({@code PUBLIC KEY}, as MySQL's {@code public_key.pem}, or PKCS#1's
+ * {@code RSA PUBLIC KEY}).
  * The JDK reads keys in PKCS#8 only, so the other two are wrapped into it. Other blocks (such as
  * the {@code EC PARAMETERS} that {@code openssl ecparam -genkey} writes first) are skipped, as Go's
  * TLS library skips them. Messages never quote the text.
@@ -31,6 +35,7 @@ public final class Pem {
     private static final byte[] EC_PUBLIC_KEY = {0x06, 0x07, 0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01};
     private static final int SEQUENCE = 0x30;
     private static final int OCTET_STRING = 0x04;
+    private static final int BIT_STRING = 0x03;
     private static final int OID = 0x06;
     private static final int EC_PARAMETERS_TAG = 0xa0;
     private static final List<String> KEY_ALGORITHMS = List.of("RSA", "EC", "EdDSA", "RSASSA-PSS", "DSA");
@@ -87,6 +92,31 @@ public final class Pem {
         }
         throw new IllegalArgumentException("holds no PEM private key (-----BEGIN PRIVATE KEY-----, "
                 + "RSA PRIVATE KEY or EC PRIVATE KEY)");
+    }
+
+    /** The one RSA public key in the text, as MySQL's {@code Rsa_public_key} and key files hold it. */
+    public static RSAPublicKey rsaPublicKey(byte[] pem) {
+        for (Block b : blocks(pem)) {
+            byte[] spki = switch (b.label()) {
+                case "PUBLIC KEY" -> b.der();
+                case "RSA PUBLIC KEY" -> sequence(RSA_ALGORITHM, tlv(BIT_STRING, concat(new byte[] {0}, b.der())));
+                default -> null;
+            };
+            if (spki != null) {
+                try {
+                    return (RSAPublicKey) KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(spki));
+                } catch (GeneralSecurityException | ClassCastException e) {
+                    throw new IllegalArgumentException("holds a " + b.label() + " block that is not an RSA public key");
+                }
+            }
+        }
+        throw new IllegalArgumentException("holds no PEM public key (-----BEGIN PUBLIC KEY-----)");
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     private static PrivateKey pkcs8(byte[] der) {

@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.embedded.TestCertificates;
+import io.jdm.common.jdbc.ServerRsaKey;
 import io.jdm.common.jdbc.Tls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPairGenerator;
+import java.security.PublicKey;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -116,6 +119,36 @@ class SecurityConfigTest {
         List<String> bytes = problems(Tasks.inTarget("  security:\n    ssl-ca-bytes: [45, 300]\n"));
         assertEquals(List.of("target-database.security.ssl-ca-bytes[1]: must be a byte value 0..255"), bytes);
         assertTrue(String.join("\n", p).indexOf(key.substring(0, 20)) < 0);
+    }
+
+    @Test
+    void theServersRsaKeyIsAskedForUnlessRefusedOrPinnedInAFile() throws Exception {
+        TaskConfig plain = load(Tasks.inTarget(""));
+        assertEquals(ServerRsaKey.RETRIEVED, plain.targetDatabase().rsaKey());
+        TaskConfig refused = load(Tasks.inTarget("  security:\n    allow-public-key-retrieval: false\n"));
+        assertEquals(ServerRsaKey.REFUSED, refused.targetDatabase().toConnectionSpec().rsaKey());
+        assertEquals(Optional.empty(), refused.targetDatabase().tls());
+        KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+        g.initialize(2048);
+        PublicKey key = g.generateKeyPair().getPublic();
+        Files.writeString(dir.resolve("server-key.pem"), "-----BEGIN PUBLIC KEY-----\n"
+                + Base64.getMimeEncoder().encodeToString(key.getEncoded()) + "\n-----END PUBLIC KEY-----\n");
+        TaskConfig pinned = load(Tasks.inTarget("  security:\n    server-rsa-public-key-file: server-key.pem\n"
+                + "    allow-public-key-retrieval: true\n"));
+        ServerRsaKey k = pinned.targetDatabase().toConnectionSpec().rsaKey();
+        assertEquals(key, k.key().orElseThrow());
+        assertEquals(dir.resolve("server-key.pem").toAbsolutePath(), k.file().orElseThrow());
+        assertFalse(k.retrieved());
+        assertEquals(List.of("target-database.security.allow-public-key-retrieval: not used: "
+                + "server-rsa-public-key-file pins the key, which is then never asked of the server"), pinned.warnings());
+        TestCertificates.copyTo(dir);
+        assertEquals(List.of("target-database.security.server-rsa-public-key-file: \"ca.pem\" holds no PEM public key "
+                + "(-----BEGIN PUBLIC KEY-----)"),
+                problems(Tasks.inTarget("  security:\n    server-rsa-public-key-file: ca.pem\n")));
+        TaskConfig overTls = load(Tasks.inTarget("  security:\n    ssl-ca: ca.pem\n"
+                + "    allow-public-key-retrieval: false\n"));
+        assertEquals(List.of("target-database.security.allow-public-key-retrieval: not used: over TLS the password "
+                + "goes inside the TLS session"), overTls.warnings());
     }
 
     @Test

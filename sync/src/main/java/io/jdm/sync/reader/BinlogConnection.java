@@ -4,7 +4,6 @@ import com.github.shyiko.mysql.binlog.BinaryLogClient;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.network.SSLMode;
 import com.github.shyiko.mysql.binlog.network.ServerException;
-import com.github.shyiko.mysql.binlog.network.protocol.command.QueryCommand;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.Tls;
 import io.jdm.common.position.BinlogPosition;
@@ -81,14 +80,14 @@ final class BinlogConnection {
 
     private BinaryLogClient newClient(BinlogPosition from) {
         ConnectionSpec s = settings.source();
-        BinaryLogClient c = new ChecksumAwareClient(s.host(), s.port(), s.user(), s.password());
+        BinaryLogClient c = new ReplicaClient(s);
         c.setServerId(settings.serverId());
         c.setKeepAlive(false); // reconnects are ours: they must resume from our position, not the client's
         c.setBlocking(true);
         c.setHeartbeatInterval(settings.heartbeat().toMillis());
         c.setConnectTimeout(s.connectTimeoutSeconds() * 1000L);
-        // A caching_sha2_password user (MySQL 8) needs no setting here: without TLS the library fetches
-        // the server's RSA key for the full login, as the JDBC URL allows (see ConnectionSpec#jdbcUrl)
+        // sha256_password and caching_sha2_password users log in over TLS, else with the server's RSA
+        // key as the task allows it (ServerRsaKey), the way the JDBC connections do: see LoginChannel
         // The library's VERIFY_IDENTITY checks the socket's host name, which for a host given as an IP
         // address is that address looked up in reverse DNS: it would refuse a certificate naming the
         // IP address the task gives, and take one named after whatever the PTR record says. So the
@@ -134,26 +133,6 @@ final class BinlogConnection {
             }
         });
         return c;
-    }
-
-    /**
-     * Says it reads checksums whatever the source logs now, as a native replica does. The library
-     * says so only while binlog_checksum is not NONE, and a source refuses to send files written
-     * with CRC32 before a switch to NONE to a replica that has not ("Slave can not handle replication
-     * events with the checksum ..."). The events are read right either way: the deserializer takes
-     * the checksum of each file from its FORMAT_DESCRIPTION event.
-     */
-    private static final class ChecksumAwareClient extends BinaryLogClient {
-        ChecksumAwareClient(String host, int port, String user, String password) {
-            super(host, port, user, password);
-        }
-
-        @Override
-        protected void setupConnection() throws IOException {
-            channel.write(new QueryCommand("SET @master_binlog_checksum = @@global.binlog_checksum"));
-            checkError(channel.read());
-            super.setupConnection();
-        }
     }
 
     /** The same TLS as the JDBC connections (CA, host name, client certificate), on the binlog connection. */
