@@ -29,8 +29,10 @@ import picocli.CommandLine.Option;
         description = "Compare every table the task selects (through its routes) between source and target by "
                 + "chunked checksums, narrowing differences to rows. A target table that routes merge from several "
                 + "source tables (on one or several sources) is compared with the union of its shards, and a key "
-                + "two shards hold is reported as a collision. Exit 0 all match, 1 something differs, "
-                + "2 the comparison could not be done (a table or server error, usage or task-file errors).")
+                + "two shards hold is reported as a collision. A source row that the task's expression filters keep "
+                + "from the target (insert-value-expr) is not compared, only counted as filtered. Exit 0 all match, "
+                + "1 something differs, 2 the comparison could not be done (a table or server error, usage or "
+                + "task-file errors).")
 final class VerifyCommand implements Callable<Integer> {
     /** How long a sync keeps holding without hearing from this verify (a killed verify holds no longer). */
     private static final Duration HOLD_LEASE = Duration.ofSeconds(30);
@@ -130,7 +132,7 @@ final class VerifyCommand implements Callable<Integer> {
             VerifyConfig cfg = configs.get(n);
             for (TablePair p : VerifyConfig.merging(cfg.tables())) {
                 byTarget.computeIfAbsent(p.target(), t -> new ArrayList<>())
-                        .add(new MergedTable.Shard(name, cfg.source(), p.source()));
+                        .add(new MergedTable.Shard(name, cfg.source(), p.source(), cfg.tableWhere()));
             }
         }
         List<MergedTable> out = new ArrayList<>();

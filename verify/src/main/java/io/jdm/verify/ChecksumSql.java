@@ -148,23 +148,30 @@ final class ChecksumSql {
         };
     }
 
+    /** Which server a query reads, and so which of the pair's rows: see {@link #where}. */
+    enum Side { SOURCE, TARGET }
+
     /**
-     * {@code SELECT COUNT(*), SUM(IFNULL(h, OVERSIZE)) FROM t WHERE range}.
-     *
-     * @param only the extra columns whose values select the rows to compare: on the target side,
-     *     the pair's {@link TablePair#extra()} (its shard's rows of a merged table); on the source
-     *     side, none
+     * {@code SELECT COUNT(*), SUM(IFNULL(h, OVERSIZE)), COUNT(*) FROM t WHERE range}: the compared
+     * rows, the sum of their hashes, and the rows read. On the source, where the task copies only
+     * the rows its {@link TablePlan#sourceWhere} selects, the first two count only those
+     * ({@code IF(w, ..., NULL)}) and the last every row of the range, so the rows left out are
+     * counted in the same pass that hashes the others.
      */
-    static String checksum(TablePlan p, TableName table, ExtraColumns only, KeyRangeChunk c, List<Object> params) {
-        return "SELECT COUNT(*), SUM(IFNULL(" + rowHash(p.sourceColumns, p.targetColumns) + ", "
-                + OVERSIZE.toPlainString() + ")) FROM " + table.quoted() + where(p, only, c, params);
+    static String checksum(TablePlan p, Side side, KeyRangeChunk c, List<Object> params) {
+        String hash = "IFNULL(" + rowHash(p.sourceColumns, p.targetColumns) + ", " + OVERSIZE.toPlainString() + ")";
+        String w = side == Side.SOURCE && p.sourceWhere != null ? "(" + p.sourceWhere + ")" : null;
+        String select = w == null ? "SELECT COUNT(*), SUM(" + hash + "), COUNT(*)"
+                : "SELECT COUNT(IF(" + w + ", 1, NULL)), SUM(IF(" + w + ", " + hash + ", NULL)), COUNT(*)";
+        return select + " FROM " + table(p, side).quoted() + where(p, side, c, params, false);
     }
 
-    /** The chunk's rows, each side's columns read exactly, in the order Java merges them; {@code only} as above. */
-    static String rows(TablePlan p, List<Column> sideColumns, TableName table, ExtraColumns only, KeyRangeChunk c,
-                       List<Object> params) {
-        StringBuilder sb = new StringBuilder("SELECT ").append(ResultSetValues.selectList(sideColumns))
-                .append(" FROM ").append(table.quoted()).append(where(p, only, c, params)).append(" ORDER BY ");
+    /** The chunk's compared rows, each side's columns read exactly, in the order Java merges them. */
+    static String rows(TablePlan p, Side side, KeyRangeChunk c, List<Object> params) {
+        StringBuilder sb = new StringBuilder("SELECT ")
+                .append(ResultSetValues.selectList(side == Side.SOURCE ? p.sourceColumns : p.targetColumns))
+                .append(" FROM ").append(table(p, side).quoted()).append(where(p, side, c, params, true))
+                .append(" ORDER BY ");
         int[] order = p.orderColumns();
         for (int i = 0; i < order.length; i++) {
             sb.append(i == 0 ? "" : ", ").append(orderExpr(p.sourceColumns.get(order[i])));
@@ -172,19 +179,31 @@ final class ChecksumSql {
         return sb.toString();
     }
 
+    private static TableName table(TablePlan p, Side side) {
+        return side == Side.SOURCE ? p.pair.source() : p.pair.target();
+    }
+
     /**
      * The range as {@code (k1 > a1) OR (k1 = a1 AND k2 >= a2)}, spelled out rather than as a row
      * constructor, which some optimizers do not turn into an index range; the leading
-     * {@code k1 >= a1} is redundant and there for the same reason. The extra columns' conditions
-     * are literals ({@link ExtraColumns#literal}), the same text under every sql_mode.
+     * {@code k1 >= a1} is redundant and there for the same reason. Then the pair's rows of that side:
+     * on the target those that hold the pair's extra columns' values ({@link TablePair#extra()}, its
+     * shard's rows of a merged table; literals, {@link ExtraColumns#literal}, the same text under
+     * every sql_mode); on the source, when {@code copiedOnly}, those the task copies
+     * ({@link TablePlan#sourceWhere}, the condition the dump adds to its SELECTs).
      */
-    static String where(TablePlan p, ExtraColumns only, KeyRangeChunk c, List<Object> params) {
+    static String where(TablePlan p, Side side, KeyRangeChunk c, List<Object> params, boolean copiedOnly) {
         List<String> parts = new ArrayList<>();
         if (c.lower != null) {
             parts.add(bound(p, c.lower, true, params));
         }
         if (c.upper != null) {
             parts.add(bound(p, c.upper, false, params));
+        }
+        String copied = side == Side.SOURCE && copiedOnly ? p.sourceWhere : null;
+        ExtraColumns only = side == Side.TARGET ? p.pair.extra() : ExtraColumns.NONE;
+        if (copied != null) {
+            parts.add("(" + copied + ")");
         }
         if (parts.isEmpty() && only.isEmpty()) {
             return "";

@@ -2,7 +2,7 @@ package io.jdm.verify;
 
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
-import io.jdm.common.filter.ExtraColumns;
+import io.jdm.verify.ChecksumSql.Side;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,8 +19,15 @@ import java.util.concurrent.Future;
  * source's runs on the worker's own, so both servers work on a chunk at the same time.
  */
 final class ChunkComparer {
-    /** A chunk's checksum on one side; {@code sum} is null for no rows. */
-    record Sums(long rows, BigDecimal sum) {
+    /**
+     * A chunk's checksum on one side; {@code sum} is null for no rows. {@code filtered}: the source's
+     * rows of the chunk the task does not copy, not in {@code rows} and not compared.
+     */
+    record Sums(long rows, BigDecimal sum, long filtered) {
+        Sums(long rows, BigDecimal sum) {
+            this(rows, sum, 0);
+        }
+
         boolean sameAs(Sums o) {
             if (rows != o.rows) {
                 return false;
@@ -46,9 +53,9 @@ final class ChunkComparer {
     /** Source and target sums of one chunk, computed concurrently. */
     Sums[] checksum(KeyRangeChunk c) throws SQLException, InterruptedException {
         List<Object> sp = new ArrayList<>();
-        String sSql = ChecksumSql.checksum(c.plan, c.plan.pair.source(), ExtraColumns.NONE, c, sp);
+        String sSql = ChecksumSql.checksum(c.plan, Side.SOURCE, c, sp);
         List<Object> tp = new ArrayList<>();
-        String tSql = ChecksumSql.checksum(c.plan, c.plan.pair.target(), c.plan.pair.extra(), c, tp);
+        String tSql = ChecksumSql.checksum(c.plan, Side.TARGET, c, tp);
         Future<Sums> t = companion.submit(() -> sums(target, tSql, tp));
         Sums s;
         try {
@@ -63,9 +70,9 @@ final class ChunkComparer {
     long narrow(KeyRangeChunk c, RowMerger.Sink sink) throws SQLException {
         TablePlan p = c.plan;
         List<Object> sp = new ArrayList<>();
-        String sSql = ChecksumSql.rows(p, p.sourceColumns, p.pair.source(), ExtraColumns.NONE, c, sp);
+        String sSql = ChecksumSql.rows(p, Side.SOURCE, c, sp);
         List<Object> tp = new ArrayList<>();
-        String tSql = ChecksumSql.rows(p, p.targetColumns, p.pair.target(), p.pair.extra(), c, tp);
+        String tSql = ChecksumSql.rows(p, Side.TARGET, c, tp);
         try (PreparedStatement sps = streaming(source, sSql, sp);
              PreparedStatement tps = streaming(target, tSql, tp);
              ResultSet srs = sps.executeQuery();
@@ -81,12 +88,14 @@ final class ChunkComparer {
         return ps;
     }
 
-    private static Sums sums(Connection c, String sql, List<Object> params) throws SQLException {
+    /** Runs a {@link ChecksumSql#checksum} query. */
+    static Sums sums(Connection c, String sql, List<Object> params) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ChecksumSql.bind(ps, params);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                return new Sums(rs.getLong(1), rs.getBigDecimal(2));
+                long rows = rs.getLong(1);
+                return new Sums(rows, rs.getBigDecimal(2), rs.getLong(3) - rows);
             }
         }
     }

@@ -2,7 +2,6 @@ package io.jdm.verify;
 
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
-import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.SchemaReader;
@@ -10,6 +9,7 @@ import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.ResultSetValues;
 import io.jdm.common.sql.TableName;
+import io.jdm.verify.ChecksumSql.Side;
 import io.jdm.verify.VerifyReport.ColumnDiff;
 import io.jdm.verify.VerifyReport.DiffKind;
 import io.jdm.verify.VerifyReport.RowDiff;
@@ -81,7 +81,8 @@ final class MergeComparer {
             }
             TablePlan[] plans = new TablePlan[n];
             for (int i = 0; i < n; i++) {
-                plans[i] = TablePlan.prepare(shards[i], target, new TablePair(m.shards().get(i).table(), m.target()));
+                MergedTable.Shard s = m.shards().get(i);
+                plans[i] = TablePlan.prepare(shards[i], target, new TablePair(s.table(), m.target()), s.where());
             }
             String mismatch = mismatch(m, plans);
             if (mismatch != null) {
@@ -119,21 +120,23 @@ final class MergeComparer {
         int n = shards.length;
         KeyRangeChunk[] chunks = new KeyRangeChunk[n];
         long sourceRows = 0;
+        long filtered = 0;
         BigDecimal sourceSum = null;
         for (int i = 0; i < n; i++) {
             chunks[i] = new KeyRangeChunk(plans[i], index, lower, upper);
-            ChunkComparer.Sums s = sums(shards[i], plans[i], m.shards().get(i).table(), chunks[i]);
+            ChunkComparer.Sums s = sums(shards[i], Side.SOURCE, chunks[i]);
             sourceRows += s.rows();
+            filtered += s.filtered();
             sourceSum = s.sum() == null ? sourceSum : sourceSum == null ? s.sum() : sourceSum.add(s.sum());
         }
         KeyRangeChunk targetChunk = new KeyRangeChunk(plans[0], index, lower, upper);
-        ChunkComparer.Sums t = sums(target, plans[0], m.target(), targetChunk);
+        ChunkComparer.Sums t = sums(target, Side.TARGET, targetChunk);
         boolean same = new ChunkComparer.Sums(sourceRows, sourceSum).sameAs(t);
         long diffs = 0;
         if (!same || !sumsSuffice) {
             diffs = merge(m, shards, target, plans, chunks, targetChunk, tally);
         }
-        tally.chunkDone(sourceRows, t.rows(), !same);
+        tally.chunkDone(sourceRows, t.rows(), filtered, !same);
         metrics.chunkDone(sourceRows, !same, diffs);
     }
 
@@ -150,14 +153,12 @@ final class MergeComparer {
         try {
             for (int i = 0; i < n; i++) {
                 List<Object> params = new ArrayList<>();
-                String sql = ChecksumSql.rows(plans[i], plans[i].sourceColumns, m.shards().get(i).table(),
-                        ExtraColumns.NONE, chunks[i], params);
+                String sql = ChecksumSql.rows(plans[i], Side.SOURCE, chunks[i], params);
                 statements[i] = streaming(shards[i], sql, params);
                 results[i] = statements[i].executeQuery();
             }
             List<Object> tp = new ArrayList<>();
-            statements[n] = streaming(target, ChecksumSql.rows(p, p.targetColumns, m.target(), ExtraColumns.NONE,
-                    targetChunk, tp), tp);
+            statements[n] = streaming(target, ChecksumSql.rows(p, Side.TARGET, targetChunk, tp), tp);
             results[n] = statements[n].executeQuery();
             ResultSet tr = results[n];
 
@@ -364,18 +365,13 @@ final class MergeComparer {
         return 0;
     }
 
-    /** A merge's shards have no extra columns ({@link VerifyConfig#merging}): every row of a table counts. */
-    private static ChunkComparer.Sums sums(Connection c, TablePlan p, TableName table, KeyRangeChunk chunk)
-            throws SQLException {
+    /**
+     * One side's sums of a range: a shard's rows the task copies, or every row of the target (a
+     * merge's shards have no extra columns, {@link VerifyConfig#merging}).
+     */
+    private static ChunkComparer.Sums sums(Connection c, Side side, KeyRangeChunk chunk) throws SQLException {
         List<Object> params = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(ChecksumSql.checksum(p, table, ExtraColumns.NONE, chunk,
-                params))) {
-            ChecksumSql.bind(ps, params);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new ChunkComparer.Sums(rs.getLong(1), rs.getBigDecimal(2));
-            }
-        }
+        return ChunkComparer.sums(c, ChecksumSql.checksum(chunk.plan, side, chunk, params), params);
     }
 
     private static PreparedStatement streaming(Connection c, String sql, List<Object> params) throws SQLException {

@@ -9,7 +9,6 @@ import io.jdm.verify.VerifyReport.RowDiff;
 import io.jdm.verify.VerifyReport.TableResult;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,21 +23,30 @@ final class ReportRenderer {
 
     static String table(VerifyReport r) {
         List<String[]> lines = new ArrayList<>();
-        // Only a report with a merged table has the collisions column.
+        // Only a report with a merged table has the collisions column, one with rows left out the filtered one.
         boolean merges = r.tables().stream().anyMatch(TableResult::merged);
-        lines.add(merges ? new String[] {"TABLE", "RESULT", "ROWS SOURCE", "ROWS TARGET", "CHUNKS", "MISSING",
-                "EXTRA", "CHANGED", "COLLISIONS"} : new String[] {"TABLE", "RESULT", "ROWS SOURCE", "ROWS TARGET",
-                "CHUNKS", "MISSING", "EXTRA", "CHANGED"});
+        boolean filters = r.tables().stream().anyMatch(t -> t.rowsFiltered() > 0);
+        List<String> head = new ArrayList<>(List.of("TABLE", "RESULT", "ROWS SOURCE", "ROWS TARGET", "CHUNKS",
+                "MISSING", "EXTRA", "CHANGED"));
+        if (merges) {
+            head.add("COLLISIONS");
+        }
+        if (filters) {
+            head.add("FILTERED");
+        }
+        lines.add(head.toArray(String[]::new));
         for (TableResult t : r.tables()) {
-            String[] l = {name(t), t.result().name(), Long.toString(t.rowsSource()),
+            List<String> l = new ArrayList<>(List.of(name(t), t.result().name(), Long.toString(t.rowsSource()),
                     Long.toString(t.rowsTarget()), t.chunksDifferent() == 0 ? Long.toString(t.chunks())
                     : t.chunks() + " (" + t.chunksDifferent() + " differ)", Long.toString(t.missing()),
-                    Long.toString(t.extra()), Long.toString(t.changed())};
+                    Long.toString(t.extra()), Long.toString(t.changed())));
             if (merges) {
-                l = Arrays.copyOf(l, l.length + 1);
-                l[l.length - 1] = Long.toString(t.collisions());
+                l.add(Long.toString(t.collisions()));
             }
-            lines.add(l);
+            if (filters) {
+                l.add(Long.toString(t.rowsFiltered()));
+            }
+            lines.add(l.toArray(String[]::new));
         }
         int[] width = new int[lines.get(0).length];
         for (String[] l : lines) {
@@ -90,9 +98,12 @@ final class ReportRenderer {
         long diff = r.tables().stream().filter(t -> t.result() == Result.DIFFERENT).count();
         long err = r.tables().stream().filter(t -> t.result() == Result.ERROR).count();
         long rows = r.tables().stream().mapToLong(TableResult::rowsSource).sum();
+        long filtered = r.tables().stream().mapToLong(TableResult::rowsFiltered).sum();
         double secs = r.elapsed().toMillis() / 1000.0;
-        return String.format(Locale.ROOT, "verify: %d tables match, %d differ, %d failed; %d source rows in %.1f s"
-                + " (%.0f rows/s)%s", match, diff, err, rows, secs, secs > 0 ? rows / secs : 0.0,
+        return String.format(Locale.ROOT, "verify: %d tables match, %d differ, %d failed; %d source rows%s in %.1f s"
+                + " (%.0f rows/s)%s", match, diff, err, rows,
+                filtered == 0 ? "" : " (and " + filtered + " filtered out by the task's expression filters)", secs,
+                secs > 0 ? rows / secs : 0.0,
                 r.snapshotPosition() == null ? "" : " at source position " + r.snapshotPosition());
     }
 
@@ -110,6 +121,7 @@ final class ReportRenderer {
             m.put("result", t.result().name());
             m.put("rowsSource", t.rowsSource());
             m.put("rowsTarget", t.rowsTarget());
+            m.put("rowsFiltered", t.rowsFiltered());
             m.put("chunks", t.chunks());
             m.put("chunksDifferent", t.chunksDifferent());
             m.put("missing", t.missing());

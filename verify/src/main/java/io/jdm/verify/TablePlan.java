@@ -15,12 +15,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * How one table pair is compared: the columns (the source's written columns, matched by name on the
- * target), which of them form the key that orders and chunks the rows, and which hold JSON.
+ * target), which of them form the key that orders and chunks the rows, which hold JSON, and which of
+ * the source's rows the task copies.
  */
 final class TablePlan {
     private static final Pattern JSON_CHECK = Pattern.compile("(?i)^\\s*json_valid\\(`((?:[^`]|``)+)`\\)\\s*$");
@@ -34,15 +36,22 @@ final class TablePlan {
     /** Positions in the compared columns of the key, in key order; empty when the table has no key. */
     final int[] key;
     final boolean[] json;
+    /**
+     * The condition the source rows the task copies meet (its expression filters), null for all:
+     * only they are compared, so a row the task leaves out is neither missing nor fixed. The target
+     * is read whole, so a row there that the task would have left out is extra.
+     */
+    final String sourceWhere;
 
     private TablePlan(TablePair pair, TableSchema sourceSchema, List<Column> sourceColumns,
-                      List<Column> targetColumns, int[] key, boolean[] json) {
+                      List<Column> targetColumns, int[] key, boolean[] json, String sourceWhere) {
         this.pair = pair;
         this.sourceSchema = sourceSchema;
         this.sourceColumns = List.copyOf(sourceColumns);
         this.targetColumns = List.copyOf(targetColumns);
         this.key = key;
         this.json = json;
+        this.sourceWhere = sourceWhere == null || sourceWhere.isBlank() ? null : sourceWhere;
     }
 
     boolean hasKey() {
@@ -76,8 +85,13 @@ final class TablePlan {
         return false;
     }
 
-    /** Reads both schemas and matches them; a mismatch the comparison cannot work around is a {@link PlanException}. */
-    static TablePlan prepare(Connection source, Connection target, TablePair pair) throws SQLException {
+    /**
+     * Reads both schemas and matches them; a mismatch the comparison cannot work around is a {@link PlanException}.
+     *
+     * @param where the source table's condition for the rows the task copies ({@link VerifyConfig#tableWhere})
+     */
+    static TablePlan prepare(Connection source, Connection target, TablePair pair, Function<TableSchema, String> where)
+            throws SQLException {
         TableSchema s = SchemaReader.read(source, pair.source());
         TableSchema t;
         try {
@@ -120,7 +134,7 @@ final class TablePlan {
             json[i] = "json".equals(sc.get(i).dataType()) || "json".equals(tc.get(i).dataType())
                     || jsonNames.contains(sc.get(i).name().toLowerCase(Locale.ROOT));
         }
-        return new TablePlan(pair, s, sc, tc, key, json);
+        return new TablePlan(pair, s, sc, tc, key, json, where.apply(s));
     }
 
     /**

@@ -13,6 +13,7 @@ final class TableTally {
     private long chunks;
     private long rowsSource;
     private long rowsTarget;
+    private long filtered;
     private long chunksDifferent;
     private long missing;
     private long extra;
@@ -41,9 +42,11 @@ final class TableTally {
         chunks += n;
     }
 
-    synchronized void chunkDone(long source, long target, boolean checksumDiffered) {
+    /** @param filtered the chunk's source rows the task does not copy, not among {@code source} */
+    synchronized void chunkDone(long source, long target, long filtered, boolean checksumDiffered) {
         rowsSource += source;
         rowsTarget += target;
+        this.filtered += filtered;
         if (checksumDiffered) {
             chunksDifferent++;
         }
@@ -77,6 +80,6 @@ final class TableTally {
         Result r = error != null ? Result.ERROR
                 : missing + extra + changed + collisions > 0 ? Result.DIFFERENT : Result.MATCH;
         return new TableResult(pair.source(), pair.target(), r, rowsSource, rowsTarget, chunks, chunksDifferent,
-                missing, extra, changed, rows, error, collisions, shards);
+                missing, extra, changed, rows, error, collisions, shards, filtered);
     }
 }

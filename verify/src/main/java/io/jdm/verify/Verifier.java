@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * Target tables that routes fill from several source tables are compared after the others, as the
  * union of their shards ({@link MergedTable}, {@code MergeComparer}), one range at a time. A shard
  * whose route adds extra columns is no shard of such a union: it is a single table, compared with
- * the target's rows that hold its values ({@link TablePair#extra()}).
+ * the target's rows that hold its values ({@link TablePair#extra()}). Of the source, only the rows
+ * the task copies are compared ({@link VerifyConfig#tableWhere}, the dump's condition); the others
+ * are counted as filtered.
  *
  * <p>Nothing is locked and nothing is written to either server; with {@link SnapshotOptions} the source
  * is read in one consistent snapshot, at a position the target is first waited for.
@@ -158,7 +160,7 @@ public final class Verifier {
         List<TablePlan> plans = new ArrayList<>();
         for (TableTally t : tallies.values()) {
             try {
-                plans.add(TablePlan.prepare(src, tgt, t.pair()));
+                plans.add(TablePlan.prepare(src, tgt, t.pair(), config.tableWhere()));
             } catch (TablePlan.PlanException e) {
                 t.fail(e.getMessage());
             } catch (SQLException e) {

@@ -6,6 +6,7 @@ import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.TableName;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -33,16 +34,21 @@ import java.util.function.UnaryOperator;
  * @param maxReportedRowsPerTable how many differing rows the report lists per table (all are counted)
  * @param merges target tables merged from shards that may live on other sources than {@code source};
  *     a target table named here must not also be a target of {@code tables}
+ * @param tableWhere a source table's condition for the rows the task copies, null for all (the rows
+ *     DM's expression-filter would not insert are not copied): only those are compared, the others
+ *     counted as filtered. The dump's {@code tableWhere}; a merge's shards carry their own.
  */
 public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec target, List<TablePair> tables,
                            int threads, long chunkRows, Path fixSqlDir, int maxReportedRowsPerTable,
-                           SnapshotOptions snapshot, List<MergedTable> merges) {
+                           SnapshotOptions snapshot, List<MergedTable> merges,
+                           Function<TableSchema, String> tableWhere) {
     public VerifyConfig {
         task = task == null || task.isBlank() ? "verify" : task;
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
         tables = List.copyOf(tables);
         merges = merges == null ? List.of() : List.copyOf(merges);
+        tableWhere = tableWhere == null ? ALL_ROWS : tableWhere;
         snapshot = snapshot == null ? SnapshotOptions.NONE : snapshot;
         if (threads < 1 || threads > 256) {
             throw new IllegalArgumentException("verify.threads: must be 1..256, got " + threads);
@@ -57,11 +63,14 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
         rejectTwice(tables, merges);
     }
 
+    /** Every row of a source table is copied. */
+    public static final Function<TableSchema, String> ALL_ROWS = t -> null;
+
     public VerifyConfig(String task, ConnectionSpec source, ConnectionSpec target, List<TablePair> tables,
                         int threads, long chunkRows, Path fixSqlDir, int maxReportedRowsPerTable,
                         SnapshotOptions snapshot) {
         this(task, source, target, tables, threads, chunkRows, fixSqlDir, maxReportedRowsPerTable, snapshot,
-                List.of());
+                List.of(), ALL_ROWS);
     }
 
     /** Defaults: 4 threads, 10,000-row chunks, no fix SQL, 20 listed rows per table, no snapshot. */
@@ -71,28 +80,34 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
 
     public VerifyConfig withThreads(int n) {
         return new VerifyConfig(task, source, target, tables, n, chunkRows, fixSqlDir, maxReportedRowsPerTable,
-                snapshot, merges);
+                snapshot, merges, tableWhere);
     }
 
     public VerifyConfig withChunkRows(long n) {
         return new VerifyConfig(task, source, target, tables, threads, n, fixSqlDir, maxReportedRowsPerTable,
-                snapshot, merges);
+                snapshot, merges, tableWhere);
     }
 
     public VerifyConfig withFixSqlDir(Path dir) {
         return new VerifyConfig(task, source, target, tables, threads, chunkRows, dir, maxReportedRowsPerTable,
-                snapshot, merges);
+                snapshot, merges, tableWhere);
     }
 
     public VerifyConfig withSnapshot(SnapshotOptions s) {
         return new VerifyConfig(task, source, target, tables, threads, chunkRows, fixSqlDir,
-                maxReportedRowsPerTable, s, merges);
+                maxReportedRowsPerTable, s, merges, tableWhere);
     }
 
     /** The same comparison of other tables. */
     public VerifyConfig withTables(List<TablePair> t, List<MergedTable> m) {
         return new VerifyConfig(task, source, target, t, threads, chunkRows, fixSqlDir, maxReportedRowsPerTable,
-                snapshot, m);
+                snapshot, m, tableWhere);
+    }
+
+    /** The same comparison of only the source rows {@code f} selects in each table ({@link #tableWhere}). */
+    public VerifyConfig withTableWhere(Function<TableSchema, String> f) {
+        return new VerifyConfig(task, source, target, tables, threads, chunkRows, fixSqlDir, maxReportedRowsPerTable,
+                snapshot, merges, f);
     }
 
     /**
@@ -103,7 +118,7 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
         Map<TableName, List<MergedTable.Shard>> byTarget = new LinkedHashMap<>();
         for (TablePair p : merging(tables)) {
             byTarget.computeIfAbsent(p.target(), t -> new ArrayList<>()).add(new MergedTable.Shard(null, source,
-                    p.source()));
+                    p.source(), tableWhere));
         }
         List<MergedTable> out = new ArrayList<>();
         byTarget.forEach((t, shards) -> {

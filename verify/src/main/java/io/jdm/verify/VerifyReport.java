@@ -61,10 +61,13 @@ public record VerifyReport(List<TableResult> tables, Duration elapsed, BinlogPos
      * @param shards for a target table merged from several source tables, those tables (with their
      *     source when the task has several), {@code source} being the first; empty otherwise.
      *     {@code rowsSource} is then the sum over the shards.
+     * @param rowsFiltered the source rows the task does not copy (its expression filters' insert
+     *     rules are TRUE on them): not compared, and not in {@code rowsSource}
      */
     public record TableResult(TableName source, TableName target, Result result, long rowsSource, long rowsTarget,
                               long chunks, long chunksDifferent, long missing, long extra, long changed,
-                              List<RowDiff> rows, String error, long collisions, List<String> shards) {
+                              List<RowDiff> rows, String error, long collisions, List<String> shards,
+                              long rowsFiltered) {
         public TableResult {
             rows = List.copyOf(rows);
             shards = List.copyOf(shards);
@@ -74,7 +77,7 @@ public record VerifyReport(List<TableResult> tables, Duration elapsed, BinlogPos
                            long chunks, long chunksDifferent, long missing, long extra, long changed,
                            List<RowDiff> rows, String error) {
             this(source, target, result, rowsSource, rowsTarget, chunks, chunksDifferent, missing, extra, changed,
-                    rows, error, 0, List.of());
+                    rows, error, 0, List.of(), 0);
         }
 
         public boolean merged() {

@@ -206,7 +206,7 @@ final class Workers {
             throws SQLException, InterruptedException {
         ChunkComparer.Sums[] sums = comparer.checksum(c);
         if (sums[0].sameAs(sums[1])) {
-            tally.chunkDone(sums[0].rows(), sums[1].rows(), false);
+            tally.chunkDone(sums[0].rows(), sums[1].rows(), sums[0].filtered(), false);
             metrics.chunkDone(sums[0].rows(), false, 0);
             return;
         }
@@ -221,7 +221,7 @@ final class Workers {
             // Some rows may already be recorded: a retry would list them twice.
             throw new NarrowingFailed(e);
         }
-        tally.chunkDone(sums[0].rows(), sums[1].rows(), true);
+        tally.chunkDone(sums[0].rows(), sums[1].rows(), sums[0].filtered(), true);
         metrics.chunkDone(sums[0].rows(), true, diffs);
     }
 

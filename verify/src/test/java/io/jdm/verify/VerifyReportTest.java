@@ -63,6 +63,17 @@ class VerifyReportTest {
     }
 
     @Test
+    void rowsLeftOutByFiltersHaveAColumnOnlyWhereSomeWere() throws Exception {
+        assertFalse(report(Result.DIFFERENT).renderTable().contains("FILTERED"));
+        TableResult f = new TableResult(A, A, Result.MATCH, 10, 10, 2, 0, 0, 0, 0, List.of(), null, 0, List.of(), 7);
+        VerifyReport r = new VerifyReport(List.of(f), Duration.ofMillis(1500), null);
+        String s = r.renderTable();
+        assertTrue(s.matches("(?s).*CHANGED  FILTERED\n.*MATCH .* 0         7\n.*"), s);
+        assertTrue(s.contains("10 source rows (and 7 filtered out by the task's expression filters) in 1.5 s"), s);
+        assertEquals(7, new ObjectMapper().readTree(r.toJson()).get("tables").get(0).get("rowsFiltered").asLong());
+    }
+
+    @Test
     void configRejectsBadValuesNamingTheField() {
         ConnectionSpec s = ConnectionSpec.of("127.0.0.1", 3306, "root", "");
         VerifyConfig c = VerifyConfig.of(s, s, List.of(TablePair.same(A)));

@@ -17,6 +17,7 @@ import io.jdm.common.filter.RoutedName;
 import io.jdm.common.filter.TableFilter;
 import io.jdm.common.filter.TableRouter;
 import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.TableName;
 import io.jdm.verify.TablePair;
 import io.jdm.verify.VerifyConfig;
@@ -33,8 +34,8 @@ import java.util.function.UnaryOperator;
  * Maps a validated task file onto each unit's own config record (the units never see TaskConfig):
  * a unit's config takes its {@code mydumpers:}/{@code loaders:}/{@code syncers:} entry whole
  * ({@link DumpConfig#of}, {@link LoadConfig#withLoader}, {@link SyncConfig.Builder#syncer}); what
- * is added here is what spans the task: filters (expression filters too: the dump keeps only the rows
- * the sync would insert), routes, positions, server id, meta schema.
+ * is added here is what spans the task: filters (expression filters too: the dump keeps, and verify
+ * compares, only the rows the sync would insert), routes, positions, server id, meta schema.
  */
 public final class UnitConfigs {
 
@@ -43,10 +44,22 @@ public final class UnitConfigs {
 
     public static DumpConfig dump(TaskConfig task, MySqlInstance instance) {
         TableFilter filter = TableFilter.forInstance(task, instance);
-        ExpressionFilter rows = ExpressionFilter.forInstance(task, instance);
         return DumpConfig.of(task.name(), instance.sourceId(), instance.from().toConnectionSpec(),
                 task.mydumper(instance)).withTableFilter(filter::matchTable)
-                .withTableWhere(t -> rows.dumpCondition(t.name().schema(), t.name().table(), t.columns()).orElse(null));
+                .withTableWhere(copiedRows(task, instance));
+    }
+
+    /**
+     * A source table's condition for the rows the task copies, null for all: none of its
+     * expression-filter insert rules is TRUE on them. The dump reads only these rows and verify
+     * compares only these, so the two agree on every row.
+     */
+    static Function<TableSchema, String> copiedRows(TaskConfig task, MySqlInstance instance) {
+        ExpressionFilter rows = ExpressionFilter.forInstance(task, instance);
+        if (rows.isEmpty()) {
+            return t -> null;
+        }
+        return t -> rows.dumpCondition(t.name().schema(), t.name().table(), t.columns()).orElse(null);
     }
 
     /**
@@ -140,7 +153,8 @@ public final class UnitConfigs {
         TableFilter filter = TableFilter.forInstance(task, instance);
         List<TablePair> pairs = VerifyConfig.listPairs(instance.from().toConnectionSpec(), filter::matchTable,
                 router(task, instance), extraColumns(task, instance));
-        return VerifyConfig.of(instance.from().toConnectionSpec(), task.targetDatabase().toConnectionSpec(), pairs);
+        return VerifyConfig.of(instance.from().toConnectionSpec(), task.targetDatabase().toConnectionSpec(), pairs)
+                .withTableWhere(copiedRows(task, instance));
     }
 
     public static UnaryOperator<TableName> router(TaskConfig task, MySqlInstance instance) {

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * DM's {@code expression-filter}: which row changes of a table are not replicated. The sync asks
  * {@link #forTable} once per table definition and then per row; the dump asks
  * {@link #dumpCondition} for the rows to keep, so that a row the sync would not insert is not
- * dumped either.
+ * dumped either, and verify compares only those rows of the source.
  *
  * <p>As DM: a row is skipped when any rule of its table is TRUE on it (an UPDATE when both of a
  * rule's expressions are TRUE, the old one on the row before, the new one on the row after; a
