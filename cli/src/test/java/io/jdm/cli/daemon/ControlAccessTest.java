@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.jdm.cli.TestTasks;
 import io.jdm.common.config.Secret;
 import io.jdm.common.config.StatusConfig;
+import io.jdm.common.config.TaskConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,6 +33,11 @@ class ControlAccessTest {
 
     private final List<TaskOp> done = new CopyOnWriteArrayList<>();
     private final StatusProvider provider = new StatusProvider() {
+        @Override
+        public TaskConfig task() {
+            return TestTasks.unrun("provided");
+        }
+
         @Override
         public Map<String, Object> status() {
             return Map.of("result", true);
