@@ -112,7 +112,8 @@ class ControlAccessTest {
         List<String> started = lines.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
         assertEquals(1, started.size(), started.toString());
         assertEquals("WARN", lines.list.get(0).getLevel().toString());
-        assertTrue(started.get(0).endsWith("/status, /metrics and the status page at /; " + ControlAccess.OFF),
+        assertTrue(started.get(0).endsWith("/status, /metrics, the status page at / and the GETs of /api/v1; "
+                + ControlAccess.OFF),
                 started.get(0));
         assertTrue(ControlAccess.OFF.contains("status-token"), ControlAccess.OFF);
     }
