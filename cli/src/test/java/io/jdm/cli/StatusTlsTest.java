@@ -39,6 +39,11 @@ class StatusTlsTest {
     private final List<TaskOp> done = new CopyOnWriteArrayList<>();
     private final StatusProvider provider = new StatusProvider() {
         @Override
+        public TaskConfig task() {
+            return TestTasks.unrun("provided");
+        }
+
+        @Override
         public Map<String, Object> status() {
             return Map.of("result", true, "msg", "tls");
         }

@@ -7,12 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.cli.JdmCommandLineTest.Run;
+import io.jdm.cli.daemon.DmOpenApiSpec;
 import io.jdm.cli.run.KeylessRows;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.ServerSocket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -111,6 +116,7 @@ class TaskOperationsIT {
             assertEquals(0, resume.exitValue(), read("resume"));
             assertEquals("Running", subTask(queryStatus(task)).path("stage").asText());
             awaitSameRows(db);
+            openApiStopAndStart(task, db);
 
             insertRows(db, 2000, 2010); // possibly in flight when the stop comes
             Run stopped = JdmCommandLineTest.run("stop-task", task.toString());
@@ -310,6 +316,53 @@ class TaskOperationsIT {
         Run bad = JdmCommandLineTest.run("sync", "--start-time", "yesterday", task.toString());
         assertEquals(2, bad.code(), bad.out());
         assertTrue(bad.err().contains("must be a time such as '2021-10-21 00:01:00'"), bad.err());
+    }
+
+    /**
+     * DM's OpenAPI on the same address: the task's status in DM's shape with no secret in it or in the
+     * task and source lists; stop (DM's v1 stop is a pause) and start need the token, and hold and let
+     * through the sync as pause-task and resume-task do.
+     */
+    private void openApiStopAndStart(Path task, String db) throws Exception {
+        String api = "http://" + address(task) + "/api/v1";
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> status = http.send(HttpRequest.newBuilder(URI.create(api + "/tasks/dmctl-ops/status"))
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, status.statusCode(), status.body());
+        JsonNode data = JSON.readTree(status.body()).path("data").path(0);
+        DmOpenApiSpec.assertShape("GetTaskStatusResponse", JSON.readTree(status.body()));
+        assertEquals(List.of("s1", "Running", "Sync"), List.of(data.path("source_name").asText(),
+                data.path("stage").asText(), data.path("unit").asText()), data.toString());
+        assertTrue(data.path("sync_status").path("syncer_binlog").asText().matches("\\(.+\\.\\d+, \\d+\\)"),
+                data.toString());
+        assertNoSecret("/api/v1/tasks/dmctl-ops/status", status.body());
+        for (String read : List.of("/tasks?with_status=true", "/sources?with_status=true")) {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(api + read)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertNoSecret("/api/v1" + read, r.body());
+        }
+
+        HttpRequest.Builder stop = HttpRequest.newBuilder(URI.create(api + "/tasks/dmctl-ops/stop"))
+                .POST(HttpRequest.BodyPublishers.noBody());
+        assertEquals(401, http.send(stop.build(), HttpResponse.BodyHandlers.ofString()).statusCode());
+        assertEquals("Running", subTask(queryStatus(task)).path("stage").asText());
+        HttpResponse<String> stopped = http.send(stop.header("Authorization", "Bearer " + TOKEN).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, stopped.statusCode(), stopped.body());
+        assertEquals("Paused", subTask(queryStatus(task)).path("stage").asText());
+        insertRows(db, 1500, 1510);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(1); // the pause-task above holds 4 s
+        while (System.nanoTime() < until) {
+            assertEquals(0, count(target, db, "a >= 1500"), "rows reached the target after the OpenAPI's stop");
+            Thread.sleep(200);
+        }
+        HttpResponse<String> started = http.send(HttpRequest.newBuilder(URI.create(api + "/tasks/dmctl-ops/start"))
+                .header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString("{}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, started.statusCode(), started.body());
+        assertEquals("Running", subTask(queryStatus(task)).path("stage").asText());
+        awaitSameRows(db);
     }
 
     private static void assertNoSecret(String where, String text) {

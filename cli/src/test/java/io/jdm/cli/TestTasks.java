@@ -1,5 +1,7 @@
 package io.jdm.cli;
 
+import io.jdm.common.config.TaskConfig;
+import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.SqlServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,5 +43,17 @@ public final class TestTasks {
                         + "\"}",
                 ""));
         return f;
+    }
+
+    /** A task of one source, s1, read and never run: for the endpoint's tests, which reach no server. */
+    public static TaskConfig unrun(String name) {
+        return new TaskConfigLoader(k -> null).parse(String.join("\n",
+                "name: " + name,
+                "task-mode: all",
+                "target-database: {host: 127.0.0.1, port: 4000, user: root, password: \"\"}",
+                "mysql-instances:",
+                "  - source-id: s1",
+                "    from: {host: 127.0.0.1, port: 3306, user: root, password: \"\"}",
+                ""), Path.of("."));
     }
 }

@@ -11,7 +11,8 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
 
 /**
- * Who may pause, resume and stop the task over HTTP ({@code POST /tasks/*}), decided once at start:
+ * Who may pause, resume and stop the task over HTTP ({@code POST /tasks/*} and the POSTs of
+ * {@code /api/v1}), decided once at start:
  *
  * <ul>
  *   <li>a {@code status-token} is configured: every request must carry it as
@@ -59,8 +60,8 @@ final class ControlAccess extends Filter {
     /** How the start line describes the verbs. */
     String describe() {
         return switch (mode) {
-            case TOKEN -> "(/tasks/* need the status-token)";
-            case LOOPBACK -> "(/tasks/* without a token: loopback only)";
+            case TOKEN -> "(/tasks/* and the POSTs of /api/v1 need the status-token)";
+            case LOOPBACK -> "(/tasks/* and the POSTs of /api/v1 without a token: loopback only)";
             case OFF -> "";
         };
     }
@@ -106,6 +107,6 @@ final class ControlAccess extends Filter {
 
     @Override
     public String description() {
-        return "who may use /tasks/*";
+        return "who may use /tasks/* and the POSTs of /api/v1";
     }
 }

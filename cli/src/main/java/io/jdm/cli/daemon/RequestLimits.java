@@ -3,6 +3,8 @@ package io.jdm.cli.daemon;
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
 import io.jdm.common.util.NamedThreadFactory;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
@@ -23,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>an answer must be written within {@value #MAX_RESPONSE_SECONDS} s, more than a pause may take
  *       (the client waits 90 s);
  *   <li>{@value #MAX_HEADERS} headers, {@value #MAX_HEADER_BYTES} bytes of them, at most; a body of at
- *       most {@value #MAX_BODY_BYTES} bytes (no endpoint reads one), else 413.
+ *       most {@value #MAX_BODY_BYTES} bytes (only the OpenAPI's start and stop read one, of a few
+ *       fields), else 413.
  * </ul>
  *
  * The JDK reads its limits from system properties once, when its server class loads; they are set here,
@@ -44,7 +47,8 @@ final class RequestLimits extends Filter {
      * after the request time): the JDK's 10 s would let 32 silent connections shut /status out for 20 s.
      */
     private static final int IDLE_CHECK_MILLIS = 1000;
-    static final String TOO_LARGE = "request body larger than " + MAX_BODY_BYTES + " bytes; no endpoint reads one";
+    static final String TOO_LARGE = "request body larger than " + MAX_BODY_BYTES + " bytes; no endpoint reads one "
+            + "that large";
 
     private static final Map<String, String> JDK_LIMITS = Map.of(
             "jdk.httpserver.maxConnections", String.valueOf(MAX_CONNECTIONS),
@@ -75,7 +79,7 @@ final class RequestLimits extends Filter {
 
     /**
      * 413 for a body over the limit: at once when its length says so, else once that many bytes were
-     * read of a chunked one. What is read is dropped, as no endpoint uses a body.
+     * read of a chunked one. A chunked body within the limit is handed on as it was read.
      */
     @Override
     public void doFilter(HttpExchange ex, Chain chain) throws IOException {
@@ -103,14 +107,15 @@ final class RequestLimits extends Filter {
             return false;
         }
         InputStream in = ex.getRequestBody();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
         byte[] buf = new byte[8192];
-        long total = 0;
         for (int n; (n = in.read(buf)) >= 0; ) {
-            total += n;
-            if (total > MAX_BODY_BYTES) {
+            body.write(buf, 0, n);
+            if (body.size() > MAX_BODY_BYTES) {
                 return true;
             }
         }
+        ex.setStreams(new ByteArrayInputStream(body.toByteArray()), null);
         return false;
     }
 

@@ -1,9 +1,13 @@
 package io.jdm.cli.daemon;
 
+import io.jdm.common.config.TaskConfig;
 import java.util.Map;
 
 /** What the daemon's endpoints show and do; implemented by the task runner. */
 public interface StatusProvider {
+    /** The task this process runs, as its file says: what DM's OpenAPI shows of the task and its sources. */
+    TaskConfig task();
+
     /** A JSON-friendly tree in the shape of DM's query-status answer. */
     Map<String, Object> status();
 

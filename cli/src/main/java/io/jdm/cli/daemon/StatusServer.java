@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves {@code GET /status}, {@code GET /metrics}, the page that shows {@code /status} live at
- * {@code GET /} ({@link StatusPage}) and {@code POST /tasks/pause}, {@code /tasks/resume},
- * {@code /tasks/stop} on one address (127.0.0.1 by default). JSON is printed as dmctl prints it:
- * four spaces of indent, {@code "key": value}.
+ * {@code GET /} ({@link StatusPage}), {@code POST /tasks/pause}, {@code /tasks/resume},
+ * {@code /tasks/stop} and DM's OpenAPI under {@code /api/v1} ({@link OpenApi}) on one address
+ * (127.0.0.1 by default). JSON is printed as dmctl and dm-master print it: four spaces of indent,
+ * {@code "key": value}.
  *
  * <p>The GETs answer whoever reaches the address and show no secret (the task's passwords and
  * token never reach a status or a metric). The POSTs pass {@link ControlAccess} (the bearer token,
@@ -75,15 +76,18 @@ public final class StatusServer implements AutoCloseable {
             c.getFilters().add(limits);
             c.getFilters().add(access);
         }
+        // its POSTs pass the access filter themselves: its GETs on the same context are open
+        s.createContext(OpenApi.ROOT, new OpenApi(provider, access, json)).getFilters().add(limits);
         ExecutorService ex = RequestLimits.executor(task);
         s.setExecutor(ex);
         s.start();
         String where = (config.tls().isPresent() ? "https://" : "http://") + addr.getHostString() + ":" + s.getAddress().getPort();
         if (access.enabled()) {
-            LOG.info("status endpoint on {}/status, /metrics, the status page at / and /tasks/{pause,resume,stop} {}",
-                    where, access.describe());
+            LOG.info("status endpoint on {}/status, /metrics, the status page at /, DM's OpenAPI at /api/v1 and "
+                    + "/tasks/{pause,resume,stop} {}", where, access.describe());
         } else {
-            LOG.warn("status endpoint on {}/status, /metrics and the status page at /; {}", where, ControlAccess.OFF);
+            LOG.warn("status endpoint on {}/status, /metrics, the status page at / and the GETs of /api/v1; {}", where,
+                    ControlAccess.OFF);
         }
         return new StatusServer(s, ex);
     }

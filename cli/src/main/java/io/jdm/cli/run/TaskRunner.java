@@ -381,6 +381,11 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     }
 
     @Override
+    public TaskConfig task() {
+        return task;
+    }
+
+    @Override
     public Map<String, Object> status() {
         List<Map<String, Object>> list = new ArrayList<>();
         for (MySqlInstance i : task.runInstances()) {

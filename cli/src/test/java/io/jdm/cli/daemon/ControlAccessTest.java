@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.jdm.cli.TestTasks;
 import io.jdm.common.config.Secret;
 import io.jdm.common.config.StatusConfig;
+import io.jdm.common.config.TaskConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,6 +33,11 @@ class ControlAccessTest {
 
     private final List<TaskOp> done = new CopyOnWriteArrayList<>();
     private final StatusProvider provider = new StatusProvider() {
+        @Override
+        public TaskConfig task() {
+            return TestTasks.unrun("provided");
+        }
+
         @Override
         public Map<String, Object> status() {
             return Map.of("result", true);
@@ -105,7 +112,8 @@ class ControlAccessTest {
         List<String> started = lines.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
         assertEquals(1, started.size(), started.toString());
         assertEquals("WARN", lines.list.get(0).getLevel().toString());
-        assertTrue(started.get(0).endsWith("/status, /metrics and the status page at /; " + ControlAccess.OFF),
+        assertTrue(started.get(0).endsWith("/status, /metrics, the status page at / and the GETs of /api/v1; "
+                + ControlAccess.OFF),
                 started.get(0));
         assertTrue(ControlAccess.OFF.contains("status-token"), ControlAccess.OFF);
     }

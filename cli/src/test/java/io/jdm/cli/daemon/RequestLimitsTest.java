@@ -3,8 +3,10 @@ package io.jdm.cli.daemon;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.cli.TestTasks;
 import io.jdm.common.config.Secret;
 import io.jdm.common.config.StatusConfig;
+import io.jdm.common.config.TaskConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -36,6 +38,11 @@ class RequestLimitsTest {
     private static final String TOKEN = "a3f1c2e4b5d6978812345678deadbeef";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final StatusProvider PROVIDER = new StatusProvider() {
+        @Override
+        public TaskConfig task() {
+            return TestTasks.unrun("provided");
+        }
+
         @Override
         public Map<String, Object> status() {
             return Map.of("result", true);

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.jdm.cli.TestTasks;
+import io.jdm.common.config.TaskConfig;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,6 +39,11 @@ class StatusPageTest {
         assumeTrue(chromium != null, "chromium not installed (apt-get install chromium): skipped");
         AtomicInteger polls = new AtomicInteger();
         StatusProvider provider = new StatusProvider() {
+            @Override
+            public TaskConfig task() {
+                return TestTasks.unrun("provided");
+            }
+
             @Override
             public Map<String, Object> status() {
                 // 10 % more at every poll: 5 %/s at the page's 2 s

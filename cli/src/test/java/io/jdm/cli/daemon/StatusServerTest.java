@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.cli.TestTasks;
+import io.jdm.common.config.TaskConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +17,11 @@ import org.junit.jupiter.api.Test;
 
 class StatusServerTest {
     private static final StatusProvider PROVIDER = new StatusProvider() {
+        @Override
+        public TaskConfig task() {
+            return TestTasks.unrun("provided");
+        }
+
         @Override
         public Map<String, Object> status() {
             return Map.of("result", true);

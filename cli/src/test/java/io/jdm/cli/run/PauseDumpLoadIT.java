@@ -12,6 +12,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jdm.cli.daemon.DmOpenApiSpec;
 import io.jdm.cli.daemon.StatusServer;
 import io.jdm.cli.daemon.TaskOp;
 import io.jdm.common.config.TaskConfigLoader;
@@ -155,6 +156,7 @@ class PauseDumpLoadIT {
             JsonNode sub = JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + "/status")).build(),
                     HttpResponse.BodyHandlers.ofString()).body()).path("sources").path(0).path("subTaskStatus").path(0);
             assertEquals("Paused", sub.path("stage").asText(), sub.toString());
+            assertOpenApiShows(http, base + "/api/v1/tasks/pause-stop/status", sub);
             long paused = count(db, slow);
             assertTrue(paused < SLOW_ROWS, "the load completed before the pause: " + paused);
 
@@ -174,6 +176,39 @@ class PauseDumpLoadIT {
             assertTrue(again.stop(Duration.ofSeconds(60)), "the task did not stop");
         }
         assertNull(again.failure(), () -> "the task failed: " + again.failure());
+    }
+
+    /**
+     * DM's OpenAPI status of the paused task shows what {@code /status} showed ({@code sub}), the
+     * paused unit's numbers staying put: DM's names, int64 values as numbers instead of strings.
+     */
+    private static void assertOpenApiShows(HttpClient http, String uri, JsonNode sub) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(uri)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode(), r.body());
+        JsonNode api = JSON.readTree(r.body());
+        DmOpenApiSpec.assertShape("GetTaskStatusResponse", api);
+        JsonNode s = api.path("data").path(0);
+        assertEquals(List.of("s1", "Paused", sub.path("unit").asText()), List.of(s.path("source_name").asText(),
+                s.path("stage").asText(), s.path("unit").asText()), api.toString());
+        assertTrue(sub.has("load") || sub.has("dump"), "a paused unit shows its numbers: " + sub);
+        if (sub.has("load")) {
+            assertSame(sub.path("load"), s.path("load_status"), Map.of("finishedBytes", "finished_bytes",
+                    "totalBytes", "total_bytes", "progress", "progress", "metaBinlog", "meta_binlog"));
+            assertTrue(s.path("load_status").path("finished_bytes").isIntegralNumber(), s.toString());
+        }
+        if (sub.has("dump")) {
+            assertSame(sub.path("dump"), s.path("dump_status"), Map.of("totalTables", "total_tables",
+                    "completedTables", "completed_tables", "finishedBytes", "finished_bytes", "finishedRows",
+                    "finished_rows", "progress", "progress"));
+            assertTrue(s.path("dump_status").path("total_tables").isIntegralNumber(), s.toString());
+        }
+    }
+
+    /** The same values under {@code /status}'s and DM's OpenAPI's names; int64 strings read as numbers. */
+    private static void assertSame(JsonNode status, JsonNode api, Map<String, String> names) {
+        names.forEach((statusName, apiName) -> assertEquals(status.path(statusName).asText(),
+                api.path(apiName).asText(), statusName + " / " + apiName + ": " + status + " " + api));
     }
 
     /** Source {@code t1} (10 files that load at once) and {@code slow} (8 files, a second each on the target). */
