@@ -6,14 +6,21 @@ import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
+import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.common.sql.TableName;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +48,22 @@ final class DumpFollower {
     private final Set<String> databasesCreated = new HashSet<>();
     private final Set<String> schemasCreated = new HashSet<>();
     private final Set<TableName> sourceTables = new HashSet<>();
-    private final Set<TableName> targetTables = new HashSet<>();
+    /** Each target table's creation, running or done, by target table. */
+    private final Map<TableName, CompletableFuture<Void>> targetTables = new HashMap<>();
+    /** Each selected source table's target's creation. */
+    private final Map<TableName, CompletableFuture<Void>> created = new HashMap<>();
+    /** What the dump announced of a table whose target is still being created, in order. */
+    private final Map<TableName, Held> held = new LinkedHashMap<>();
+    private final ExecutorService creators;
+    /** The target connection of each creator thread, closed when the following ends. */
+    private final List<LoadJob.Session> sessions = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final ThreadLocal<LoadJob.Session> session;
+
+    /** A table's data files, and whether its last one came, while its target is being created. */
+    private static final class Held {
+        final List<DumpDirectory.DataFile> files = new ArrayList<>();
+        boolean written;
+    }
 
     DumpFollower(LoadJob job, SchemaLoader schema, DumpFeed feed, ArrivingFiles files,
                  Map<String, LoaderCheckpoint.Row> known, Map<String, FileManifest.Entry> recorded) {
@@ -51,6 +73,13 @@ final class DumpFollower {
         this.files = files;
         this.known = known;
         this.recorded = recorded;
+        this.session = ThreadLocal.withInitial(() -> {
+            LoadJob.Session s = job.new Session();
+            sessions.add(s);
+            return s;
+        });
+        this.creators = Executors.newFixedThreadPool(Math.max(1, Math.min(job.config.poolSize(), 4)),
+                new NamedThreadFactory(job.config.task(), "load", "create"));
     }
 
     /**
@@ -59,26 +88,75 @@ final class DumpFollower {
      * @return the dump's metadata; null when the job stopped first
      */
     DumpMetadata follow() throws InterruptedException {
-        startFromNothing();
-        while (!job.stopping()) {
-            List<DumpDirectory.DataFile> arrived = new ArrayList<>();
-            for (DumpFeed.Event e : feed.take(200, TimeUnit.MILLISECONDS)) {
-                if (e instanceof DumpFeed.DataFile f) {
-                    dataFile(f.entry(), arrived);
-                } else if (e instanceof DumpFeed.SchemaFile f) {
-                    handOut(arrived); // the files announced before it go to the workers first
-                    schemaFile(f.name());
-                } else if (e instanceof DumpFeed.TableWritten t) {
-                    handOut(arrived); // its files first
-                    files.tableWritten(t.table());
-                } else if (e instanceof DumpFeed.Complete c) {
-                    handOut(arrived);
-                    return c.metadata();
+        try {
+            startFromNothing();
+            while (!job.stopping()) {
+                List<DumpDirectory.DataFile> arrived = new ArrayList<>();
+                for (DumpFeed.Event e : feed.take(200, TimeUnit.MILLISECONDS)) {
+                    if (e instanceof DumpFeed.DataFile f) {
+                        dataFile(f.entry(), arrived);
+                    } else if (e instanceof DumpFeed.SchemaFile f) {
+                        handOut(arrived); // the files announced before it go to the workers first
+                        schemaFile(f.name());
+                    } else if (e instanceof DumpFeed.TableWritten t) {
+                        handOut(arrived); // its files first
+                        tableWritten(t.table());
+                    } else if (e instanceof DumpFeed.Complete c) {
+                        handOut(arrived);
+                        for (CompletableFuture<Void> f : targetTables.values()) {
+                            await(f);
+                        }
+                        release();
+                        return c.metadata();
+                    }
                 }
+                handOut(arrived);
+                release();
             }
-            handOut(arrived);
+            return null;
+        } finally {
+            creators.shutdownNow();
+            creators.awaitTermination(1, TimeUnit.MINUTES);
+            sessions.forEach(LoadJob.Session::close);
         }
-        return null;
+    }
+
+    /** Waits for a table's creation; its failure is the load's. */
+    private static void await(CompletableFuture<Void> f) throws InterruptedException {
+        try {
+            f.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof JdmException j) {
+                throw j;
+            }
+            throw new FatalException("creating a table failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private void tableWritten(TableName table) {
+        Held h = held.get(table);
+        if (h != null) {
+            h.written = true;
+        } else {
+            files.tableWritten(table);
+        }
+    }
+
+    /** Hands out the files (and last-file notices) of the tables whose targets are now created. */
+    private void release() throws InterruptedException {
+        for (java.util.Iterator<Map.Entry<TableName, Held>> it = held.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<TableName, Held> e = it.next();
+            CompletableFuture<Void> f = created.get(e.getKey());
+            if (!f.isDone()) {
+                continue;
+            }
+            await(f);
+            it.remove();
+            handOut(e.getValue().files);
+            if (e.getValue().written) {
+                files.tableWritten(e.getKey());
+            }
+        }
     }
 
     /**
@@ -124,23 +202,29 @@ final class DumpFollower {
         TableName target = job.config.router().apply(source);
         Path db = databasesCreated.contains(p.schema()) ? null : databaseFiles.get(p.schema());
         boolean newSchema = !schemasCreated.contains(target.schema());
-        boolean newTable = !targetTables.contains(target); // merged: the first source table routed here creates it
-        job.withRetry("creating " + SchemaLoader.describe(source, target), c -> {
-            if (db != null) {
-                schema.createDatabase(c, p.schema(), db);
-            }
-            if (newSchema) {
-                schema.createSchema(c, target.schema());
-            }
-            if (newTable) {
+        if (db != null || newSchema) {
+            job.withRetry("creating the database of " + SchemaLoader.describe(source, target), c -> {
+                if (db != null) {
+                    schema.createDatabase(c, p.schema(), db);
+                }
+                if (newSchema) {
+                    schema.createSchema(c, target.schema());
+                }
+                return null;
+            });
+            databasesCreated.add(p.schema());
+            schemasCreated.add(target.schema());
+        }
+        // merged: the first source table routed here creates it, the others wait for that
+        CompletableFuture<Void> creation = targetTables.computeIfAbsent(target, t -> CompletableFuture.runAsync(() -> {
+            session.get().withRetry("creating " + SchemaLoader.describe(source, target), c -> {
                 schema.createTable(c, new DumpDirectory.SchemaFile(source, path));
-            }
-            return null;
-        });
-        databasesCreated.add(p.schema());
-        schemasCreated.add(target.schema());
-        targetTables.add(target);
-        job.metrics.tableArrived();
+                return null;
+            });
+            job.metrics.tableArrived();
+        }, creators));
+        created.put(source, creation);
+        held.put(source, new Held());
     }
 
     private void dataFile(FileManifest.Entry entry, List<DumpDirectory.DataFile> arrived) {
@@ -159,8 +243,14 @@ final class DumpFollower {
                     + " before the schema of " + source.quoted() + "; rerun the task");
         }
         recorded.put(entry.name(), entry);
-        arrived.add(new DumpDirectory.DataFile(source, entry.name(), job.config.dir().resolve(entry.name()),
-                p.index(), p.compression(), entry.size()));
+        DumpDirectory.DataFile f = new DumpDirectory.DataFile(source, entry.name(),
+                job.config.dir().resolve(entry.name()), p.index(), p.compression(), entry.size());
+        Held h = held.get(source);
+        if (h != null) {
+            h.files.add(f); // its target is still being created
+        } else {
+            arrived.add(f);
+        }
     }
 
     /**

@@ -64,7 +64,7 @@ final class LoadJob {
     /** The target is MariaDB, whose statistics thread spins while LOAD DATA fills an empty table. */
     private volatile boolean mariadb;
     /** Used only by the coordinating thread, through {@link #withRetry}. */
-    private Connection admin;
+    private final Session admin = new Session();
     private final AtomicBoolean stopRequested = new AtomicBoolean();
     private final AtomicReference<JdmException> failure = new AtomicReference<>();
     private final Retries adminRetries;
@@ -168,11 +168,47 @@ final class LoadJob {
      * and commits, retrying retriable failures under the load's retry policy.
      */
     <T> T withRetry(String what, SqlWork<T> work) {
-        Connection[] held = {admin};
-        try {
-            return withRetry(held, what, work);
-        } finally {
-            admin = held[0];
+        return admin.withRetry(what, work);
+    }
+
+    /**
+     * One thread's target connection for steps retried as {@link #withRetry} retries them: opened
+     * when first needed, replaced after a failure, committed after each step.
+     */
+    final class Session implements AutoCloseable {
+        private Connection c;
+
+        <T> T withRetry(String what, SqlWork<T> work) {
+            try {
+                return adminRetries.call(who() + ": " + what, retry -> {
+                    try {
+                        if (c == null) {
+                            c = connect();
+                        }
+                        T result = work.run(c);
+                        c.commit();
+                        return result;
+                    } catch (SQLException | RuntimeException e) {
+                        close();
+                        throw e;
+                    }
+                });
+            } catch (SQLException e) {
+                throw new FatalException(who() + ": " + what + " failed: " + ErrorClassifier.oneLine(e), e);
+            } catch (Retries.GaveUp e) {
+                if (e.stopped()) {
+                    throw new FatalException(who() + ": stopped while " + what, e.getCause());
+                }
+                throw new FatalException(who() + ": " + what + " failed: " + e.getMessage() + "; gave up after "
+                        + config.maxRetries() + " retries, rerun once the target " + config.target().address()
+                        + " is reachable", e.getCause());
+            }
+        }
+
+        @Override
+        public void close() {
+            closeQuietly(c);
+            c = null;
         }
     }
 
@@ -206,14 +242,14 @@ final class LoadJob {
         try {
             for (int i = 0; i < threads; i++) {
                 pool.execute(() -> {
-                    Connection[] held = {null};
+                    Session session = new Session();
                     try {
                         while (first.get() == null && !stopRequested()) {
                             T it = todo.poll();
                             if (it == null) {
                                 break;
                             }
-                            withRetry(held, what.apply(it), c -> {
+                            session.withRetry(what.apply(it), c -> {
                                 work.run(c, it);
                                 return null;
                             });
@@ -221,7 +257,7 @@ final class LoadJob {
                     } catch (JdmException e) {
                         first.compareAndSet(null, e);
                     } finally {
-                        closeQuietly(held[0]);
+                        session.close();
                     }
                 });
             }
@@ -243,35 +279,6 @@ final class LoadJob {
         }
     }
 
-    /** {@link #withRetry} on the connection in {@code held[0]}, opened when null and replaced after a failure. */
-    private <T> T withRetry(Connection[] held, String what, SqlWork<T> work) {
-        try {
-            return adminRetries.call(who() + ": " + what, retry -> {
-                try {
-                    if (held[0] == null) {
-                        held[0] = connect();
-                    }
-                    T result = work.run(held[0]);
-                    held[0].commit();
-                    return result;
-                } catch (SQLException | RuntimeException e) {
-                    closeQuietly(held[0]);
-                    held[0] = null;
-                    throw e;
-                }
-            });
-        } catch (SQLException e) {
-            throw new FatalException(who() + ": " + what + " failed: " + ErrorClassifier.oneLine(e), e);
-        } catch (Retries.GaveUp e) {
-            if (e.stopped()) {
-                throw new FatalException(who() + ": stopped while " + what, e.getCause());
-            }
-            throw new FatalException(who() + ": " + what + " failed: " + e.getMessage() + "; gave up after "
-                    + config.maxRetries() + " retries, rerun once the target " + config.target().address()
-                    + " is reachable", e.getCause());
-        }
-    }
-
     /**
      * The retry policy of this load for {@code retriable} failures: {@code max-retries} in a row,
      * pauses from 250 ms doubling up to {@code max-backoff-seconds}, ending when the job stops.
@@ -284,8 +291,7 @@ final class LoadJob {
 
     /** Closes the connection {@link #withRetry} keeps between phases (idle while the workers load). */
     void closeAdmin() {
-        closeQuietly(admin);
-        admin = null;
+        admin.close();
     }
 
     /** A new target connection with the load's session settings, autocommit off. */

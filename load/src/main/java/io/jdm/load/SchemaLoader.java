@@ -72,7 +72,6 @@ final class SchemaLoader {
         dump.views().forEach(t -> schemas.add(job.config.router().apply(t.source()).schema()));
         for (String s : schemas) {
             createSchema(c, s);
-            tablesBefore(c, s);
         }
         List<DumpDirectory.SchemaFile> toCreate = new ArrayList<>();
         Set<TableName> created = new HashSet<>();
@@ -176,11 +175,15 @@ final class SchemaLoader {
         });
     }
 
-    /** A target database a routed table or view lands in, created with the target's defaults if missing. */
+    /**
+     * A target database a routed table or view lands in, created with the target's defaults if
+     * missing; the tables it already holds are noted ({@link #tablesBefore}) before any is created.
+     */
     void createSchema(Connection c, String targetSchema) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(targetSchema));
         }
+        tablesBefore(c, targetSchema);
     }
 
     /**

@@ -264,6 +264,10 @@ class DumpLoadOverlapIT {
                 Thread.sleep(20);
             }
             assertTrue(Files.exists(dump.resolve(DumpFileNames.METADATA)), "the dump did not complete");
+            while (target.rows("SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE 'INSERT%z_last%'")
+                    .isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20); // its file handed to a worker, waiting for the row lock
+            }
             Thread stopper = new Thread(runner::requestStop, "overlap-resume-stop");
             stopper.start();
             while (!"Stopping".equals(stageOf(runner)) && System.nanoTime() < deadline) {
