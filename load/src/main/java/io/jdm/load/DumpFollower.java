@@ -133,6 +133,7 @@ final class DumpFollower {
                 schema.createSchema(c, target.schema());
             }
             if (newTable) {
+                PriorRows.require(job, c, List.of(target));
                 schema.createTable(c, new DumpDirectory.SchemaFile(source, path));
             }
             return null;

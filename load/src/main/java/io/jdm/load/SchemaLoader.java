@@ -54,8 +54,15 @@ final class SchemaLoader {
         return mariadb;
     }
 
-    /** Creates the databases and tables of a dump directory; returns the secondary indexes deferred per target table. */
+    /**
+     * Creates the databases and tables of a dump directory; returns the secondary indexes deferred per
+     * target table. A target table the load would write rows into a second time ({@link PriorRows})
+     * stops it first, before anything is created.
+     */
     Map<TableName, List<SchemaRewriter.Index>> createTables(Connection c, DumpDirectory dump) throws SQLException {
+        Set<TableName> targets = new LinkedHashSet<>();
+        dump.tables().forEach(t -> targets.add(job.config.router().apply(t.source())));
+        PriorRows.require(job, c, targets);
         for (Map.Entry<String, Path> db : dump.databases().entrySet()) {
             createDatabase(c, db.getKey(), db.getValue());
         }
