@@ -54,6 +54,6 @@ final class CheckCommand implements Callable<Integer> {
                     task.taskMode().loads() ? task.loader(i).dir().orElseThrow() : null));
         }
         return new PrecheckInput(dump, binlog, sources, task.targetDatabase().toConnectionSpec(), task.metaSchema(),
-                new HashSet<>(task.ignoreCheckingItems()), task.shardMode());
+                new HashSet<>(task.ignoreCheckingItems()), task.shardMode(), task.name());
     }
 }

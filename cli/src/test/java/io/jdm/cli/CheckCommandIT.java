@@ -122,6 +122,36 @@ class CheckCommandIT {
         assertFalse(r.out().contains("dump_dir_permission"), "no load, no item: " + r.out());
     }
 
+    /** The task's name is the checkpoint's: rows in a keyless target table that checkpoint has not begun fail. */
+    @Test
+    void aKeylessTargetTableHoldingRowsTheTaskDidNotLoadFails() throws Exception {
+        source.freshDatabase("chk_held");
+        source.execute("CREATE TABLE chk_held.t (v VARCHAR(10))");
+        target.freshDatabase("chk_held");
+        target.execute("CREATE TABLE chk_held.t (v VARCHAR(10))", "INSERT INTO chk_held.t VALUES ('old')");
+        Path task = dir.resolve("held.yaml");
+        Files.writeString(task, String.join("\n",
+                "name: check-held",
+                "task-mode: full",
+                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "block-allow-list: {only: {do-dbs: [chk_held]}}",
+                "mydumpers: {global: {dir: \"" + dir.resolve("dump") + "\"}}",
+                "mysql-instances:",
+                "  - source-id: mysql-01",
+                "    block-allow-list: only",
+                "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
+                ""));
+        Run r = JdmCommandLineTest.run("check", task.toString());
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().matches("(?s).*downstream_table_empty\\s+target\\s+fail\\s+" + Pattern.quote(
+                "target table `chk_held`.`t` holds rows that no load of this task wrote (its checkpoint"
+                        + " `jdm_meta`.`check-held_loader_checkpoint` shows none of its files begun)") + ".*"), r.out());
+
+        target.execute("TRUNCATE TABLE chk_held.t");
+        r = JdmCommandLineTest.run("check", task.toString());
+        assertTrue(r.out().matches("(?s).*downstream_table_empty\\s+target\\s+pass.*"), r.out());
+    }
+
     @Test
     void jsonOutputForMachines() throws Exception {
         Run r = JdmCommandLineTest.run("check", "--json", exampleTask(source.port(), target.port()).toString());

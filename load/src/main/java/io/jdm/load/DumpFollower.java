@@ -218,6 +218,7 @@ final class DumpFollower {
         // merged: the first source table routed here creates it, the others wait for that
         CompletableFuture<Void> creation = targetTables.computeIfAbsent(target, t -> CompletableFuture.runAsync(() -> {
             session.get().withRetry("creating " + SchemaLoader.describe(source, target), c -> {
+                PriorRows.require(job, c, List.of(target));
                 schema.createTable(c, new DumpDirectory.SchemaFile(source, path));
                 return null;
             });

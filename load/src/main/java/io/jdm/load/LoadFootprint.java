@@ -1,6 +1,5 @@
 package io.jdm.load;
 
-import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.sql.TableName;
@@ -56,9 +55,9 @@ public final class LoadFootprint {
                     if (pausedTable != null && !r.finished()) {
                         paused.add(pausedTable);
                     }
-                    DumpFileNames.Parsed p = DumpDirectory.parse(r.file(), DumpFileNames.Escaping.PERCENT);
-                    if (p != null && p.kind() == DumpFileNames.Kind.DATA && (r.finished() || r.offset() > 0)) {
-                        written.add(config.router().apply(new TableName(p.schema(), p.table())));
+                    TableName target = LoaderCheckpoint.targetOf(r.file(), config.router());
+                    if (target != null && r.begun()) {
+                        written.add(target);
                     }
                 }
                 return new LoadFootprint(job, all.size(), written, paused);

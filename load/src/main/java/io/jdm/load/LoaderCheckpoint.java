@@ -1,8 +1,9 @@
 package io.jdm.load;
 
+import io.jdm.common.dumpdir.DumpFileNames;
+import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.meta.MetaColumns;
 import io.jdm.common.meta.MetaTable;
-
 import io.jdm.common.schema.TableEngines;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -11,9 +12,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code {meta-schema}.{task}_loader_checkpoint} in the target: one row per data file (and one per
@@ -42,6 +45,14 @@ final class LoaderCheckpoint {
 
         boolean finished() {
             return FINISHED.equals(status);
+        }
+
+        /**
+         * Whether rows of this file may be in the target: a transaction committed past its start, or
+         * a statement announced ({@link #APPLYING}) into a table outside transactions.
+         */
+        boolean begun() {
+            return !PENDING.equals(status) || offset > 0;
         }
     }
 
@@ -84,6 +95,13 @@ final class LoaderCheckpoint {
         }
     }
 
+    /** The target table the rows of a data file go to; null for a key that is not a data file's. */
+    static TableName targetOf(String key, UnaryOperator<TableName> router) {
+        DumpFileNames.Parsed p = DumpDirectory.parse(key, DumpFileNames.Escaping.PERCENT);
+        return p == null || p.kind() != DumpFileNames.Kind.DATA ? null
+                : router.apply(new TableName(p.schema(), p.table()));
+    }
+
     void ensureTable(Connection c) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(metaSchema));
@@ -118,6 +136,28 @@ final class LoaderCheckpoint {
             }
         }
         return rows;
+    }
+
+    /**
+     * The rows of every source of the task whose files are {@link Row#begun}, by source id; none
+     * when the task has no checkpoint table.
+     */
+    Map<String, List<Row>> begunOfEverySource(Connection c) throws SQLException {
+        Map<String, List<Row>> begun = new HashMap<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT `source_id`, `file`, `offset`,"
+                + " `end_offset`, `status`, `rows_loaded` FROM " + table)) {
+            while (rs.next()) {
+                Row r = new Row(rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getString(5), rs.getLong(6));
+                if (r.begun()) {
+                    begun.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(r);
+                }
+            }
+        } catch (SQLException e) {
+            if (!ErrorClassifier.isNoSuchTableOrDatabase(e) || ErrorClassifier.isRetriable(e)) {
+                throw e;
+            }
+        }
+        return begun;
     }
 
     /** Deletes every row of this source: what a load of another dump starts from. */

@@ -61,8 +61,13 @@ final class SchemaLoader {
      * Creates the databases and target schemas of a dump directory and notes the tables already
      * there; returns the table schema files to run, one per target table (a merged target table
      * is created by the first source table routed to it; one its route adds columns to must exist).
+     * A target table the load would write rows into a second time ({@link PriorRows}) stops it
+     * first, before anything is created.
      */
     List<DumpDirectory.SchemaFile> createDatabases(Connection c, DumpDirectory dump) throws SQLException {
+        Set<TableName> targets = new LinkedHashSet<>();
+        dump.tables().forEach(t -> targets.add(job.config.router().apply(t.source())));
+        PriorRows.require(job, c, targets);
         isMariadb(c);
         for (Map.Entry<String, Path> db : dump.databases().entrySet()) {
             createDatabase(c, db.getKey(), db.getValue());

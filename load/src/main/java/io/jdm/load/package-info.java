@@ -4,6 +4,7 @@
  *
  * <pre>
  *  dump dir ──► DumpDirectory (filter) ──► SchemaLoader: CREATE DATABASE / TABLE IF NOT EXISTS (routed)
+ *                      │   (first PriorRows: a keyless target table holding rows no load of the task wrote stops it)
  *                      │
  *                      ▼ LoadPlan: files interleaved across tables, biggest table first
  *             bounded queue of files
@@ -44,8 +45,10 @@
  * file's own {@code SET sql_mode} holds for that file only.
  *
  * The public surface is {@link io.jdm.load.LoadUnit}, {@link io.jdm.load.LoadConfig},
- * {@link io.jdm.load.LoadResult}, {@link io.jdm.load.LoadMetrics} and
- * {@link io.jdm.load.LoadFootprint} (what a source's load has written, undone when its dump is taken again);
+ * {@link io.jdm.load.LoadResult}, {@link io.jdm.load.LoadMetrics},
+ * {@link io.jdm.load.LoadFootprint} (what a source's load has written, undone when its dump is taken again) and
+ * {@link io.jdm.load.PriorRows} (rows a target table holds that no load of the task wrote, which {@code jdm check}
+ * asks about too);
  * the config takes the task file's own {@link io.jdm.common.config.OnDuplicate}.
  */
 package io.jdm.load;

@@ -1,9 +1,13 @@
 package io.jdm.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.sql.TableName;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 class LoaderCheckpointTest {
@@ -15,5 +19,23 @@ class LoaderCheckpointTest {
         }
         assertNull(LoaderCheckpoint.pausedTable(LoaderCheckpoint.indexKey(new TableName("db", "t"))));
         assertNull(LoaderCheckpoint.pausedTable("db.t.000000001.sql"));
+    }
+
+    @Test
+    void aFileIsBegunOnceARowOfItMayBeInTheTarget() {
+        assertFalse(new LoaderCheckpoint.Row("f", 0, 10, LoaderCheckpoint.PENDING).begun());
+        assertTrue(new LoaderCheckpoint.Row("f", 0, 10, LoaderCheckpoint.APPLYING).begun(), "announced at offset 0");
+        assertTrue(new LoaderCheckpoint.Row("f", 4, 10, LoaderCheckpoint.LOADING).begun());
+        assertTrue(new LoaderCheckpoint.Row("f", 10, 10, LoaderCheckpoint.FINISHED).begun());
+    }
+
+    @Test
+    void aDataFilesRowNamesItsRoutedTargetTable() {
+        UnaryOperator<TableName> route = t -> new TableName("merged", t.table());
+        assertEquals(new TableName("merged", "t.1"), LoaderCheckpoint.targetOf(
+                DumpFileNames.dataFile("shard_1", "t.1", 3, ".zst"), route));
+        assertNull(LoaderCheckpoint.targetOf(LoaderCheckpoint.indexKey(new TableName("db", "t")), route));
+        assertNull(LoaderCheckpoint.targetOf(LoaderCheckpoint.statsKey(new TableName("db", "t")), route));
+        assertNull(LoaderCheckpoint.targetOf(DumpFileNames.tableSchema("db", "t"), route));
     }
 }

@@ -17,9 +17,15 @@ import java.util.function.UnaryOperator;
  * @param needsBinlog the task replicates (task-mode incremental or all)
  * @param ignore check items to skip ({@code ignore-checking-items}; {@code all} skips everything)
  * @param shardMode the task's shard-mode: whether merged shards' tables must be alike or joinable
+ * @param task the task's name, which names its checkpoints in {@code metaSchema}; null where no source loads
  */
 public record PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source> sources, ConnectionSpec target,
-                            String metaSchema, Set<String> ignore, ShardMode shardMode) {
+                            String metaSchema, Set<String> ignore, ShardMode shardMode, String task) {
+
+    public PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source> sources, ConnectionSpec target,
+                         String metaSchema, Set<String> ignore, ShardMode shardMode) {
+        this(needsDump, needsBinlog, sources, target, metaSchema, ignore, shardMode, null);
+    }
 
     public PrecheckInput(boolean needsDump, boolean needsBinlog, List<Source> sources, ConnectionSpec target,
                          String metaSchema, Set<String> ignore) {

@@ -24,12 +24,16 @@ public final class Prechecker {
         List<CheckResult> out = new ArrayList<>();
         List<ShardChecks.Shard> shards = new ArrayList<>();
         boolean shardsComplete = true;
+        List<TargetTableChecks.LoadedSource> loaded = new ArrayList<>();
         for (PrecheckInput.Source s : input.sources()) {
             String inst = "source " + s.id();
             try (Connection c = DataSources.connect(s.spec())) {
                 out.add(CheckResult.pass("connection", inst, "connected to " + s.spec().address()));
                 ServerFacts f = ServerFacts.read(c);
                 out.addAll(SourceChecks.run(f, inst, s, input));
+                if (s.loadDir() != null) {
+                    loaded.add(TargetTableChecks.collect(f, s));
+                }
                 boolean shapes = input.shardMode() != ShardMode.NONE && !ignored(ShardChecks.SCHEMA_ITEM);
                 if (!ignored(ShardChecks.ITEM) || shapes) {
                     try {
@@ -57,6 +61,10 @@ public final class Prechecker {
             out.add(CheckResult.pass("connection", inst, "connected to " + input.target().address()));
             ServerFacts f = ServerFacts.read(c);
             out.addAll(TargetChecks.run(f, inst, input));
+            if (!loaded.isEmpty()) {
+                out.addAll(TargetTableChecks.run(c, inst, input, loaded,
+                        loaded.size() == input.sources().stream().filter(s -> s.loadDir() != null).count()));
+            }
         } catch (SQLException e) {
             out.add(CheckResult.fail("connection", inst, connectionProblem(input.target(), e)));
         }

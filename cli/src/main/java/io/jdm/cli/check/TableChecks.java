@@ -3,15 +3,29 @@ package io.jdm.cli.check;
 import io.jdm.common.config.Consistency;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.TableName;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** Checks on the tables a source's block-allow-list selects. */
 final class TableChecks {
     private static final int SHOWN = 5;
+    /**
+     * What the load does with a target table whose engine keeps rows outside transactions: it decides
+     * by the target's engine, whatever the source's is.
+     */
+    static final String LOAD_OUTSIDE_TRANSACTIONS = "the load writes them statement by statement, never with LOAD"
+            + " DATA, each statement marked begun in its checkpoint before it runs; after a kill the statement in"
+            + " doubt is written again over its rows on a table with a primary or NOT NULL unique key, and stops the"
+            + " load on one without (empty that table and its checkpoint rows, then rerun)";
 
     private TableChecks() {
     }
@@ -42,26 +56,24 @@ final class TableChecks {
                     + " tables have no primary or NOT NULL unique key (" + shown(keyless)
                     + "): they replicate row by row and dump unchunked; add a primary key"));
         }
-        List<String> outside = outsideTransactions(f, tables);
+        List<String> outside = new ArrayList<>();
+        outsideTransactions(f.connection, tables).forEach((t, engine) -> outside.add(t + " (" + engine + ")"));
         if (!outside.isEmpty()) {
             out.add(CheckResult.warn("table_schema", inst, outside.size() + " of " + tables.size()
-                    + " tables keep their rows outside transactions (" + shown(outside) + "): the load writes them"
-                    + " statement by statement, never with LOAD DATA, each statement marked begun in its checkpoint"
-                    + " before it runs; after a kill the statement in doubt is written again over its rows on a table"
-                    + " with a primary or NOT NULL unique key, and stops the load on one without (empty that table"
-                    + " and its checkpoint rows, then rerun)"));
+                    + " tables keep their rows outside transactions (" + shown(outside) + "): "
+                    + LOAD_OUTSIDE_TRANSACTIONS));
         }
         return out;
     }
 
     /**
      * The tables among {@code tables} whose engine the server lists as not transactional (MyISAM,
-     * Aria, MEMORY, ARCHIVE, CSV...), as {@code db.t (ENGINE)}.
+     * Aria, MEMORY, ARCHIVE, CSV...), sorted, each with its engine.
      */
-    static List<String> outsideTransactions(ServerFacts f, List<TableName> tables) throws SQLException {
-        java.util.Set<TableName> selected = new java.util.HashSet<>(tables);
-        List<String> out = new ArrayList<>();
-        try (PreparedStatement ps = f.connection.prepareStatement("SELECT t.TABLE_SCHEMA, t.TABLE_NAME, t.ENGINE"
+    static Map<TableName, String> outsideTransactions(Connection c, Collection<TableName> tables) throws SQLException {
+        Set<TableName> selected = new HashSet<>(tables);
+        Map<TableName, String> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT t.TABLE_SCHEMA, t.TABLE_NAME, t.ENGINE"
                 + " FROM information_schema.TABLES t JOIN information_schema.ENGINES e ON e.ENGINE = t.ENGINE"
                 + " WHERE t.TABLE_TYPE = 'BASE TABLE' AND e.TRANSACTIONS = 'NO'"
                 + " ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME");
@@ -69,7 +81,7 @@ final class TableChecks {
             while (rs.next()) {
                 TableName t = new TableName(rs.getString(1), rs.getString(2));
                 if (selected.contains(t)) {
-                    out.add(t + " (" + rs.getString(3) + ")");
+                    out.put(t, rs.getString(3));
                 }
             }
         }

@@ -134,6 +134,59 @@ class PrecheckerIT {
                 .noneMatch(r -> r.detail().contains("outside transactions")), "InnoDB tables are not named");
     }
 
+    /**
+     * The target tables a load writes into, as they are before it: a keyless one holding rows that no
+     * load of the task wrote fails, until the task's checkpoint shows it begun; one whose engine keeps
+     * rows outside transactions while the source's does not is named with what the load does.
+     */
+    @Test
+    void targetTablesTheLoadWouldFillTwiceFailAndTablesOutsideTransactionsOnTheTargetOnlyAreNamed()
+            throws Exception {
+        source.freshDatabase("pre_held");
+        source.execute("CREATE TABLE pre_held.bare (v VARCHAR(10))", "CREATE TABLE pre_held.keyed (id INT PRIMARY KEY)",
+                "CREATE TABLE pre_held.empty (v VARCHAR(10))", "CREATE TABLE pre_held.eng (id INT PRIMARY KEY)",
+                "CREATE TABLE pre_held.both (id INT PRIMARY KEY) ENGINE=MyISAM");
+        target.freshDatabase("pre_held_t");
+        target.execute("CREATE TABLE pre_held_t.bare (v VARCHAR(10))", "INSERT INTO pre_held_t.bare VALUES ('old')",
+                "CREATE TABLE pre_held_t.keyed (id INT PRIMARY KEY)", "INSERT INTO pre_held_t.keyed VALUES (1)",
+                "CREATE TABLE pre_held_t.empty (v VARCHAR(10))",
+                "CREATE TABLE pre_held_t.eng (id INT PRIMARY KEY) ENGINE=MyISAM",
+                "CREATE TABLE pre_held_t.both (id INT PRIMARY KEY) ENGINE=MyISAM",
+                "CREATE DATABASE IF NOT EXISTS jdm_meta", "DROP TABLE IF EXISTS jdm_meta.pre_held_loader_checkpoint");
+        PrecheckInput in = new PrecheckInput(true, true, List.of(new PrecheckInput.Source("mysql-01", spec(source),
+                (d, t) -> d.equals("pre_held"), true, 5, 19, io.jdm.common.config.Consistency.AUTO,
+                t -> new io.jdm.common.sql.TableName("pre_held_t", t.table()), java.nio.file.Path.of("dump"))),
+                spec(target), "jdm_meta", Set.of(), io.jdm.common.config.ShardMode.NONE, "pre_held");
+        List<CheckResult> rs = new Prechecker(in).run();
+        CheckResult held = find(rs, "downstream_table_empty", "target");
+        assertEquals(CheckResult.Status.FAIL, held.status(), held.detail());
+        assertTrue(held.detail().startsWith("target table `pre_held_t`.`bare` holds rows that no load of this task"
+                + " wrote (its checkpoint `jdm_meta`.`pre_held_loader_checkpoint` shows none of its files begun) and has"
+                + " no primary or NOT NULL unique key"), held.detail());
+        assertTrue(held.detail().contains("empty or drop that table on the target, or run the task under the task"
+                + " name whose checkpoint loaded them"), held.detail());
+        CheckResult engines = rs.stream().filter(r -> r.item().equals("table_schema") && r.instance().equals("target"))
+                .findFirst().orElseThrow(() -> new AssertionError(rs.toString()));
+        assertEquals(CheckResult.Status.WARN, engines.status());
+        assertTrue(engines.detail().startsWith("1 target table keeps its rows outside transactions while the source"
+                + " keeps them in transactions (pre_held_t.eng (MyISAM, from mysql-01 pre_held.eng)): going by the"
+                + " target's engine, the load writes them statement by statement, never with LOAD DATA"),
+                engines.detail());
+
+        // the task's own checkpoint has begun the table: the rows are the task's, and the load resumes
+        target.execute("CREATE TABLE jdm_meta.pre_held_loader_checkpoint (source_id VARCHAR(128) NOT NULL,"
+                + " file VARCHAR(512) NOT NULL, `offset` BIGINT NOT NULL, end_offset BIGINT NOT NULL,"
+                + " status VARCHAR(16) NOT NULL, rows_loaded BIGINT NOT NULL, PRIMARY KEY (source_id, file))",
+                "INSERT INTO jdm_meta.pre_held_loader_checkpoint VALUES ('mysql-01', 'pre_held.bare.000000001.sql',"
+                        + " 0, 0, 'pending', 0)");
+        assertEquals(CheckResult.Status.FAIL, find(new Prechecker(in).run(), "downstream_table_empty", "target")
+                .status(), "a file registered but not begun wrote nothing");
+        target.execute("UPDATE jdm_meta.pre_held_loader_checkpoint SET status = 'finished', `offset` = 100");
+        held = find(new Prechecker(in).run(), "downstream_table_empty", "target");
+        assertEquals(CheckResult.Status.PASS, held.status(), held.detail());
+        target.execute("DROP TABLE jdm_meta.pre_held_loader_checkpoint");
+    }
+
     @Test
     void tableWithoutKeyIsAWarningNotAFailure() {
         List<CheckResult> rs = new Prechecker(input(spec(source), "pre_nokey", Set.of())).run();

@@ -372,6 +372,25 @@ class DumpLoadOverlapIT {
         assertEquals(StageStore.Stage.DUMP_LOAD, stage(db, "overlap-load-fails"));
     }
 
+    /** As the load of a complete dump does (PriorRowsIT in the load module), when its schema file arrives. */
+    @Test
+    void aKeylessTableHoldingRowsNoLoadOfTheTaskWroteStopsTheFollowingLoadBeforeItWrites() throws Exception {
+        String db = "overlap_prior_rows";
+        source.freshDatabase(db);
+        source.execute("CREATE TABLE " + db + ".k (a INT, b VARCHAR(20))", "INSERT INTO " + db + ".k VALUES (1, 'new')");
+        TaskRunner runner = runner("overlap-prior-rows", db, 1, 1);
+        target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".k (a INT, b VARCHAR(20))",
+                "INSERT INTO " + db + ".k VALUES (1, 'new'), (2, 'old')");
+        List<String> before = target.hexRows(db, "k");
+        FatalException e = assertThrows(FatalException.class, runner::run);
+        assertTrue(e.getMessage().startsWith("load task overlap-prior-rows (source s1): target table `" + db
+                + "`.`k` holds rows that no load of this task wrote"), e.getMessage());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertEquals(before, target.hexRows(db, "k"));
+        assertEquals(List.of(), target.rows("SELECT file FROM jdm_meta_" + db
+                + ".`overlap-prior-rows_loader_checkpoint`"));
+    }
+
     @Test
     void aFailingDumpStopsTheLoadAndTheTaskWithItsOneLine() throws Exception {
         String db = "overlap_dump_fails";

@@ -50,21 +50,26 @@ public final class TableEngines {
                 }
             }
         }
-        boolean keyed = false;
-        if (!transactional) {
-            try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME FROM information_schema.STATISTICS"
-                    + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 GROUP BY INDEX_NAME"
-                    + " HAVING SUM(NULLABLE = 'YES') = 0")) {
-                ps.setString(1, table.schema());
-                ps.setString(2, table.table());
-                try (ResultSet rs = ps.executeQuery()) {
-                    keyed = rs.next();
-                }
-            }
-        }
+        boolean keyed = !transactional && keyed(c, table);
         if (!c.getAutoCommit()) {
             c.commit();
         }
         return new Engine(name, transactional, keyed);
+    }
+
+    /**
+     * Whether {@code table} has a primary key or a unique key whose columns are all NOT NULL: a key
+     * that tells any two of its rows apart, so that a row written again meets the one already there.
+     */
+    public static boolean keyed(Connection c, TableName table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME FROM information_schema.STATISTICS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 GROUP BY INDEX_NAME"
+                + " HAVING SUM(NULLABLE = 'YES') = 0")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
     }
 }

@@ -1,0 +1,88 @@
+package io.jdm.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jdm.common.config.OnDuplicate;
+import io.jdm.common.error.JdmException;
+import io.jdm.embedded.ServerPair;
+import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A target table that already holds rows no load of the task wrote, as a task run again under a
+ * new name over the rows of the first finds them: without a primary or NOT NULL unique key the load
+ * stops before writing anything, as it would otherwise load every row a second time; a keyed table
+ * goes on as before, its rows meeting on the key.
+ */
+class PriorRowsIT {
+    private static SqlServer source;
+    private static SqlServer target;
+    @TempDir
+    static Path tmp;
+
+    @BeforeAll
+    static void servers() {
+        ServerPair pair = TestServers.shared();
+        source = pair.source();
+        target = pair.target();
+    }
+
+    @Test
+    void aKeylessTableHoldingRowsOfAnotherTaskStopsTheLoadUntilItIsEmptiedAndAKeyedOneLoadsAsBefore()
+            throws Exception {
+        String db = "PriorRowsIT_keyless";
+        Path dir = HandDump.write(source, target, tmp, null, db, "CREATE TABLE `t` (id INT, v VARCHAR(20))",
+                file("(1,'one'),(2,'two'),(2,'two'),(3,NULL)"), file("(4,'four')"));
+        LoadConfig first = HandDump.config(target, "prior_first", dir);
+        assertTrue(new LoadUnit(first).run().completed());
+        List<String> loaded = target.hexRows(db, "t");
+        assertEquals(source.hexRows(db, "t"), loaded);
+        List<String> firstCheckpoint = checkpoint("prior_first");
+
+        LoadConfig renamed = HandDump.config(target, "prior_renamed", dir);
+        JdmException e = assertThrows(JdmException.class, new LoadUnit(renamed)::run);
+        String why = e.getMessage();
+        assertFalse(why.contains("\n"), why);
+        assertTrue(why.contains("`" + db + "`.`t`") && why.contains("no primary or NOT NULL unique key")
+                && why.contains("empty or drop") && why.contains("task name"), why);
+        assertEquals(loaded, target.hexRows(db, "t"), "nothing written");
+        assertEquals(List.of(), checkpoint("prior_renamed"), "no checkpoint row registered");
+        assertEquals(firstCheckpoint, checkpoint("prior_first"));
+
+        assertTrue(new LoadUnit(first).run().completed(), "the task's own name resumes from its checkpoint");
+        assertEquals(loaded, target.hexRows(db, "t"));
+
+        target.execute("TRUNCATE TABLE `" + db + "`.t");
+        assertTrue(new LoadUnit(renamed).run().completed());
+        assertEquals(source.hexRows(db, "t"), target.hexRows(db, "t"));
+
+        // a keyed table goes on as before: the dump's rows meet the rows there on the key
+        String keyed = "PriorRowsIT_keyed";
+        dir = HandDump.write(source, target, tmp, null, keyed, "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))",
+                file("(1,'one'),(2,'two'),(3,NULL)"));
+        assertTrue(new LoadUnit(HandDump.config(target, "prior_keyed_first", dir)).run().completed());
+        target.execute("UPDATE `" + keyed + "`.t SET v = 'changed' WHERE id = 2");
+        assertTrue(new LoadUnit(HandDump.config(target, "prior_keyed_renamed", dir)
+                .withOnDuplicate(OnDuplicate.REPLACE)).run().completed());
+        assertEquals(source.hexRows(keyed, "t"), target.hexRows(keyed, "t"), "the dump's rows replace those they meet");
+    }
+
+    private static List<String> checkpoint(String task) throws Exception {
+        return target.rows("SELECT source_id, file, `offset`, end_offset, status, rows_loaded FROM jdm_meta."
+                + task + "_loader_checkpoint ORDER BY file");
+    }
+
+    private static byte[] file(String rows) {
+        return (HandDump.HEADER + "INSERT INTO `t` VALUES " + rows + ";\n")
+                .getBytes(StandardCharsets.UTF_8);
+    }
+}
