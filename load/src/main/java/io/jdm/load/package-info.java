@@ -3,7 +3,8 @@
  * target with exact resume.
  *
  * <pre>
- *  dump dir ──► DumpDirectory (filter) ──► SchemaLoader: CREATE DATABASE / TABLE IF NOT EXISTS (routed)
+ *  dump dir ──► DumpDirectory (filter) ──► SchemaLoader: CREATE DATABASE / TABLE IF NOT EXISTS (routed),
+ *                      │   the tables on up to pool-size (at most 8) connections at once (LoadJob.inParallel)
  *                      │   (first PriorRows: a keyless target table holding rows no load of the task wrote stops it)
  *                      │
  *                      ▼ LoadPlan: files interleaved across tables, biggest table first
@@ -23,13 +24,15 @@
  *          ▼
  *       target ◄── {meta-schema}.{task}_loader_checkpoint
  *                      │
- *                      ▼ after the data: deferred indexes (ALTER TABLE … ADD INDEX), views
+ *                      ▼ after the data: statistics given back (in parallel), deferred indexes (ALTER TABLE … ADD INDEX),
+ *                        views
  * </pre>
  *
  * Following a dump that is still being written ({@link io.jdm.load.LoadUnit#runFollowing}):
  *
  * <pre>
- *  DumpFeed ──► DumpFollower: table schema file → CREATE (routed); data file → checkpoint row
+ *  DumpFeed ──► DumpFollower: table schema file → CREATE (routed) on one of up to 4 connections of its own;
+ *                      │     data file → held until its table exists → checkpoint row
  *                      │
  *                      ▼ ArrivingFiles: LoadPlan's order among the files that have arrived; for LOAD DATA
  *                        a table's files wait for its last one (tableWritten), unless the dump waits,
