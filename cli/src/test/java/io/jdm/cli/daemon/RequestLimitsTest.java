@@ -27,13 +27,16 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * What one client can hold of the endpoint: a body over the limit is answered 413 without being read,
  * and requests that never finish neither stop {@code /status} from answering at once nor stay open past
  * the request time limit. Connections past the bound are closed at once; silent ones, once the
- * request time is up.
+ * request time is up. The tests wait out the request time limit each on a server of its own, side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class RequestLimitsTest {
     private static final String TOKEN = "a3f1c2e4b5d6978812345678deadbeef";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
