@@ -10,10 +10,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import io.jdm.embedded.ServerFlavor;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The demo end to end at a small size on each flavour: dump, load and sync under writes, then verify. */
+/**
+ * The demo end to end at a small size on each flavour: dump, load and sync under writes, then
+ * verify. Each flavour's demo starts servers of its own, so the three run side by side.
+ */
+@Execution(ExecutionMode.CONCURRENT)
 class DemoIT {
     @TempDir
     Path dir;
