@@ -179,7 +179,7 @@ public final class LoadUnit {
             job.checkpoint.ensureTable(c);
             return schema.createDatabases(c, dump);
         });
-        Map<TableName, List<SchemaRewriter.Index>> deferred = schema.createTables(tables);
+        Map<TableName, List<SchemaRewriter.Index>> deferred = schema.createTables(tables, dump.data());
         Map<String, LoaderCheckpoint.Row> done = job.withRetry("registering files in the checkpoint", c -> {
             List<LoaderCheckpoint.Row> rows = new ArrayList<>();
             dump.data().forEach(f -> rows.add(new LoaderCheckpoint.Row(f.name(), 0,

@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -42,6 +43,15 @@ final class SchemaLoader {
     private final LoadJob job;
     /** Whether the target is MariaDB, once asked. */
     private volatile Boolean mariadb;
+    /**
+     * The dump bytes from which a table's statistics are paused while it fills: below, its LOAD
+     * DATA is over in well under a second and the statistics thread has no time to spin, while the
+     * pause costs the target two more DDLs and an ANALYZE per table (a schema-per-tenant dump of
+     * thousands of small tables).
+     */
+    static final long PAUSE_FROM_BYTES = 32L << 20;
+    /** {@link #PAUSE_FROM_BYTES}, lowered by tests that load a few rows. */
+    static volatile long pauseFromBytes = PAUSE_FROM_BYTES;
     /** {@link #tablesBefore}, by schema. */
     private final Map<String, Set<String>> before = new ConcurrentHashMap<>();
 
@@ -101,11 +111,20 @@ final class SchemaLoader {
      *
      * @return the secondary indexes deferred per target table, in the order of {@code tables}
      */
-    Map<TableName, List<SchemaRewriter.Index>> createTables(List<DumpDirectory.SchemaFile> tables) {
+    Map<TableName, List<SchemaRewriter.Index>> createTables(List<DumpDirectory.SchemaFile> tables,
+                                                            List<DumpDirectory.DataFile> data) {
+        Map<TableName, Long> bytes = new HashMap<>();
+        for (DumpDirectory.DataFile f : data) {
+            // a compressed file holds some times its size in rows: counted as 4 times, on the safe side
+            bytes.merge(job.config.router().apply(f.source()), f.compression().isEmpty() ? f.size() : 4 * f.size(),
+                    Long::sum);
+        }
         Map<TableName, List<SchemaRewriter.Index>> found = new ConcurrentHashMap<>();
         job.inParallel(tables, t -> "creating " + describe(t.source(), job.config.router().apply(t.source())),
                 (c, t) -> {
-                    List<SchemaRewriter.Index> indexes = createTable(c, t);
+                    TableName target = job.config.router().apply(t.source());
+                    List<SchemaRewriter.Index> indexes = createTable(c, t,
+                            bytes.getOrDefault(target, 0L) >= pauseFromBytes);
                     if (!indexes.isEmpty()) {
                         found.put(job.config.router().apply(t.source()), indexes);
                     }
@@ -202,6 +221,15 @@ final class SchemaLoader {
      * after it is created all the same (the load checks no key of rows it copies either).
      */
     List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t) throws SQLException {
+        return createTable(c, t, true);
+    }
+
+    /**
+     * As {@link #createTable(Connection, DumpDirectory.SchemaFile)}; {@code mayPause} false when the
+     * table's rows are known to be few ({@link #PAUSE_FROM_BYTES}): its statistics are then left on.
+     */
+    List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t, boolean mayPause)
+            throws SQLException {
         String checks;
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@SESSION.foreign_key_checks")) {
             rs.next();
@@ -210,14 +238,15 @@ final class SchemaLoader {
         try (Statement st = c.createStatement()) {
             st.execute("SET SESSION foreign_key_checks = 0");
             try {
-                return create(c, t);
+                return create(c, t, mayPause);
             } finally {
                 st.execute("SET SESSION foreign_key_checks = " + checks);
             }
         }
     }
 
-    private List<SchemaRewriter.Index> create(Connection c, DumpDirectory.SchemaFile t) throws SQLException {
+    private List<SchemaRewriter.Index> create(Connection c, DumpDirectory.SchemaFile t, boolean mayPause)
+            throws SQLException {
         TableName target = job.config.router().apply(t.source());
         List<SchemaRewriter.Index> deferred = new ArrayList<>();
         boolean mariadb = isMariadb(c);
@@ -228,7 +257,8 @@ final class SchemaLoader {
                 r.changes().forEach(ch -> LOG.info("load: table {}: {}", target, ch));
                 sql = r.sql();
             }
-            boolean pause = job.pausesStatistics() && !sql.toUpperCase(Locale.ROOT).contains("STATS_AUTO_RECALC")
+            boolean pause = mayPause && job.pausesStatistics()
+                    && !sql.toUpperCase(Locale.ROOT).contains("STATS_AUTO_RECALC")
                     && !tablesBefore(c, target.schema()).contains(target.table().toLowerCase(Locale.ROOT));
             SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, job.config.deferIndexes(),
                     pause ? "STATS_AUTO_RECALC=0" : null);
