@@ -310,20 +310,31 @@ final class BulkLoader {
                 + (job.onDuplicate() == OnDuplicate.REPLACE ? "REPLACE " : "") + "INTO TABLE " + target.quoted()
                 + " CHARACTER SET " + readAs
                 + " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n'"
-                + targets(fields, ins.columnList(), extra);
+                + targets(fields, ins.columnList(), "binary".equals(readAs), extra);
         return null;
     }
 
     /**
      * Where the fields go: the INSERT's column list, if it has one; then {@code SET} the columns the
-     * route adds, the same for every row of the group's table.
+     * route adds, the same for every row of the group's table. A JSON column read as {@code binary}
+     * takes its field through a variable, as {@code CONVERT(@v USING utf8mb4)}: MySQL makes no JSON
+     * value of a binary string (error 3144), and that conversion keeps the bytes, which a JSON value's
+     * text has in UTF-8 (other bytes become a warning, and the statements then refuse them).
      */
-    private static String targets(List<Column> fields, boolean listed, ExtraColumns extra) {
+    private static String targets(List<Column> fields, boolean listed, boolean binary, ExtraColumns extra) {
         List<String> set = new ArrayList<>();
         StringBuilder list = new StringBuilder();
-        if (listed) {
+        boolean json = binary && fields.stream().anyMatch(Column::isJson);
+        if (listed || json) {
             for (int i = 0; i < fields.size(); i++) {
-                list.append(i == 0 ? " (" : ", ").append(Identifiers.quote(fields.get(i).name()));
+                String name = Identifiers.quote(fields.get(i).name());
+                list.append(i == 0 ? " (" : ", ");
+                if (json && fields.get(i).isJson()) {
+                    list.append("@jdm_json_").append(i);
+                    set.add(name + " = CONVERT(@jdm_json_" + i + " USING utf8mb4)");
+                } else {
+                    list.append(name);
+                }
             }
             list.append(')');
         }
@@ -342,6 +353,8 @@ final class BulkLoader {
      * of 8 x 500k sysbench rows, 18.0 -> 15.6 s of the target's CPU). A column in another character
      * set keeps the files' name, so that its values are converted as the INSERT would convert them,
      * and so does a MariaDB INET4, INET6 or UUID column (a binary string of 16 bytes is a raw INET6).
+     * A MySQL JSON column, which has no character set, takes its field converted to utf8mb4
+     * ({@link #targets}), from files read as {@code binary} either way.
      */
     static String readAs(String filesCharset, Set<String> textCharsets) {
         boolean utf8 = "utf8mb4".equals(filesCharset);
