@@ -1,6 +1,8 @@
 package io.jdm.load;
 
+import io.jdm.common.schema.Column;
 import io.jdm.common.schema.TableEngines;
+import io.jdm.common.schema.TableSchema;
 import com.mysql.cj.jdbc.JdbcStatement;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.FileManifest;
@@ -13,17 +15,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -281,14 +280,18 @@ final class BulkLoader {
         if (!extra.isEmpty() && !ins.columnList()) {
             return "its INSERTs name no columns, and the route adds columns to the target table";
         }
-        String columnList = ins.columnList() ? head.substring(head.indexOf('('), head.lastIndexOf(')') + 1) : "";
-        Set<String> textCharsets = new HashSet<>();
-        TsvRows.Column[] columns = columns(c, columnList, textCharsets);
-        if (columns == null) {
+        TableSchema table = job.schemas.of(c, target);
+        if (table == null) {
+            return "its target table is not there";
+        }
+        List<Column> fields = fields(table, head);
+        if (fields == null) {
             return "its column list does not match the target table's columns";
         }
-        rows.columns = columns;
+        Set<String> textCharsets = textCharsets(table);
+        rows.columns = fields.stream().map(BulkLoader::kind).toArray(TsvRows.Column[]::new);
         rows.listGroups = ins.columnList() ? 1 : 0;
+        String readAs = readAs(charset, textCharsets);
         boolean named = false; // as FileLoader runs them: utf8mb4 unless the file set its own first
         session.startFile(st);
         for (String sql : rows.session) {
@@ -305,20 +308,40 @@ final class BulkLoader {
         }
         rows.loadData = "LOAD DATA LOCAL INFILE 'jdm-rows' "
                 + (job.onDuplicate() == OnDuplicate.REPLACE ? "REPLACE " : "") + "INTO TABLE " + target.quoted()
-                + " CHARACTER SET " + readAs(charset, textCharsets)
-                + " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' " + columnList
-                + extraColumns(extra);
+                + " CHARACTER SET " + readAs
+                + " FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n'"
+                + targets(fields, ins.columnList(), "binary".equals(readAs), extra);
         return null;
     }
 
-    /** {@code SET e1 = v1, …}: the columns the route adds, the same for every row of the group's table. */
-    private static String extraColumns(ExtraColumns extra) {
-        StringBuilder sb = new StringBuilder();
-        for (int e = 0; e < extra.size(); e++) {
-            sb.append(e == 0 ? " SET " : ", ").append(Identifiers.quote(extra.names().get(e))).append(" = ")
-                    .append(extra.literal(e));
+    /**
+     * Where the fields go: the INSERT's column list, if it has one; then {@code SET} the columns the
+     * route adds, the same for every row of the group's table. A JSON column read as {@code binary}
+     * takes its field through a variable, as {@code CONVERT(@v USING utf8mb4)}: MySQL makes no JSON
+     * value of a binary string (error 3144), and that conversion keeps the bytes, which a JSON value's
+     * text has in UTF-8 (other bytes become a warning, and the statements then refuse them).
+     */
+    private static String targets(List<Column> fields, boolean listed, boolean binary, ExtraColumns extra) {
+        List<String> set = new ArrayList<>();
+        StringBuilder list = new StringBuilder();
+        boolean json = binary && fields.stream().anyMatch(Column::isJson);
+        if (listed || json) {
+            for (int i = 0; i < fields.size(); i++) {
+                String name = Identifiers.quote(fields.get(i).name());
+                list.append(i == 0 ? " (" : ", ");
+                if (json && fields.get(i).isJson()) {
+                    list.append("@jdm_json_").append(i);
+                    set.add(name + " = CONVERT(@jdm_json_" + i + " USING utf8mb4)");
+                } else {
+                    list.append(name);
+                }
+            }
+            list.append(')');
         }
-        return sb.toString();
+        for (int e = 0; e < extra.size(); e++) {
+            set.add(Identifiers.quote(extra.names().get(e)) + " = " + extra.literal(e));
+        }
+        return set.isEmpty() ? list.toString() : list + " SET " + String.join(", ", set);
     }
 
     /**
@@ -330,6 +353,8 @@ final class BulkLoader {
      * of 8 x 500k sysbench rows, 18.0 -> 15.6 s of the target's CPU). A column in another character
      * set keeps the files' name, so that its values are converted as the INSERT would convert them,
      * and so does a MariaDB INET4, INET6 or UUID column (a binary string of 16 bytes is a raw INET6).
+     * A MySQL JSON column, which has no character set, takes its field converted to utf8mb4
+     * ({@link #targets}), from files read as {@code binary} either way.
      */
     static String readAs(String filesCharset, Set<String> textCharsets) {
         boolean utf8 = "utf8mb4".equals(filesCharset);
@@ -337,51 +362,47 @@ final class BulkLoader {
     }
 
     /**
-     * What each field of the INSERT is, from the target's columns: the listed ones, or all visible
-     * ones in order; null when a listed column is not in the table. Adds the character set of every
-     * character column of the table to {@code textCharsets}, and the type of every MariaDB INET4, INET6
-     * or UUID column, whose text sent as bytes would be taken as its raw form.
+     * The column of each field of the INSERT whose head is {@code head}: the listed ones, or the
+     * visible ones in order; null when a listed column is not in the table.
      */
-    private TsvRows.Column[] columns(Connection c, String columnList, Set<String> textCharsets) throws SQLException {
-        Map<String, TsvRows.Column> byName = new HashMap<>();
-        List<TsvRows.Column> visible = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE, EXTRA, CHARACTER_SET_NAME"
-                + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
-            ps.setString(1, target.schema());
-            ps.setString(2, target.table());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String charset = rs.getString(4);
-                    String type = rs.getString(2).toLowerCase(Locale.ROOT);
-                    if (charset != null) {
-                        textCharsets.add(charset.toLowerCase(Locale.ROOT));
-                    } else if (TypedColumn.fixedBinaryLength(type) > 0) {
-                        textCharsets.add(type); // its text must not arrive as bytes
-                    }
-                    TsvRows.Column col = NUMERIC.contains(type) ? TsvRows.Column.NUMBER
-                            : BINARY.contains(type) ? TsvRows.Column.BINARY : TsvRows.Column.OTHER;
-                    byName.put(rs.getString(1).toLowerCase(Locale.ROOT), col);
-                    String extra = rs.getString(3);
-                    if (extra == null || !extra.toUpperCase(Locale.ROOT).contains("INVISIBLE")) {
-                        visible.add(col);
-                    }
-                }
-            }
-        }
-        if (columnList.isEmpty()) {
-            return visible.isEmpty() ? null : visible.toArray(TsvRows.Column[]::new);
-        }
+    private static List<Column> fields(TableSchema table, String head) {
         List<String> names;
         try {
-            names = new SqlCursor(columnList).columnList();
+            names = InsertRewriter.columnNames(head);
         } catch (IllegalArgumentException e) {
             return null;
         }
-        TsvRows.Column[] out = new TsvRows.Column[names.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = byName.get(names.get(i).toLowerCase(Locale.ROOT));
-            if (out[i] == null) {
+        if (names == null) {
+            return table.valuesColumns().isEmpty() ? null : table.valuesColumns();
+        }
+        List<Column> out = new ArrayList<>();
+        for (String name : names) {
+            Column col = table.column(name).orElse(null);
+            if (col == null) {
                 return null;
+            }
+            out.add(col);
+        }
+        return out;
+    }
+
+    /** What a field makes of an unquoted value, by its column's type. */
+    private static TsvRows.Column kind(Column col) {
+        return NUMERIC.contains(col.dataType()) ? TsvRows.Column.NUMBER
+                : BINARY.contains(col.dataType()) ? TsvRows.Column.BINARY : TsvRows.Column.OTHER;
+    }
+
+    /**
+     * The character set of every character column of the table, and the type of every MariaDB
+     * INET4, INET6 or UUID column, whose text sent as bytes would be taken as its raw form.
+     */
+    private static Set<String> textCharsets(TableSchema table) {
+        Set<String> out = new HashSet<>();
+        for (Column col : table.columns()) {
+            if (col.charset() != null) {
+                out.add(col.charset().toLowerCase(Locale.ROOT));
+            } else if (TypedColumn.fixedBinaryLength(col.dataType()) > 0) {
+                out.add(col.dataType()); // its text must not arrive as bytes
             }
         }
         return out;

@@ -120,6 +120,8 @@ final class FileLoader {
     private int maxStatements = Integer.MAX_VALUE;
     /** How the statements go into a table outside transactions; null for any other table. */
     private AnnouncedStatements announced;
+    /** Introduces the JSON columns' literals while the file's character set is binary; null for a table without them. */
+    private JsonIntroducers json;
 
     FileLoader(LoadJob job, DumpDirectory.DataFile file, TableName target, LoaderCheckpoint.Row known) {
         this.job = job;
@@ -159,6 +161,7 @@ final class FileLoader {
                 return clean = true;
             }
             engine(c, row);
+            columns(c);
             verify();
             try (InputStream in = DumpFileInput.open(file.path(), file.compression(), diskBytes)) {
                 boolean done = run(c, st, new StatementLexer(in), maxStatementBytes);
@@ -226,6 +229,15 @@ final class FileLoader {
         if (!engine.transactional()) {
             maxStatements = 1;
             announced = new AnnouncedStatements(job, file.name(), target, engine, row);
+        }
+    }
+
+    /** Reads the target table's columns (once per load): which of them are JSON ({@link JsonIntroducers}). */
+    private void columns(Connection c) throws LoadFailure {
+        try {
+            json = JsonIntroducers.of(job.schemas.of(c, target));
+        } catch (SQLException e) {
+            throw LoadFailure.sql(committed, "reading the columns of " + target.quoted(), e);
         }
     }
 
@@ -398,7 +410,8 @@ final class FileLoader {
         try {
             ins = InsertRewriter.rewrite(sql, target, onDuplicate, job.config.extraColumns().apply(file.source()));
             checkTable(job, file, ins, s.start());
-            pieces = InsertRewriter.split(ins.sql(), maxStatementBytes);
+            String text = json != null && "binary".equals(charset) ? json.introduce(ins.sql()) : ins.sql();
+            pieces = InsertRewriter.split(text, maxStatementBytes);
         } catch (IllegalArgumentException e) {
             throw LoadFailure.badFile(s.start(), "the statement " + SqlText.head(sql) + " cannot be loaded: "
                     + e.getMessage(), e);

@@ -37,15 +37,7 @@ final class InsertRewriter {
      * @throws IllegalArgumentException when {@code extra} is not empty and the INSERT names no columns
      */
     static Insert rewrite(String sql, TableName target, OnDuplicate onDuplicate, ExtraColumns extra) {
-        SqlCursor c = new SqlCursor(sql);
-        if (!c.keyword("INSERT") && !c.keyword("REPLACE")) {
-            throw new IllegalArgumentException("not an INSERT or REPLACE statement: " + SqlText.head(sql));
-        }
-        while (c.keyword("LOW_PRIORITY") || c.keyword("DELAYED") || c.keyword("HIGH_PRIORITY")
-                || c.keyword("IGNORE")) {
-            // modifiers of the dump are replaced by the configured duplicate handling
-        }
-        c.keyword("INTO");
+        SqlCursor c = atTable(sql);
         String[] named = c.qualifiedName();
         String verb = switch (onDuplicate) {
             case ERROR -> "INSERT INTO ";
@@ -69,6 +61,32 @@ final class InsertRewriter {
             return new Insert(withExtra(out.toString(), extra), true, named[0], named[1]);
         }
         return new Insert(out.toString(), columnList, named[0], named[1]);
+    }
+
+    /**
+     * The names of the column list of the INSERT or REPLACE {@code sql}, as written; null when it
+     * names no columns.
+     *
+     * @throws IllegalArgumentException when the statement is not an INSERT or its column list is not one
+     */
+    static List<String> columnNames(String sql) {
+        SqlCursor c = atTable(sql);
+        c.qualifiedName();
+        return c.skipSpace().pos() < sql.length() && sql.charAt(c.pos()) == '(' ? c.names() : null;
+    }
+
+    /** A cursor on the table name of the INSERT or REPLACE {@code sql}, past its verb, modifiers and INTO. */
+    private static SqlCursor atTable(String sql) {
+        SqlCursor c = new SqlCursor(sql);
+        if (!c.keyword("INSERT") && !c.keyword("REPLACE")) {
+            throw new IllegalArgumentException("not an INSERT or REPLACE statement: " + SqlText.head(sql));
+        }
+        while (c.keyword("LOW_PRIORITY") || c.keyword("DELAYED") || c.keyword("HIGH_PRIORITY")
+                || c.keyword("IGNORE")) {
+            // modifiers of the dump are replaced by the configured duplicate handling
+        }
+        c.keyword("INTO");
+        return c;
     }
 
     /** {@code sql} (an INSERT with a column list) with the extra columns' names and every row's values. */

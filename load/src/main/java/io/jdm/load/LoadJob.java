@@ -52,6 +52,8 @@ final class LoadJob {
     final java.util.Set<io.jdm.common.sql.TableName> uniqueChecked = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Which target tables keep their rows outside transactions. */
     final TableEngines engines = new TableEngines();
+    /** The target tables' columns. */
+    final TargetSchemas schemas = new TargetSchemas();
     /**
      * What the dump recorded of a data file ({@code jdm-files}, or what a dump being followed announced);
      * null for a dump without that record. Set before the workers start.

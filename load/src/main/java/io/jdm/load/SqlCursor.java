@@ -91,19 +91,16 @@ final class SqlCursor {
     }
 
     /**
-     * Reads a column list {@code (a, `b`, ...)} that must be all that is left.
+     * Reads a parenthesised list of names {@code (a, `b`, ...)}.
      *
-     * @throws IllegalArgumentException when the text is anything else
+     * @throws IllegalArgumentException when the text is not one
      */
-    java.util.List<String> columnList() {
+    java.util.List<String> names() {
         java.util.List<String> names = new java.util.ArrayList<>();
         symbol('(');
         do {
             names.add(identifier());
         } while (!symbolIf(')') && symbol(','));
-        if (skipSpace().pos < sql.length()) {
-            throw new IllegalArgumentException("text after the column list at character " + pos);
-        }
         return names;
     }
 

@@ -18,6 +18,7 @@
  *          │   (a table outside transactions, MyISAM, Aria, MEMORY...: never; TableEngines)
  *          │ FileLoader: StatementLexer (streaming, byte offsets; io.jdm.common.sql.SqlLexer reads the text)
  *          │   → InsertRewriter (routed table, on-duplicate, split to max_allowed_packet)
+ *          │     (a SET NAMES binary file: JsonIntroducers give a MySQL JSON column's literals _utf8mb4)
  *          │   → INSERT … ; UPDATE checkpoint offset ; COMMIT   (one transaction)
  *          │   a table outside transactions (AnnouncedStatements): checkpoint "applying" ; COMMIT ; INSERT … ;
  *          │   checkpoint offset ; COMMIT, per statement (a rerun writes an applying one again over its rows)

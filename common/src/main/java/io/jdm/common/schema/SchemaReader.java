@@ -68,7 +68,8 @@ public final class SchemaReader {
                     boolean generated = extra.contains("VIRTUAL") || extra.contains("STORED")
                             || extra.contains("PERSISTENT");
                     columns.add(new Column(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
-                            "YES".equals(rs.getString(5)), generated, rs.getString(7), rs.getString(8)));
+                            "YES".equals(rs.getString(5)), generated, rs.getString(7), rs.getString(8),
+                            extra.contains("INVISIBLE")));
                 }
             }
         }

@@ -23,6 +23,11 @@ public record TableSchema(TableName name, List<Column> columns, List<String> pri
         return columns.stream().filter(c -> !c.generated()).toList();
     }
 
+    /** The columns an INSERT or LOAD DATA without a column list gives values for, in order: all but invisible ones. */
+    public List<Column> valuesColumns() {
+        return columns.stream().filter(c -> !c.invisible()).toList();
+    }
+
     public Optional<Column> column(String columnName) {
         return columns.stream().filter(c -> c.name().equalsIgnoreCase(columnName)).findFirst();
     }
