@@ -82,9 +82,7 @@ final class GlobalCheckpoint {
             return AppliedFilter.none();
         }
         resumed = true;
-        ChangePos min = saved.generations().stream().map(g -> g.min()).filter(Objects::nonNull)
-                .min(ChangePos::compareTo).orElseThrow();
-        startPosition = min.restartPoint();
+        startPosition = saved.resumePoint(null);
         SourceServer server = sourceServer(startPosition.hasGtid());
         String mismatch = server.mismatch(startPosition, saved.server());
         if (mismatch != null) {
@@ -94,10 +92,8 @@ final class GlobalCheckpoint {
                     + "); the checkpoint is kept");
         }
         store.server(server.id());
-        if (pendingDdl != null && pendingDdl.pos().isAfter(min)) {
-            // every writer committed everything before it: reading earlier would decode those rows
-            // with table definitions the DDL may have changed already
-            startPosition = pendingDdl.pos().restartPoint();
+        if (pendingDdl != null && pendingDdl.pos().isAfter(saved.lowest())) {
+            startPosition = saved.resumePoint(pendingDdl);
             LOG.info("sync: the last run stopped while running the DDL at {}; resuming from it: {}",
                     pendingDdl.pos(), pendingDdl.statement());
         }

@@ -22,6 +22,7 @@ import io.jdm.sync.ring.PipelineCounters;
 import io.jdm.sync.ring.RingSlot;
 import io.jdm.sync.ring.RowChange;
 import io.jdm.sync.ring.SlotCleaner;
+import io.jdm.sync.ring.StoppedAt;
 import io.jdm.sync.ring.WriterProgress;
 import io.jdm.sync.writer.DdlApplier;
 import io.jdm.sync.writer.DrainBarrier;
@@ -53,6 +54,7 @@ final class RingPipeline {
     private final BooleanSupplier disowned;
     private final Consumer<JdmException> fail;
     private final ByteBudget budget;
+    private final StoppedAt stoppedAt;
     private final CountDownLatch writersStopped;
     private Disruptor<RingSlot> disruptor;
     private volatile RingBuffer<RingSlot> ring;
@@ -61,15 +63,17 @@ final class RingPipeline {
      * @param failed true once the unit failed: a full ring, a retry or a drain stop waiting
      * @param disowned true once another process may own the task: halting writers commit nothing more
      * @param fail records a stage's failure as the unit's (the first wins)
+     * @param stoppedAt where the writers tell which statement they retry or the target refused
      */
     RingPipeline(SyncConfig cfg, PipelineCounters counters, WriterProgress progress, BooleanSupplier failed,
-                 BooleanSupplier disowned, Consumer<JdmException> fail) {
+                 BooleanSupplier disowned, Consumer<JdmException> fail, StoppedAt stoppedAt) {
         this.cfg = cfg;
         this.counters = counters;
         this.progress = progress;
         this.failed = failed;
         this.disowned = disowned;
         this.fail = fail;
+        this.stoppedAt = stoppedAt;
         this.budget = new ByteBudget(Long.getLong("jdm.sync.ring-bytes", ByteBudget.defaultLimit()), failed);
         this.writersStopped = new CountDownLatch(cfg.workerCount());
     }
@@ -90,7 +94,8 @@ final class RingPipeline {
         ring = disruptor.getRingBuffer();
         WriterSettings ws = new WriterSettings(cfg.task(), writerTarget, cfg.workerCount(), cfg.batch(),
                 cfg.compact(), cfg.multipleRows(), checkpoint.generation(), safeMode, cfg.retryBudget(),
-                cfg.retryMaxBackoff(), cfg.checkpointFlushInterval(), failed, disowned, budget, batchBytes);
+                cfg.retryMaxBackoff(), cfg.checkpointFlushInterval(), failed, disowned, budget, batchBytes,
+                stoppedAt);
         DrainBarrier barrier = new DrainBarrier(cfg.workerCount(), failed);
         DdlApplier ddl = new DdlApplier(checkpoint.store(), checkpoint.markers(), checkpoint.pendingDdl(),
                 checkpoint.generation(), cfg.workerCount(), counters.ddl::increment);

@@ -17,6 +17,8 @@ import io.jdm.sync.reader.BinlogReader;
 import io.jdm.sync.shard.ShardCoordinator;
 import io.jdm.sync.reader.ReadGate;
 import io.jdm.sync.ring.PipelineCounters;
+import io.jdm.sync.ring.StoppedAt;
+import io.jdm.sync.ring.StoppedStatement;
 import io.jdm.sync.ring.WriterProgress;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -58,6 +60,7 @@ public final class SyncUnit {
     private final SafeMode safeMode;
     private final SyncMetrics metrics;
     private final ReadGate gate = new ReadGate();
+    private final StoppedAt stoppedAt = new StoppedAt();
     private volatile boolean stopping;
     private volatile boolean started;
     /** Set by {@link #abort}: another process may own the task, so nothing more is written. */
@@ -69,8 +72,8 @@ public final class SyncUnit {
     private volatile BinlogReader reader;
     /** The online DDL statements recorded for a cut-over, read at start; null with online-ddl off. */
     private OnlineDdlStore onlineDdl;
-    /** The source's binlog operators, read at start. */
-    private Operators operators;
+    /** The source's binlog operators, read at start and again every {@link #OPERATOR_POLL}. */
+    private volatile Operators operators;
     /** shard-mode pessimistic: this source's part in the group DDL locks; null without it. */
     private volatile ShardCoordinator shards;
     private ScheduledExecutorService holdTimer;
@@ -81,7 +84,8 @@ public final class SyncUnit {
         this.cfg = cfg;
         this.progress = new WriterProgress(cfg.workerCount());
         this.checkpoint = new GlobalCheckpoint(cfg, progress, counters.checkpointFlushIntervals);
-        this.pipeline = new RingPipeline(cfg, counters, progress, end::hasFailed, () -> disowned, this::fail);
+        this.pipeline = new RingPipeline(cfg, counters, progress, end::hasFailed, () -> disowned, this::fail,
+                stoppedAt);
         this.catchUp = new CatchUp(this::readPosition, pipeline::cursor, progress, end::hasFailed);
         this.safeMode = new SafeMode(cfg);
         this.metrics = new SyncMetrics(cfg.task(), cfg.sourceId(), counters, progress, pipeline::cursor,
@@ -223,6 +227,11 @@ public final class SyncUnit {
      * writers happened to be.
      */
     private void failReading(JdmException e) {
+        BinlogReader r = reader;
+        StoppedStatement at = r == null ? null : r.stoppedAt();
+        if (at != null) {
+            stoppedAt.stopped(at);
+        }
         drainOnFailure = true;
         fail(e);
     }
@@ -372,6 +381,20 @@ public final class SyncUnit {
      */
     public boolean awaitCaughtUp(BinlogPosition sourcePos, Duration timeout) throws InterruptedException {
         return catchUp.await(sourcePos, timeout);
+    }
+
+    /**
+     * The statement the sync stands at: the one it stopped at (refused by the target, or one the
+     * reader cannot replay), else the earliest one a writer is retrying; null when none.
+     */
+    public StoppedStatement stoppedAt() {
+        return stoppedAt.current();
+    }
+
+    /** The source's binlog operators, waiting and applied, as read from the target at most 2 s ago. */
+    public List<BinlogOperator> operators() {
+        Operators o = operators;
+        return o == null ? List.of() : o.all();
     }
 
     /** Shard modes: the group DDLs this source's shards wait on (DM's unresolvedGroups); empty otherwise. */

@@ -2,6 +2,7 @@ package io.jdm.sync.checkpoint;
 
 import io.jdm.common.meta.MetaTable;
 import io.jdm.common.meta.MetaColumns;
+import io.jdm.common.position.BinlogPosition;
 
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -14,6 +15,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -67,6 +69,26 @@ public final class CheckpointStore {
 
         public Generation latest() {
             return generations.isEmpty() ? null : generations.get(generations.size() - 1);
+        }
+
+        /** The lowest position any writer stored: every change before it is applied; null when none is stored. */
+        public ChangePos lowest() {
+            return generations.stream().map(Generation::min).filter(Objects::nonNull).min(ChangePos::compareTo)
+                    .orElse(null);
+        }
+
+        /**
+         * Where the next start reads from: the lowest writer position, or the DDL {@code pending}
+         * marks when it is after it (every writer committed everything before that DDL, and reading
+         * earlier would decode those rows with table definitions it may have changed already);
+         * null when nothing is stored.
+         */
+        public BinlogPosition resumePoint(DdlMarkers.Marker pending) {
+            ChangePos min = lowest();
+            if (min == null) {
+                return null;
+            }
+            return (pending != null && pending.pos().isAfter(min) ? pending.pos() : min).restartPoint();
         }
     }
 

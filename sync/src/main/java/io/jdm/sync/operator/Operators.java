@@ -1,5 +1,6 @@
 package io.jdm.sync.operator;
 
+import io.jdm.common.sql.StatementText;
 import io.jdm.sync.ring.BarrierStep;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -17,7 +18,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Operators {
     private static final Logger LOG = LoggerFactory.getLogger(Operators.class);
-    private static final int SHOWN = 200;
 
     private record Key(String file, long pos) {
     }
@@ -67,8 +67,13 @@ public final class Operators {
 
     /** The operators that have not been applied yet. */
     public List<BinlogOperator> waiting() {
-        return byPosition.values().stream().filter(o -> !o.done()).sorted(java.util.Comparator
-                .comparing(BinlogOperator::file).thenComparingLong(BinlogOperator::pos)).toList();
+        return all().stream().filter(o -> !o.done()).toList();
+    }
+
+    /** Every operator of the source as last read, applied ones too, by position. */
+    public List<BinlogOperator> all() {
+        return byPosition.values().stream().sorted(java.util.Comparator.comparing(BinlogOperator::file)
+                .thenComparingLong(BinlogOperator::pos)).toList();
     }
 
     /**
@@ -91,7 +96,7 @@ public final class Operators {
      * the checkpoints past the statement {@code sql}, and says so in one line.
      */
     public BarrierStep step(BinlogOperator op, String sql) {
-        String text = oneLine(sql);
+        String text = StatementText.shown(sql);
         String what = "binlog " + op.kind().word() + " at " + op.position() + " (source " + op.sourceId() + "): "
                 + (op.kind() == BinlogOperator.Kind.SKIP ? "not applied: "
                 : op.statements().size() + (op.statements().size() == 1 ? " statement" : " statements")
@@ -123,8 +128,4 @@ public final class Operators {
         };
     }
 
-    private static String oneLine(String sql) {
-        String s = sql.strip().replaceAll("\\s+", " ");
-        return s.length() <= SHOWN ? s : s.substring(0, SHOWN) + " …";
-    }
 }

@@ -13,6 +13,7 @@ import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.sync.checkpoint.OnlineDdlStore;
 import io.jdm.sync.operator.Operators;
+import io.jdm.sync.ring.StoppedStatement;
 import io.jdm.sync.shard.ShardCoordinator;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -128,6 +129,11 @@ public final class BinlogReader {
     /** The end of the last event read: how far the stream has got. */
     public BinlogPosition lastEventEnd() {
         return ctx.lastEventEnd;
+    }
+
+    /** The statement the reader stopped at when it failed on one; null otherwise. */
+    public StoppedStatement stoppedAt() {
+        return ctx.stoppedAt;
     }
 
     /** How often the stream was reopened, after a lost connection or a hold. */

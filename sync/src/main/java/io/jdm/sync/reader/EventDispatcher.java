@@ -3,11 +3,14 @@ package io.jdm.sync.reader;
 import com.github.shyiko.mysql.binlog.event.Event;
 import com.github.shyiko.mysql.binlog.event.EventHeaderV4;
 import com.github.shyiko.mysql.binlog.event.EventType;
+import com.github.shyiko.mysql.binlog.event.QueryEventData;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.sql.StatementText;
 import io.jdm.sync.ring.BarrierStep;
 import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.DdlChange;
+import io.jdm.sync.ring.StoppedStatement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -78,11 +81,26 @@ final class EventDispatcher {
                 drains();
             }
         } catch (JdmException e) {
+            stoppedAt(event, e);
             stop.fail(e);
         } catch (RuntimeException e) {
-            stop.fail(ErrorClassifier.wrap("sync: reader at " + ctx.file + ":" + ctx.eventStart, e));
+            JdmException wrapped = ErrorClassifier.wrap("sync: reader at " + ctx.file + ":" + ctx.eventStart, e);
+            stoppedAt(event, wrapped);
+            stop.fail(wrapped);
         }
         return !stop.ended();
+    }
+
+    /**
+     * A statement the reader stops at (one it cannot read or replay, or one a binlog operator may not
+     * take) is the one the sync stands at: at its QUERY event, where the failure line places it.
+     */
+    private void stoppedAt(Event event, JdmException e) {
+        if (event.getData() instanceof QueryEventData q) {
+            ctx.stoppedAt = new StoppedStatement(ctx.file + ":" + ctx.eventStart,
+                    ChangePos.restartGtids(ctx.inTxn ? ctx.gtidBefore : ctx.gtids.positionText()),
+                    StatementText.shown(q.getSql()), e.getMessage(), ErrorClassifier.code(e), false);
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import com.github.shyiko.mysql.binlog.event.EventType;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.sync.operator.Operators;
 import io.jdm.sync.ring.ChangePos;
+import io.jdm.sync.ring.StoppedStatement;
 import io.jdm.sync.shard.ShardCoordinator;
 import java.util.HashMap;
 import java.util.Map;
@@ -56,6 +57,8 @@ final class ReaderContext {
     long rowEvents;
     /** Heartbeats received: a quiet stream that still gets them is alive, which counts as getting further. */
     long heartbeats;
+    /** The statement the reader stopped at, set before it fails; null until then. */
+    volatile StoppedStatement stoppedAt;
 
     ReaderContext(ChangeSink sink, TableCache tables, DdlPlanner ddl, EventDecider decider, GtidTracker gtids,
                   SourceCatalog catalog, BinlogPosition start, ShardCoordinator shards, Operators operators) {

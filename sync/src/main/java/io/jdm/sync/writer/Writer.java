@@ -11,6 +11,7 @@ import io.jdm.sync.ring.ChangePos;
 import io.jdm.sync.ring.ParkingWaitStrategy;
 import io.jdm.sync.ring.PipelineCounters;
 import io.jdm.sync.ring.RingSlot;
+import io.jdm.sync.ring.StoppedStatement;
 import io.jdm.sync.ring.WriterProgress;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,8 +100,10 @@ public final class Writer implements EventHandler<RingSlot> {
         if (slot.ddl != null) {
             if (id == 0 && !slot.skip) {
                 try {
-                    attempt("DDL " + slot.ddl.sql(), slot.pos(), () -> ddl.apply(connection(), slot.ddl));
+                    attempt("DDL " + slot.ddl.sql(), slot.pos(), slot.ddl::sql, () -> ddl.apply(connection(),
+                            slot.ddl));
                 } catch (SQLException e) {
+                    s.stoppedAt().stopped(StoppedStatement.at(slot.pos(), slot.ddl.sql(), e, false));
                     throw new FatalException(DdlApplier.refused(slot.ddl, ErrorClassifier.oneLine(e)), e);
                 }
             }
@@ -171,7 +175,7 @@ public final class Writer implements EventHandler<RingSlot> {
             String stmt = withCommit(sb);
             ChangePos pos = seenPos;
             try {
-                attempt("checkpoint", pos, () -> execute(stmt));
+                attempt("checkpoint", pos, null, () -> execute(stmt));
             } catch (SQLException e) {
                 throw new FatalException(refused("checkpoint", pos, e), e);
             }
@@ -241,14 +245,18 @@ public final class Writer implements EventHandler<RingSlot> {
         if (LOG.isTraceEnabled()) {
             LOG.trace("writer {} at {}:\n{}", id, pos, stmt);
         }
+        ChangePos first = positions.get(from);
+        Supplier<String> statement = () -> describe(part) + key(part.get(0)); // built only when it fails
         try {
-            attempt(describe(part), pos, () -> execute(stmt, prepared, params));
+            attempt(describe(part), pos, first, statement, () -> execute(stmt, prepared, params));
         } catch (SQLException e) {
             boolean txnTooLarge = ErrorClassifier.isTxnTooLarge(e);
             if (!txnTooLarge && !ErrorClassifier.isEntryTooLarge(e)) {
+                s.stoppedAt().stopped(StoppedStatement.at(first, statement.get(), e, false));
                 throw new FatalException(refused(describe(part), pos, e), e);
             }
             if (to - from == 1) {
+                s.stoppedAt().stopped(StoppedStatement.at(first, statement.get(), e, false));
                 throw new FatalException(tooLarge(part.get(0), pos, txnTooLarge, e), e);
             }
             int mid = (from + to) >>> 1;
@@ -305,15 +313,23 @@ public final class Writer implements EventHandler<RingSlot> {
         void run() throws SQLException;
     }
 
+    /** As {@link #attempt(String, ChangePos, ChangePos, Supplier, SqlWork)} for work of one position. */
+    private void attempt(String what, ChangePos pos, Supplier<String> statement, SqlWork work)
+            throws SQLException, InterruptedException {
+        attempt(what, pos, pos, statement, work);
+    }
+
     /**
      * Runs {@code work} until it commits, under the one retry policy: each retry rolls back and
      * runs the whole work again on a fresh connection. After a lost connection the stored
      * checkpoint row tells whether the commit went through before the connection broke, so a
-     * batch is never applied twice.
+     * batch is never applied twice. While it retries, the status shows {@code statement} (from
+     * {@code first}, its first change) as the one the sync stands at; null: work of no statement.
      *
      * @throws SQLException the first failure no retry can pass, for the caller to name
      */
-    private void attempt(String what, ChangePos pos, SqlWork work) throws SQLException, InterruptedException {
+    private void attempt(String what, ChangePos pos, ChangePos first, Supplier<String> statement, SqlWork work)
+            throws SQLException, InterruptedException {
         try {
             retries.call("sync: writer " + id + ": " + what + " at " + pos, retry -> {
                 if (retry && committedAlready(pos)) {
@@ -325,12 +341,20 @@ public final class Writer implements EventHandler<RingSlot> {
                     rollbackQuietly();
                     if (ErrorClassifier.isRetriable(e)) {
                         closeQuietly();
+                        if (statement != null) {
+                            s.stoppedAt().retrying(id, first, StoppedStatement.at(first, statement.get(), e, true));
+                        }
                     }
                     throw e;
                 }
                 return null;
             });
+            s.stoppedAt().passed(id);
         } catch (Retries.GaveUp e) {
+            s.stoppedAt().passed(id);
+            if (statement != null && !e.stopped()) {
+                s.stoppedAt().stopped(StoppedStatement.at(first, statement.get(), e.getCause(), false));
+            }
             if (e.stopped()) {
                 if (Thread.interrupted()) {
                     throw new InterruptedException("sync: writer " + id + " interrupted while retrying");
