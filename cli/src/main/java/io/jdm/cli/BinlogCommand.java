@@ -2,12 +2,14 @@ package io.jdm.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.jdm.cli.run.StatementStatus;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.sql.SqlDialect;
 import io.jdm.common.sql.SqlScanner;
+import io.jdm.common.sql.StatementText;
 import io.jdm.sync.checkpoint.DdlMarkers;
 import io.jdm.sync.operator.BinlogOperator;
 import io.jdm.sync.operator.OperatorStore;
@@ -193,14 +195,10 @@ final class BinlogCommand implements Callable<Integer> {
         store.ensureTable(c);
         store.put(c, BinlogOperator.of(at.sourceId(), at.file(), at.pos(), kind, statements, at.statement()));
         System.out.println(verb + ": task " + task.name() + ", source " + at.sourceId() + ": the statement at "
-                + at.position() + (at.statement() == null ? "" : " (" + oneLine(at.statement()) + ")") + " " + what
+                + at.position() + (at.statement() == null ? "" : " (" + StatementText.shown(at.statement()) + ")") + " " + what
                 + " when the task's sync reaches it" + (before == null ? "" : ", in place of the waiting binlog "
                 + before.kind().word()) + "; a running task reads it within seconds, a stopped one when started again "
                 + "(jdm run)");
-    }
-
-    private static String oneLine(String sql) {
-        return sql.strip().replaceAll("\\s+", " ");
     }
 
     @Command(name = "skip", mixinStandardHelpOptions = true,
@@ -325,25 +323,14 @@ final class BinlogCommand implements Callable<Integer> {
             List<Map<String, Object>> operators = new ArrayList<>();
             List<Map<String, Object>> stopped = new ArrayList<>();
             try (Connection c = DataSources.connect(task.targetDatabase().toConnectionSpec())) {
-                for (BinlogOperator o : store.list(c, options.sourceId)) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("source", o.sourceId());
-                    m.put("binlogPos", o.position());
-                    m.put("op", o.kind().word());
-                    m.put("sqls", o.statements());
-                    m.put("statement", o.sourceStatement());
-                    m.put("state", o.done() ? "done" : "waiting");
-                    m.put("created", o.created());
-                    m.put("applied", o.applied());
-                    operators.add(m);
-                }
+                operators.addAll(StatementStatus.operators(store.list(c, options.sourceId)));
                 for (String id : options.sourceIds(task)) {
                     DdlMarkers.Marker mk = stoppedAt(c, task, id);
                     if (mk != null) {
                         Map<String, Object> m = new LinkedHashMap<>();
                         m.put("source", id);
                         m.put("binlogPos", mk.pos().file() + ":" + mk.pos().txnPos());
-                        m.put("statement", mk.statement());
+                        m.put("statement", StatementText.shown(mk.statement()));
                         stopped.add(m);
                     }
                 }

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import javax.net.ssl.SSLException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -63,8 +64,7 @@ final class Daemon {
 
     /** Built on first use: every command carries this mixin, and a client sets up TLS (a fifth of a second). */
     private HttpClient client;
-    /** The task file's, read once: loading it again would print its warnings again. */
-    private StatusConfig fromTask;
+    private TaskConfig task;
     private List<X509Certificate> trusted;
 
     String address() {
@@ -113,10 +113,15 @@ final class Daemon {
     }
 
     private StatusConfig fromTask() {
-        if (fromTask == null) {
-            fromTask = TaskFiles.load(taskFile, sources).status();
+        return task().status();
+    }
+
+    /** The task file's task, read once (loading it again would print its warnings again); null without one. */
+    TaskConfig task() {
+        if (taskFile != null && task == null) {
+            task = TaskFiles.load(taskFile, sources);
         }
-        return fromTask;
+        return task;
     }
 
     private Secret token() {
@@ -171,15 +176,29 @@ final class Daemon {
     }
 
     private HttpResponse<String> send(HttpRequest req) {
+        return answer(req).orElseThrow(() -> new FatalException(noAnswer() + ": start the task with 'jdm run "
+                + "TASK.yaml', or pass the task file or --address of the running one"));
+    }
+
+    /** As {@link #get}, or empty when nothing answers at the address: no process runs the task there. */
+    Optional<HttpResponse<String>> getIfAnswered(String path) {
+        return answer(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).GET().build());
+    }
+
+    /** "no jdm answers at ADDRESS". */
+    String noAnswer() {
+        return "no jdm answers at " + address();
+    }
+
+    private Optional<HttpResponse<String>> answer(HttpRequest req) {
         try {
-            return client().send(req, HttpResponse.BodyHandlers.ofString());
+            return Optional.of(client().send(req, HttpResponse.BodyHandlers.ofString()));
         } catch (SSLException e) {
             throw new FatalException("TLS with the jdm at " + address() + " failed: " + e.getMessage() + "; its "
                     + "certificate must be the trusted one (status-tls-cert, or signed by --tls-ca) and name the host "
                     + "connected to");
         } catch (IOException e) {
-            throw new FatalException("no jdm answers at " + address() + ": start the task with 'jdm run TASK.yaml', "
-                    + "or pass the task file or --address of the running one");
+            return Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new FatalException("interrupted while asking the jdm at " + address());

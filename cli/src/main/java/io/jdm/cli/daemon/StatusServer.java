@@ -43,6 +43,7 @@ public final class StatusServer implements AutoCloseable {
             .withObjectEmptySeparator(""))
             .withObjectIndenter(new DefaultIndenter("    ", "\n"))
             .withArrayIndenter(new DefaultIndenter("    ", "\n"));
+    private static final ObjectWriter DM_JSON = new ObjectMapper().writer(DM_PRINTER);
     /** Connections the kernel queues until the server accepts them (see {@link RequestLimits} for open ones). */
     private static final int BACKLOG = 16;
     private final HttpServer server;
@@ -64,7 +65,7 @@ public final class StatusServer implements AutoCloseable {
         HttpServer s = config.tls().isPresent() ? https(addr, config.tls().get()) : HttpServer.create(addr, BACKLOG);
         ControlAccess access = ControlAccess.of(config, s.getAddress());
         RequestLimits limits = new RequestLimits();
-        ObjectWriter json = new ObjectMapper().writer(DM_PRINTER);
+        ObjectWriter json = DM_JSON;
         s.createContext("/status", ex -> respond(ex, "application/json",
                 () -> json.writeValueAsString(provider.status()))).getFilters().add(limits);
         s.createContext("/metrics", ex -> respond(ex, "text/plain; version=0.0.4", provider::metrics))
@@ -101,6 +102,15 @@ public final class StatusServer implements AutoCloseable {
         HttpsServer s = HttpsServer.create(addr, BACKLOG);
         s.setHttpsConfigurator(new HttpsConfigurator(tls.serverContext()));
         return s;
+    }
+
+    /** {@code tree} as {@code /status} prints its answers: as dmctl prints JSON. */
+    public static String json(Object tree) {
+        try {
+            return DM_JSON.writeValueAsString(tree);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException("not a JSON tree: " + e.getMessage(), e);
+        }
     }
 
     public int port() {

@@ -9,6 +9,7 @@ import io.jdm.dump.DumpMetrics;
 import io.jdm.load.LoadMetrics;
 import io.jdm.sync.SyncMetrics;
 import io.jdm.sync.SyncUnit;
+import io.jdm.sync.ring.StoppedStatement;
 import io.jdm.sync.shard.ShardCoordinator;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,7 +25,8 @@ import java.util.Map;
  * {@code "45.00 %"}, and only the section of the unit that runs. Fields jdm has no notion of
  * (relay, sharding groups, DDL locks) are there with DM's empty values. pause-task, resume-task and
  * stop-task answer DM's {@code OperateTaskResponse}. Each subtask carries, apart under {@code "jdm"},
- * its unit's own numbers (queue depths, reader reconnects, latency percentiles, verify hold).
+ * its unit's own numbers (queue depths, reader reconnects, latency percentiles, verify hold) and, in
+ * sync, {@code stoppedAt} and {@code operators} ({@link StatementStatus}).
  */
 final class DmResponses {
     private DmResponses() {
@@ -96,8 +98,26 @@ final class DmResponses {
             m.put("sync", sync(s.sync, master));
         }
         m.put("validation", null);
+        m.put("jdm", own(s)); // jdm's own numbers of the unit, not DM's
+        return m;
+    }
+
+    /**
+     * jdm's own numbers of the unit that runs; for a sync also the statement it stands at (one the
+     * target refused, or a writer retries) and the source's binlog operators ({@link StatementStatus}).
+     */
+    private static Map<String, Object> own(SourceState s) {
         MetricSource unit = s.unit;
-        m.put("jdm", unit == null ? null : unit.status()); // jdm's own numbers of the unit, not DM's
+        if (unit == null) {
+            return null;
+        }
+        Map<String, Object> m = new LinkedHashMap<>(unit.status());
+        SyncUnit sync = s.sync;
+        if (sync != null && unit == sync.metrics()) {
+            StoppedStatement at = sync.stoppedAt();
+            m.put("stoppedAt", at == null ? null : StatementStatus.stoppedAt(at));
+            m.put("operators", StatementStatus.operators(sync.operators()));
+        }
         return m;
     }
 
@@ -195,11 +215,11 @@ final class DmResponses {
     }
 
     /** As go-mysql's {@code Position.String()}. */
-    private static String position(BinlogPosition p) {
+    static String position(BinlogPosition p) {
         return p == null ? "" : "(" + p.file() + ", " + p.pos() + ")";
     }
 
-    private static String gtid(BinlogPosition p) {
+    static String gtid(BinlogPosition p) {
         return p == null ? "" : p.gtidSet();
     }
 
