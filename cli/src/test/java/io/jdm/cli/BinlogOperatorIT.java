@@ -53,6 +53,17 @@ class BinlogOperatorIT {
         assertEquals(at, listed.path("stoppedAt").path(0).path("binlogPos").asText(), listed.toString());
         assertTrue(listed.path("stoppedAt").path(0).path("statement").asText().contains("n_range"), listed.toString());
 
+        // the process has exited: query-status says so and shows what the target holds, the refused DDL included
+        JsonNode exited = stoppedStatus(task);
+        JsonNode own = subTask(exited).path("jdm");
+        assertEquals(at, own.path("stoppedAt").path("binlogPos").asText(), exited.toString());
+        assertEquals(ADD_CHECK.replace("ALTER TABLE t", "ALTER TABLE `" + db + "`.`t`"),
+                own.path("stoppedAt").path("statement").asText(), exited.toString());
+        assertTrue(exited.path("sources").path(0).path("msg").asText().contains("the error is in the last line of "
+                + "the task's log"), exited.toString());
+        assertTrue(own.path("checkpoint").asText().startsWith(at), exited.toString());
+        assertEquals(0, own.path("operators").size(), exited.toString());
+
         Run skip = JdmCommandLineTest.run("binlog", "skip", task.toString());
         assertEquals(0, skip.code(), skip.err());
         assertTrue(skip.out().contains("the statement at " + at + " (") && skip.out().contains("is skipped"),
@@ -60,10 +71,20 @@ class BinlogOperatorIT {
         JsonNode waiting = list(task).path("operators").path(0);
         assertEquals(List.of("s1", at, "skip", "waiting"), List.of(waiting.path("source").asText(),
                 waiting.path("binlogPos").asText(), waiting.path("op").asText(), waiting.path("state").asText()));
+        JsonNode queued = subTask(stoppedStatus(task)).path("jdm").path("operators").path(0);
+        assertEquals(List.of(at, "skip", "waiting"), List.of(queued.path("binlogPos").asText(),
+                queued.path("op").asText(), queued.path("state").asText()), queued.toString());
+        Run text = JdmCommandLineTest.run("query-status", "--text", task.toString());
+        assertTrue(text.out().contains("stopped at  " + at) && text.out().contains("binlog skip at " + at
+                + ": waiting"), text.out());
 
         Process second = start(task, "second");
         try {
             awaitSameRows(db, second, "second");
+            refusedRowsShowWhileRetried(db, task, second);
+            JsonNode passed = awaitStatus(task, second, "second", s -> subTask(s).path("jdm").path("operators")
+                    .path(0).path("state").asText().equals("done")); // the sync reads its operators every 2 s
+            assertTrue(subTask(passed).path("jdm").path("stoppedAt").isNull(), passed.toString());
             // the target drops its own constraint, then gets the source's: the same text as the skipped ALTER
             source.execute("USE " + db, "ALTER TABLE t DROP CONSTRAINT n_range", ADD_CHECK);
             insert(db, 30, 40);
@@ -313,6 +334,67 @@ class BinlogOperatorIT {
             second.destroyForcibly();
         }
         assertEquals(1, count(read("second"), "binlog skip at " + query), read("second"));
+    }
+
+    /**
+     * A trigger on the target refuses the rows of one transaction with a lock wait timeout, which a
+     * writer retries: query-status shows the transaction's position, what it is and the target's
+     * error while it does, and nothing once the trigger is gone and the rows are in.
+     */
+    private void refusedRowsShowWhileRetried(String db, Path task, Process p) throws Exception {
+        target.execute("CREATE TRIGGER " + db + ".refuse BEFORE INSERT ON " + db + ".t FOR EACH ROW "
+                + "SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1205, MESSAGE_TEXT = 'refused by a trigger'");
+        String[] master = source.rows("SHOW MASTER STATUS").get(0).split("\\|");
+        try {
+            insert(db, 100, 105);
+            JsonNode s = awaitStatus(task, p, "second", q -> subTask(q).path("jdm").path("stoppedAt").isObject());
+            JsonNode at = subTask(s).path("jdm").path("stoppedAt");
+            assertEquals(master[0] + ":" + master[1], at.path("binlogPos").asText(), at.toString());
+            assertEquals("retrying", at.path("state").asText(), at.toString());
+            assertEquals(1205, at.path("errorCode").asInt(), at.toString());
+            assertTrue(at.path("error").asText().contains("refused by a trigger"), at.toString());
+            // the rows go to both writers by key: each retries its part
+            assertTrue(at.path("statement").asText().matches("[1-5] change\\(s\\) starting with INSERT on " + db
+                    + "\\.t key \\(id=10[0-4]\\)"), at.toString());
+            Run text = JdmCommandLineTest.run("query-status", "--text", task.toString());
+            assertTrue(text.out().contains("retrying    " + master[0] + ":" + master[1]) && text.out().contains(
+                    "error       (1205) refused by a trigger"), text.out());
+        } finally {
+            target.execute("DROP TRIGGER IF EXISTS " + db + ".refuse");
+        }
+        awaitSameRows(db, p, "second");
+        JsonNode passed = awaitStatus(task, p, "second", q -> subTask(q).path("jdm").path("stoppedAt").isNull());
+        assertEquals("Running", subTask(passed).path("stage").asText(), passed.toString());
+    }
+
+    /** query-status of a task no process runs: exit 1, and what the target holds for it. */
+    private JsonNode stoppedStatus(Path task) throws IOException {
+        Run r = JdmCommandLineTest.run("query-status", task.toString());
+        assertEquals(1, r.code(), r.out() + r.err());
+        JsonNode n = JSON.readTree(r.out());
+        assertTrue(n.path("msg").asText().startsWith("no jdm answers at "), r.out());
+        assertEquals("Stopped", subTask(n).path("stage").asText(), r.out());
+        return n;
+    }
+
+    private static JsonNode subTask(JsonNode status) {
+        return status.path("sources").path(0).path("subTaskStatus").path(0);
+    }
+
+    /** Polls query-status of the running task until {@code until} holds; the process must stay alive. */
+    private JsonNode awaitStatus(Path task, Process p, String log, java.util.function.Predicate<JsonNode> until)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        Run last = null;
+        while (System.nanoTime() < deadline) {
+            assertTrue(p.isAlive(), () -> "jdm exited: " + read(log));
+            last = JdmCommandLineTest.run("query-status", task.toString());
+            if (last.code() == 0 && until.test(JSON.readTree(last.out()))) {
+                return JSON.readTree(last.out());
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("query-status never showed it: " + (last == null ? "" : last.out() + last.err()));
     }
 
     /** A synced table, a constraint the target adds by hand, the source's ALTER that adds one of that name. */
