@@ -16,8 +16,9 @@ import java.util.regex.Pattern;
 
 /**
  * {@code GET /} and {@code /ui}: one self-contained HTML page that polls {@code /status} every two
- * seconds and draws it (stages, progress with an ETA, lag and rows/s, shard locks, errors and the
- * command to run next). It reads only {@code /status}, so it shows nothing {@code /status} does not.
+ * seconds and draws it (stages, progress with an ETA, lag and rows/s, shard locks, the statement a
+ * sync stopped at or retries, binlog operators, errors and the command to run next). It reads only
+ * {@code /status}, so it shows nothing {@code /status} does not.
  *
  * <p>The page's inline style and script are allowed by their SHA-256 in the Content-Security-Policy,
  * not by {@code 'unsafe-inline'}: the hashes are taken from the resource when the class loads, so
