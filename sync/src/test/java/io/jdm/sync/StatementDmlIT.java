@@ -12,6 +12,7 @@ import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import io.jdm.sync.reader.EventDecider;
+import io.jdm.sync.ring.StoppedStatement;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -62,6 +63,14 @@ class StatementDmlIT {
                 && msg.contains(" was logged as a statement, not as row events (its session ran with binlog_format "
                 + "STATEMENT or MIXED)") && !msg.contains("\n"), msg);
         assertEquals(List.of("1:rows"), rows(tgt, db), "what came before the statement, and nothing after it");
+        // the status shows the statement at its QUERY event, where a binlog skip takes it
+        StoppedStatement at = first.stoppedAt();
+        assertEquals("INSERT INTO `" + db + "`.t VALUES (2, 'statement')", at.statement(), at.toString());
+        BinlogPosition query = BinlogPosition.of(at.binlogPos().substring(0, at.binlogPos().lastIndexOf(':')),
+                Long.parseLong(at.binlogPos().substring(at.binlogPos().lastIndexOf(':') + 1)));
+        assertTrue(query.file().equals(before.file()) && query.pos() > before.pos() && !at.retrying()
+                && at.error().equals(msg) && at.errorCode() == 0, at.toString());
+        assertTrue(msg.contains("--binlog-pos " + at.binlogPos() + ")"), msg);
         BinlogPosition checkpoint = first.checkpoint();
         assertTrue(checkpoint.file().equals(before.file()) && checkpoint.pos() <= before.pos(),
                 () -> "checkpoint " + checkpoint + " must be at or before " + before);
