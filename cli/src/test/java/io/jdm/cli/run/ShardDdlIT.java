@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jdm.cli.JdmChild;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
-import io.jdm.embedded.EmbeddedMariaDb;
 import io.jdm.embedded.ServerProfile;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
@@ -51,7 +50,7 @@ class ShardDdlIT {
     /** Short leases, so a killed process's successor takes over within seconds. */
     private static final List<String> LEASE = List.of("-Djdm.lease.renew-ms=300", "-Djdm.lease.expiry-ms=3000");
     private static SqlServer source1;
-    private static EmbeddedMariaDb source2;
+    private static SqlServer source2;
     private static SqlServer target;
 
     @TempDir
@@ -61,7 +60,7 @@ class ShardDdlIT {
     static void servers() {
         source1 = TestServers.shared().source();
         target = TestServers.shared().target();
-        source2 = EmbeddedMariaDb.start("shard-source2", ServerProfile.SOURCE);
+        source2 = TestServers.startSource("shard-source2", ServerProfile.SOURCE); // the shared source's flavour
     }
 
     @AfterAll
