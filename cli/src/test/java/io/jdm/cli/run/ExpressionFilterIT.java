@@ -63,11 +63,13 @@ class ExpressionFilterIT {
             SyncUnit sync = run.awaitSync(Duration.ofMinutes(2));
             assertTrue(sync != null, "sync never started: " + run.failure());
             assertEquals(60, source.rows("SELECT id FROM " + DB + ".t1").size());
-            // the one row the dump keeps and the sync would not: MariaDB does not read the +08:00 of the
-            // timestamp rule's literal, so the source's WHERE compares it in its own time zone
-            String dumpKeeps = "should_skip = 0 OR (should_skip = 1 AND c_timestamp IS NOT NULL)";
+            // on MariaDB, one row the dump keeps and the sync would not: MariaDB does not read the +08:00
+            // of the timestamp rule's literal, so the source's WHERE compares it in its own time zone;
+            // MySQL reads it, and its dump leaves that row out as the sync does
+            boolean mariadb = source.flavor().equals("mariadb");
+            String dumpKeeps = "should_skip = 0" + (mariadb ? " OR (should_skip = 1 AND c_timestamp IS NOT NULL)" : "");
             assertEquals(kept("t1", dumpKeeps), target.hexRows(DB, "t1"), "dumped and loaded");
-            assertEquals(31, target.hexRows(DB, "t1").size());
+            assertEquals(mariadb ? 31 : 30, target.hexRows(DB, "t1").size());
 
             source.execute("ALTER TABLE " + DB + ".t1 DROP COLUMN dummy"); // the script adds it again
             script("db1.increment.sql"); // the same rows again, now read from the binlog
@@ -75,7 +77,7 @@ class ExpressionFilterIT {
             assertEquals(120, source.rows("SELECT id FROM " + DB + ".t1").size());
             assertEquals(kept("t1", dumpKeeps.replace("IS NOT NULL", "IS NOT NULL AND id <= 60")),
                     target.hexRows(DB, "t1"), "synced");
-            assertEquals(61, target.hexRows(DB, "t1").size());
+            assertEquals(mariadb ? 61 : 60, target.hexRows(DB, "t1").size());
         } finally {
             run.stop(Duration.ofSeconds(60));
         }
