@@ -60,7 +60,10 @@ import org.slf4j.LoggerFactory;
  * merged shards at once keeps a shard met late from seeing a sibling's ALTER. A table the target
  * lacks is read from the source as it is now (and the first TABLE_MAP checks the column types).
  * The columns a route adds to the target table (DM's extract-table and its siblings) are dropped
- * from the copy: the source table does not have them.
+ * from the copy: the source table does not have them. In the shard modes a shard's own definition
+ * comes first where the target's is not it: its spool (pessimistic, a shard waiting for a group
+ * DDL) or its shape table (optimistic: the target is the shards' joined table, which a sibling's
+ * DDL may have moved past this shard's position).
  * The scratch schema is dropped at every start. Reader thread only.
  */
 final class SchemaTracker implements AutoCloseable {

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * shard-mode optimistic for one source of a task (see {@link #arrive}). Its state is the shape
- * tables of the meta schema, one per shard ({@code jdm_shape_*}), and DM's named lock per merged table.
+ * tables of the meta schema ({@code jdm_shape_*}), one per shard and one per merged table as it was
+ * before a shard's DDL first changed it, and DM's named lock per merged table.
  */
 final class OptimisticShards {
     private static final Logger LOG = LoggerFactory.getLogger(OptimisticShards.class);
@@ -87,14 +88,8 @@ final class OptimisticShards {
     private void settle(ShardCoordinator.Shard s, TableName next, String ddl, String sourceSql, SourceSession session,
                         Function<TableName, String> sqlOn) throws SQLException {
         String who = sourceId + ":" + s.source;
-        String lock = "jdm-shard-" + Hashes.sha256Hex(store.metaSchema() + "\0" + store.task() + "\0" + s.target, 24);
         try (Connection w = DataSources.connect(target); Statement st = w.createStatement()) {
-            try (ResultSet rs = st.executeQuery("SELECT GET_LOCK(" + Identifiers.literal(lock) + ", 600)")) {
-                if (!rs.next() || rs.getInt(1) != 1) {
-                    throw new FatalException("sync: shard-mode optimistic: another process held the DDL lock of "
-                            + s.target + " for 10 minutes; check the task's other processes and restart");
-                }
-            }
+            lock(st, s.target);
             try {
                 TableShape mine = TableShape.read(w, next);
                 if (mine == null) {
@@ -146,6 +141,9 @@ final class OptimisticShards {
                     run = true;
                 }
                 if (run) {
+                    // the shards with no DDL of their own yet are still at the joined table as it is now
+                    st.execute("CREATE TABLE IF NOT EXISTS " + originName(s.target).quoted() + " LIKE "
+                            + s.target.quoted());
                     GroupDdl.run(w, new ShardStore.Lock(s.target, 0, ddl, GroupDdl.json(session), who, sourceSql,
                             ShardStore.EXECUTING, sourceId, null), false);
                     LOG.info("sync: shard {} changed the shards' joined table: ran on the target: {}", who, ddl);
@@ -158,11 +156,29 @@ final class OptimisticShards {
                 st.execute("RENAME TABLE " + next.quoted() + " TO " + shape.quoted());
                 shapes.add(s.source);
             } finally {
-                try (ResultSet rs = st.executeQuery("SELECT RELEASE_LOCK(" + Identifiers.literal(lock) + ")")) {
-                    rs.next();
-                }
+                unlock(st, s.target);
             }
         }
+    }
+
+    /** Takes the named lock of a merged table that every process of the task takes before changing it. */
+    private void lock(Statement st, TableName merged) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT GET_LOCK(" + Identifiers.literal(lockName(merged)) + ", 600)")) {
+            if (!rs.next() || rs.getInt(1) != 1) {
+                throw new FatalException("sync: shard-mode optimistic: another process held the DDL lock of "
+                        + merged + " for 10 minutes; check the task's other processes and restart");
+            }
+        }
+    }
+
+    private void unlock(Statement st, TableName merged) throws SQLException {
+        try (ResultSet rs = st.executeQuery("SELECT RELEASE_LOCK(" + Identifiers.literal(lockName(merged)) + ")")) {
+            rs.next();
+        }
+    }
+
+    private String lockName(TableName merged) {
+        return "jdm-shard-" + Hashes.sha256Hex(store.metaSchema() + "\0" + store.task() + "\0" + merged, 24);
     }
 
     private TableShape join(List<TableShape> others, List<String> names, TableShape mine, String who, String ddl,
@@ -198,7 +214,12 @@ final class OptimisticShards {
         }
     }
 
-    /** Optimistic: every shard of this source starts from the target table's definition the first time. */
+    /**
+     * Optimistic: every shard of this source that has no shape table yet gets one, as the merged table
+     * was before a shard's DDL first changed it (a shard with no DDL of its own is still there), or, when
+     * none has, as the target table is. Under the merged table's lock, so a change cannot come between
+     * the look and the copy. The tracker starts the shard's copy from it, at this start and every later one.
+     */
     void start(Connection c, Collection<ShardCoordinator.Shard> shards) throws SQLException {
         List<String> left = new ArrayList<>();
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT TABLE_NAME FROM "
@@ -218,8 +239,17 @@ final class OptimisticShards {
                     }
                 }
                 TableName shape = shapeName(s.source, "");
-                if (TableShape.read(c, shape) == null && TableShape.read(c, s.target) != null) {
-                    st.execute("CREATE TABLE IF NOT EXISTS " + shape.quoted() + " LIKE " + s.target.quoted());
+                if (TableShape.read(c, shape) == null) {
+                    lock(st, s.target);
+                    try {
+                        TableName origin = originName(s.target);
+                        TableName from = TableShape.read(c, origin) != null ? origin : s.target;
+                        if (TableShape.read(c, from) != null) {
+                            st.execute("CREATE TABLE IF NOT EXISTS " + shape.quoted() + " LIKE " + from.quoted());
+                        }
+                    } finally {
+                        unlock(st, s.target);
+                    }
                 }
                 if (TableShape.read(c, shape) != null) {
                     shapes.add(s.source);
@@ -232,6 +262,15 @@ final class OptimisticShards {
         List<T> out = new ArrayList<>(a);
         out.add(b);
         return out;
+    }
+
+    /**
+     * The merged table as it was before a shard's DDL first changed it: where a shard whose source
+     * starts later, or that has no shape table yet, starts. Named like a shape, without a suffix.
+     */
+    private TableName originName(TableName merged) {
+        return new TableName(store.metaSchema(), "jdm_shape_" + Hashes.sha256Hex(store.task() + "\0\0"
+                + merged.schema() + "\0" + merged.table(), 16));
     }
 
     private TableName shapeName(TableName shard, String suffix) {
