@@ -19,13 +19,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * The demo end to end at a small size on each flavour: dump, load and sync under writes, then
  * verify. Each flavour's demo starts servers of its own, so the three run side by side.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class DemoIT {
     @TempDir
     Path dir;
 
     @ParameterizedTest
     @EnumSource(ServerFlavor.class)
+    @Execution(ExecutionMode.CONCURRENT) // the class ends when all three have: no other class overlaps
     void demoMigratesUnderWritesAndVerifies(ServerFlavor flavor) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8);

@@ -36,7 +36,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * the request time limit. Connections past the bound are closed at once; silent ones, once the
  * request time is up. The tests wait out the request time limit each on a server of its own, side by side.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class RequestLimitsTest {
     private static final String TOKEN = "a3f1c2e4b5d6978812345678deadbeef";
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -104,6 +103,7 @@ class RequestLimitsTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT) // the class ends when both have: no other class overlaps
     void requestsThatNeverFinishDoNotHoldStatusAndAreClosedAfterTheRequestTimeLimit() throws Exception {
         List<Socket> slow = new ArrayList<>();
         for (int i = 0; i < 8; i++) { // headers that never end, and a body that never comes
@@ -133,6 +133,7 @@ class RequestLimitsTest {
     }
 
     @Test
+    @Execution(ExecutionMode.CONCURRENT) // the class ends when both have: no other class overlaps
     void connectionsOverTheBoundAreClosedAtOnceAndSilentOnesAfterTheRequestTimeLimit() throws Exception {
         List<Socket> silent = new ArrayList<>();
         for (int i = 0; i < RequestLimits.MAX_CONNECTIONS + 8; i++) {
