@@ -25,6 +25,11 @@ import java.util.List;
  * row too long for CONCAT_WS (NULL) adds {@link #OVERSIZE}, which no sum of CRCs reaches, so such
  * a chunk always goes to the row-by-row comparison.
  *
+ * <p>A JSON column compared by type ({@link JsonTyping}) adds its types at the paths its documents
+ * commonly hold ({@link #jsonTypes}), and a row whose document holds such values elsewhere
+ * ({@link #jsonCovered}) hashes to NULL, so its chunk is compared row by row, as an oversized row's
+ * is. Only such columns' expressions change: a table without one checksums as it always did.
+ *
  * <p>A formatting difference between two servers (or a target column in another charset) can make
  * equal chunks checksum differently; that costs a row-by-row look, never a wrong verdict, because
  * rows are then compared as Java values.
@@ -50,17 +55,35 @@ final class ChecksumSql {
      *     and converted to utf8mb4 (about three times the server's work) only where it does not
      */
     static String rowHash(List<Column> columns, List<Column> target) {
+        return rowHash(columns, target, null, null);
+    }
+
+    /**
+     * @param typed per column, true where its JSON types are hashed too ({@link #jsonTypes}) at its
+     *     {@code paths}; null for none. A row whose document is not covered by its paths
+     *     ({@link #jsonCovered}) hashes to NULL, which sends its chunk to the row-by-row look.
+     */
+    static String rowHash(List<Column> columns, List<Column> target, boolean[] typed, List<List<String>> paths) {
         boolean oneCollation = oneUtf8mb4Collation(columns);
         StringBuilder v = new StringBuilder("CRC32(CONCAT_WS(','");
         StringBuilder g = new StringBuilder();
+        List<String> covered = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             Column c = columns.get(i);
             String q = Identifiers.quote(c.name());
             boolean sameCharset = target != null && i < target.size() && sameCharset(c, target.get(i));
             v.append(", ").append(valueExpr(c, q, oneCollation, sameCharset));
+            if (typed != null && typed[i]) {
+                String types = jsonTypes(q, paths.get(i));
+                if (types != null) {
+                    v.append(", ").append(types);
+                }
+                covered.add(jsonCovered(q, paths.get(i)));
+            }
             g.append(", ").append(guardExpr(c, q));
         }
-        return v.append(g).append("))").toString();
+        String hash = v.append(g).append("))").toString();
+        return covered.isEmpty() ? hash : "IF(" + String.join(" AND ", covered) + ", " + hash + ", NULL)";
     }
 
     private static String valueExpr(Column c, String q, boolean oneCollation, boolean sameCharset) {
@@ -72,6 +95,79 @@ final class ChecksumSql {
             case TEXT -> isUtf8mb4Text(c) ? (oneCollation ? q : "CAST(" + q + " AS BINARY)")
                     : sameCharset ? "CAST(" + q + " AS BINARY)" : "CONVERT(" + q + " USING utf8mb4)";
         };
+    }
+
+    /**
+     * The JSON types at {@code paths} of the document in {@code q}: {@code JSON_TYPE(JSON_EXTRACT(q, p))}
+     * of each, comma-joined, empty where absent; null without paths. Paths hold no quote or
+     * backslash ({@link TablePlan#typedPaths}), so their literals read alike under any sql_mode.
+     */
+    static String jsonTypes(String q, List<String> paths) {
+        if (paths.isEmpty()) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("CONCAT_WS(','");
+        for (String p : paths) {
+            sb.append(", IFNULL(JSON_TYPE(JSON_EXTRACT(").append(q).append(", '").append(p).append("')), '')");
+        }
+        return sb.append(')').toString();
+    }
+
+    /**
+     * True when every value of the document in {@code q} whose type its text does not show
+     * ({@link JsonScalars}) lies at one of {@code paths}, so that {@link #jsonTypes} types them all.
+     * The values at the paths are set to null ({@code JSON_REPLACE}; a path holding a non-empty
+     * object or array fails the test, or its members would go unseen), and the printed rest must
+     * hold no number ({@code [5}, {@code , 5}, {@code : 5}, or a document that is one) and no
+     * string a date, time or opaque value prints as ({@code "2020-01-02}, {@code :04:05.000000"},
+     * {@code "base64:type}). It looks for those by REPLACE and LOCATE, every digit made a 0 first:
+     * REGEXP gives up on a long text in MySQL 8.0 (regexp_time_limit). Strings that merely hold such
+     * characters fail it too, which costs their chunk a row-by-row look, never a verdict.
+     *
+     * <p>A path is applied to documents of its own root only, array paths ({@code $[0]…}) to arrays
+     * and member paths ({@code $."a"…}) to objects: MySQL reads {@code [0]} of anything else as
+     * that thing itself, so {@code $[0]} would null a whole object. Below the root that still holds
+     * (a member that is an array in some documents and an object in others): such documents fail
+     * the test.
+     */
+    static String jsonCovered(String q, List<String> paths) {
+        List<String> arrays = paths.stream().filter(p -> p.startsWith("$[")).toList();
+        List<String> objects = paths.stream().filter(p -> p.startsWith("$.")).toList();
+        String scalar = paths.contains("$") ? "JSON_REPLACE(" + q + ", '$', NULL)" : q;
+        String rest = paths.isEmpty() ? q : "CASE JSON_TYPE(" + q + ") WHEN 'ARRAY' THEN " + nulled(q, arrays)
+                + " WHEN 'OBJECT' THEN " + nulled(q, objects) + " ELSE " + scalar + " END";
+        String x = "CONCAT(', ', CONVERT(" + rest + " USING utf8mb4))";
+        x = "REPLACE(REPLACE(" + x + ", ': ', ', '), '[', ', ')";
+        for (char d = '1'; d <= '9'; d++) {
+            x = "REPLACE(" + x + ", '" + d + "', '0')";
+        }
+        x = "REPLACE(" + x + ", ', -', ', 0')";
+        for (String shape : new String[] {"\"0000-00-00", ":00:00.000000\"", "\"base64:type"}) {
+            x = "REPLACE(" + x + ", '" + shape + "', ', 0')";
+        }
+        String containers = arrays.isEmpty() && objects.isEmpty() ? "" : "NOT (CASE JSON_TYPE(" + q + ") WHEN 'ARRAY' THEN "
+                + holdsContainer(q, arrays) + " WHEN 'OBJECT' THEN " + holdsContainer(q, objects) + " ELSE FALSE END) AND ";
+        return "(" + q + " IS NULL OR " + containers + "LOCATE(', 0', " + x + ") = 0)";
+    }
+
+    /** {@code JSON_REPLACE(q, p1, NULL, …)}, or {@code q} without paths. */
+    private static String nulled(String q, List<String> paths) {
+        if (paths.isEmpty()) {
+            return q;
+        }
+        StringBuilder sb = new StringBuilder("JSON_REPLACE(").append(q);
+        paths.forEach(p -> sb.append(", '").append(p).append("', NULL"));
+        return sb.append(')').toString();
+    }
+
+    /** Whether a non-empty object or array is at one of {@code paths}; FALSE without paths. */
+    private static String holdsContainer(String q, List<String> paths) {
+        if (paths.isEmpty()) {
+            return "FALSE";
+        }
+        StringBuilder sb = new StringBuilder("JSON_CONTAINS_PATH(").append(q).append(", 'one'");
+        paths.forEach(p -> sb.append(", '").append(p).append(".*', '").append(p).append("[*]'"));
+        return sb.append(')').toString();
     }
 
     /** Text (not JSON) stored in one and the same known charset on both sides: equal values, equal bytes. */
@@ -159,7 +255,8 @@ final class ChecksumSql {
      * counted in the same pass that hashes the others.
      */
     static String checksum(TablePlan p, Side side, KeyRangeChunk c, List<Object> params) {
-        String hash = "IFNULL(" + rowHash(p.sourceColumns, p.targetColumns) + ", " + OVERSIZE.toPlainString() + ")";
+        String hash = "IFNULL(" + rowHash(p.sourceColumns, p.targetColumns, p.typedJson, p.typedPaths) + ", "
+                + OVERSIZE.toPlainString() + ")";
         String w = side == Side.SOURCE && p.sourceWhere != null ? "(" + p.sourceWhere + ")" : null;
         String select = w == null ? "SELECT COUNT(*), SUM(" + hash + "), COUNT(*)"
                 : "SELECT COUNT(IF(" + w + ", 1, NULL)), SUM(IF(" + w + ", " + hash + ", NULL)), COUNT(*)";

@@ -66,19 +66,25 @@ final class ChunkComparer {
         return new Sums[] {s, get(t)};
     }
 
-    /** Streams the chunk from both sides and merges; returns the number of differing rows. */
+    /**
+     * Streams the chunk from both sides and merges; returns the number of differing rows. JSON
+     * compared by type is asked its types once the streams are closed ({@link JsonTypeCheck}).
+     */
     long narrow(KeyRangeChunk c, RowMerger.Sink sink) throws SQLException {
         TablePlan p = c.plan;
+        JsonTypeCheck types = p.hasTypedJson() ? new JsonTypeCheck(p, sink) : null;
         List<Object> sp = new ArrayList<>();
         String sSql = ChecksumSql.rows(p, Side.SOURCE, c, sp);
         List<Object> tp = new ArrayList<>();
         String tSql = ChecksumSql.rows(p, Side.TARGET, c, tp);
+        long diffs;
         try (PreparedStatement sps = streaming(source, sSql, sp);
              PreparedStatement tps = streaming(target, tSql, tp);
              ResultSet srs = sps.executeQuery();
              ResultSet trs = tps.executeQuery()) {
-            return new RowMerger(p).merge(srs, trs, sink);
+            diffs = new RowMerger(p).merge(srs, trs, types == null ? sink : types);
         }
+        return types == null ? diffs : diffs + types.finish(source, target);
     }
 
     private static PreparedStatement streaming(Connection c, String sql, List<Object> params) throws SQLException {

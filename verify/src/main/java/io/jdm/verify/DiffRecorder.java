@@ -39,6 +39,10 @@ final class DiffRecorder implements RowMerger.Sink {
     public void changed(Object[] source, Object[] target, List<Integer> columns) {
         List<ColumnDiff> cols = new ArrayList<>();
         for (int i : columns) {
+            if (source[i] instanceof TypedJson s && target[i] instanceof TypedJson t) { // same text, other types
+                cols.add(new ColumnDiff(plan.sourceColumns.get(i).name(), s.showAgainst(t), t.showAgainst(s)));
+                continue;
+            }
             cols.add(new ColumnDiff(plan.sourceColumns.get(i).name(), Values.show(plan.sourceColumns.get(i), source[i]),
                     Values.show(plan.targetColumns.get(i), target[i])));
         }

@@ -6,6 +6,7 @@ import io.jdm.common.error.FatalException;
 import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.JsonDocument;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.sql.ValueEncoder;
 import java.io.BufferedWriter;
@@ -125,7 +126,9 @@ final class FixSql implements AutoCloseable {
 
         /**
          * A row the target lacks or holds with other values: write the source's row, with the values
-         * of the columns its route adds.
+         * of the columns its route adds. A JSON document read with its types ({@link TypedJson}) is
+         * written with them; one holding a value no SQL expression gives its type (a TIMESTAMP, an
+         * opaque BLOB) is not repaired, and the file says so.
          */
         synchronized void put(Object[] source) {
             StringBuilder sb = new StringBuilder(plan.hasKey() ? "REPLACE INTO " : "INSERT INTO ");
@@ -148,7 +151,17 @@ final class FixSql implements AutoCloseable {
             for (int i = 0; i < cols.size(); i++) {
                 if (!cols.get(i).generated()) {
                     sb.append(first ? "" : ",");
-                    ValueEncoder.append(sb, cols.get(i), source[i]);
+                    Object v = source[i];
+                    if (v instanceof TypedJson t) {
+                        JsonDocument d = t.document();
+                        String refusal = refusal(d);
+                        if (refusal != null) {
+                            comment("not repaired: " + DiffRecorder.key(plan, cols, source) + ": " + refusal);
+                            return;
+                        }
+                        v = d;
+                    }
+                    ValueEncoder.append(sb, cols.get(i), v);
                     first = false;
                 }
             }
@@ -156,6 +169,11 @@ final class FixSql implements AutoCloseable {
                 sb.append(',').append(extra.literal(i));
             }
             write(replaceOut, sb.append(");\n"));
+        }
+
+        private static String refusal(JsonDocument d) {
+            return d.typed().stream().filter(t -> t.expression() == null).map(JsonDocument.Typed::refusal).findFirst()
+                    .orElse(null);
         }
 
         /** A line the file explains but no statement repairs (a key two shards hold: which row is right?). */

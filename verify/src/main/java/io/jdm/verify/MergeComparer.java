@@ -82,7 +82,9 @@ final class MergeComparer {
             TablePlan[] plans = new TablePlan[n];
             for (int i = 0; i < n; i++) {
                 MergedTable.Shard s = m.shards().get(i);
-                plans[i] = TablePlan.prepare(shards[i], target, new TablePair(s.table(), m.target()), s.where());
+                // a merge compares JSON by text (JsonTyping)
+                plans[i] = TablePlan.prepare(shards[i], target, new TablePair(s.table(), m.target()), s.where(),
+                        JsonTyping.TEXT);
             }
             String mismatch = mismatch(m, plans);
             if (mismatch != null) {

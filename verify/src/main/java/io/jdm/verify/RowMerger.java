@@ -21,6 +21,10 @@ final class RowMerger {
         void extra(Object[] target) throws SQLException;
 
         void changed(Object[] source, Object[] target, List<Integer> columns) throws SQLException;
+
+        /** A row in both with equal values; JSON compared by type still awaits its types ({@link JsonTypeCheck}). */
+        default void matched(Object[] source, Object[] target) throws SQLException {
+        }
     }
 
     private final TablePlan plan;
@@ -51,6 +55,8 @@ final class RowMerger {
                 if (!changed.isEmpty()) {
                     sink.changed(s, t, changed);
                     diffs++;
+                } else {
+                    sink.matched(s, t);
                 }
                 s = next(source, plan.sourceColumns);
                 t = next(target, plan.targetColumns);
@@ -72,7 +78,9 @@ final class RowMerger {
     List<Integer> changedColumns(Object[] s, Object[] t) {
         List<Integer> out = new ArrayList<>(0);
         for (int i = 0; i < s.length; i++) {
-            if (!Values.same(plan.sourceColumns.get(i), s[i], t[i], plan.json[i])) {
+            boolean same = plan.typedJson[i] ? Values.sameJsonValue((String) s[i], (String) t[i])
+                    : Values.same(plan.sourceColumns.get(i), s[i], t[i], plan.json[i]);
+            if (!same) {
                 out.add(i);
             }
         }

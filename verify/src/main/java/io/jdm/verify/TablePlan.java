@@ -4,6 +4,7 @@ import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
+import io.jdm.common.sql.ResultSetValues;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -21,10 +22,18 @@ import java.util.regex.Pattern;
 
 /**
  * How one table pair is compared: the columns (the source's written columns, matched by name on the
- * target), which of them form the key that orders and chunks the rows, which hold JSON, and which of
- * the source's rows the task copies.
+ * target), which of them form the key that orders and chunks the rows, which hold JSON (and which of
+ * those are MySQL's on both sides, compared by type too: {@link JsonTyping}), and which of the
+ * source's rows the task copies.
  */
 final class TablePlan {
+    /**
+     * Documents read to learn a JSON column's paths. A document with a number or a date elsewhere
+     * sends its chunk to the row-by-row look, so this only has to cover what most rows hold.
+     */
+    static final int SAMPLE_ROWS = 100;
+    /** Paths per JSON column the checksum asks types at: each costs a JSON_EXTRACT per row. */
+    static final int CHECKSUM_PATHS = 64;
     private static final Pattern JSON_CHECK = Pattern.compile("(?i)^\\s*json_valid\\(`((?:[^`]|``)+)`\\)\\s*$");
 
     final TablePair pair;
@@ -36,6 +45,14 @@ final class TablePlan {
     /** Positions in the compared columns of the key, in key order; empty when the table has no key. */
     final int[] key;
     final boolean[] json;
+    /** The JSON columns compared by value and type ({@link JsonTyping}); all false when compared by text. */
+    final boolean[] typedJson;
+    /**
+     * Per column, the paths the chunk checksum asks the JSON types at ({@link ChecksumSql#jsonTypes}):
+     * those the first {@link #SAMPLE_ROWS} source rows' documents hold the most, at most
+     * {@link #CHECKSUM_PATHS}; empty for a column not compared by type.
+     */
+    final List<List<String>> typedPaths;
     /**
      * The condition the source rows the task copies meet (its expression filters), null for all:
      * only they are compared, so a row the task leaves out is neither missing nor fixed. The target
@@ -44,13 +61,16 @@ final class TablePlan {
     final String sourceWhere;
 
     private TablePlan(TablePair pair, TableSchema sourceSchema, List<Column> sourceColumns,
-                      List<Column> targetColumns, int[] key, boolean[] json, String sourceWhere) {
+                      List<Column> targetColumns, int[] key, boolean[] json, boolean[] typedJson,
+                      List<List<String>> typedPaths, String sourceWhere) {
         this.pair = pair;
         this.sourceSchema = sourceSchema;
         this.sourceColumns = List.copyOf(sourceColumns);
         this.targetColumns = List.copyOf(targetColumns);
         this.key = key;
         this.json = json;
+        this.typedJson = typedJson;
+        this.typedPaths = List.copyOf(typedPaths);
         this.sourceWhere = sourceWhere == null || sourceWhere.isBlank() ? null : sourceWhere;
     }
 
@@ -76,6 +96,16 @@ final class TablePlan {
         return all;
     }
 
+    /** True when a JSON column is compared by type: see {@link JsonTypeCheck}. */
+    boolean hasTypedJson() {
+        for (boolean t : typedJson) {
+            if (t) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     boolean isKeyColumn(int index) {
         for (int k : key) {
             if (k == index) {
@@ -89,9 +119,10 @@ final class TablePlan {
      * Reads both schemas and matches them; a mismatch the comparison cannot work around is a {@link PlanException}.
      *
      * @param where the source table's condition for the rows the task copies ({@link VerifyConfig#tableWhere})
+     * @param typing how the servers let MySQL JSON columns be compared
      */
-    static TablePlan prepare(Connection source, Connection target, TablePair pair, Function<TableSchema, String> where)
-            throws SQLException {
+    static TablePlan prepare(Connection source, Connection target, TablePair pair, Function<TableSchema, String> where,
+                             JsonTyping typing) throws SQLException {
         TableSchema s = SchemaReader.read(source, pair.source());
         TableSchema t;
         try {
@@ -134,7 +165,50 @@ final class TablePlan {
             json[i] = "json".equals(sc.get(i).dataType()) || "json".equals(tc.get(i).dataType())
                     || jsonNames.contains(sc.get(i).name().toLowerCase(Locale.ROOT));
         }
-        return new TablePlan(pair, s, sc, tc, key, json, where.apply(s));
+        boolean[] typed = new boolean[sc.size()];
+        for (int i = 0; i < typed.length; i++) {
+            typed[i] = typing.typed() && key.length > 0 && sc.get(i).isJson() && tc.get(i).isJson();
+        }
+        return new TablePlan(pair, s, sc, tc, key, json, typed, samplePaths(source, pair.source(), sc, typed),
+                where.apply(s));
+    }
+
+    /**
+     * Per typed column, the paths of its first {@link #SAMPLE_ROWS} documents
+     * ({@link JsonScalars#commonPaths}) but those with a quote or backslash in a key, whose SQL
+     * literal would depend on the sql_mode.
+     */
+    private static List<List<String>> samplePaths(Connection source, TableName table, List<Column> columns,
+                                                  boolean[] typed) throws SQLException {
+        List<Column> read = new ArrayList<>();
+        for (int i = 0; i < typed.length; i++) {
+            if (typed[i]) {
+                read.add(columns.get(i));
+            }
+        }
+        List<List<String>> docs = new ArrayList<>();
+        read.forEach(c -> docs.add(new ArrayList<>()));
+        if (!read.isEmpty()) {
+            try (PreparedStatement ps = source.prepareStatement("SELECT " + ResultSetValues.selectList(read) + " FROM "
+                    + table.quoted() + " LIMIT " + SAMPLE_ROWS);
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    for (int k = 0; k < read.size(); k++) {
+                        String d = rs.getString(k + 1);
+                        if (d != null) {
+                            docs.get(k).add(d);
+                        }
+                    }
+                }
+            }
+        }
+        List<List<String>> out = new ArrayList<>();
+        int k = 0;
+        for (boolean t : typed) {
+            out.add(t ? JsonScalars.commonPaths(docs.get(k++), CHECKSUM_PATHS).stream()
+                    .filter(p -> p.indexOf('\\') < 0 && p.indexOf('\'') < 0).toList() : List.of());
+        }
+        return out;
     }
 
     /**

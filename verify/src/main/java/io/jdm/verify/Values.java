@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
+import java.util.Comparator;
 
 /**
  * Java's view of canonical values ({@link io.jdm.common.sql.ResultSetValues}): ordering that agrees
@@ -19,6 +20,14 @@ final class Values {
     /** Decimals as BigDecimal (trailing zeros stripped by the node factory), so 2.50 equals 2.5 exactly. */
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+    /** Numbers equal by value, anything else by {@link JsonNode#equals}; 0 for equal, as Comparator says. */
+    private static final Comparator<JsonNode> NUMBERS_BY_VALUE = (x, y) -> {
+        if (x.isNumber() && y.isNumber()) {
+            return x.decimalValue().compareTo(y.decimalValue());
+        }
+        return x.equals(y) ? 0 : 1;
+    };
 
     private Values() {
     }
@@ -72,8 +81,33 @@ final class Values {
         return false;
     }
 
-    /** The SQL literal of a value for the report, shortened. */
+    /**
+     * True when two MySQL-printed JSON texts are the same JSON value with numbers compared by value
+     * ({@code 3} and {@code 3.0}, as MySQL 5.7 and 8.0 print one double, or a DECIMAL's
+     * {@code 1.50} and a DOUBLE's {@code 1.5}): for columns whose types are compared apart
+     * ({@link TypedJson}). Text that is not JSON is the same only as the same text.
+     */
+    static boolean sameJsonValue(String a, String b) {
+        if (a == null || b == null) {
+            return a == b;
+        }
+        if (a.equals(b)) {
+            return true;
+        }
+        try {
+            JsonNode x = JSON.readTree(a);
+            JsonNode y = JSON.readTree(b);
+            return x != null && y != null && x.equals(NUMBERS_BY_VALUE, y);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The SQL literal of a value for the report, shortened; a {@link TypedJson} with its types. */
     static String show(Column c, Object v) {
+        if (v instanceof TypedJson t) {
+            return t.show();
+        }
         String s = ValueEncoder.encode(c, v);
         return s.length() > 64 ? s.substring(0, 61) + "..." : s;
     }

@@ -74,7 +74,7 @@ public final class Verifier {
              Connection tgt = connect(config.target(), "target");
              FixSql fix = config.fixSqlDir() == null ? null : new FixSql(config.fixSqlDir(), fixed);
              ProgressLogger progress = new ProgressLogger(config.task(), "verify", metrics, 10)) {
-            List<TablePlan> plans = prepare(src, tgt, tallies);
+            List<TablePlan> plans = prepare(src, tgt, tallies, JsonTyping.of(src, tgt));
             metrics.tables(plans.size() + merged.size());
             SnapshotOptions snap = config.snapshot();
             List<KeyRangeChunk> pending = null;
@@ -156,11 +156,12 @@ public final class Verifier {
         return r;
     }
 
-    private List<TablePlan> prepare(Connection src, Connection tgt, Map<TablePair, TableTally> tallies) {
+    private List<TablePlan> prepare(Connection src, Connection tgt, Map<TablePair, TableTally> tallies,
+                                    JsonTyping typing) {
         List<TablePlan> plans = new ArrayList<>();
         for (TableTally t : tallies.values()) {
             try {
-                plans.add(TablePlan.prepare(src, tgt, t.pair(), config.tableWhere()));
+                plans.add(TablePlan.prepare(src, tgt, t.pair(), config.tableWhere(), typing));
             } catch (TablePlan.PlanException e) {
                 t.fail(e.getMessage());
             } catch (SQLException e) {

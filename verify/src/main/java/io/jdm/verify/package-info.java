@@ -12,6 +12,8 @@
  *
  * The checksum text is built from the source column types and is only a fast filter: a chunk that
  * checksums differently is decided by comparing canonical values, so formatting never makes a
- * correct copy look different.
+ * correct copy look different. MySQL JSON on two MySQL servers is compared by value and type
+ * ({@link io.jdm.verify.JsonTyping}): the checksum hashes the types at the paths a table's documents
+ * commonly hold, and rows are asked their types by path.
  */
 package io.jdm.verify;

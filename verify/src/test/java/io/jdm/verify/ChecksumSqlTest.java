@@ -50,6 +50,34 @@ class ChecksumSqlTest {
     }
 
     @Test
+    void jsonTypesAreHashedOnlyForColumnsComparedByType() {
+        List<Column> cols = List.of(col("id", "int", "int"), col("j", "json", "json"), text("s", "utf8mb4"));
+        List<List<String>> paths = List.of(List.of(), List.of("$.\"a\"", "$[0]"), List.of());
+        // no column typed: the very text a table without JSON gets
+        assertEquals(ChecksumSql.rowHash(cols), ChecksumSql.rowHash(cols, null, new boolean[3], paths));
+        String h = ChecksumSql.rowHash(cols, null, new boolean[] {false, true, false}, paths);
+        String types = "CONCAT_WS(',', IFNULL(JSON_TYPE(JSON_EXTRACT(`j`, '$.\"a\"')), ''),"
+                + " IFNULL(JSON_TYPE(JSON_EXTRACT(`j`, '$[0]')), ''))";
+        assertTrue(h.startsWith("IF((`j` IS NULL OR NOT (CASE JSON_TYPE(`j`) WHEN 'ARRAY' THEN"
+                + " JSON_CONTAINS_PATH(`j`, 'one', '$[0].*', '$[0][*]') WHEN 'OBJECT' THEN JSON_CONTAINS_PATH(`j`, 'one',"
+                + " '$.\"a\".*', '$.\"a\"[*]') ELSE FALSE END) AND LOCATE(', 0', REPLACE(REPLACE("), h);
+        // each path nulled in documents of its root only; every digit a 0; the shapes that betray a type
+        assertTrue(h.contains("CONCAT(', ', CONVERT(CASE JSON_TYPE(`j`) WHEN 'ARRAY' THEN JSON_REPLACE(`j`, '$[0]', NULL)"
+                + " WHEN 'OBJECT' THEN JSON_REPLACE(`j`, '$.\"a\"', NULL) ELSE `j` END USING utf8mb4)), ': ', ', '),"
+                + " '[', ', '), '1', '0'), '2', '0'), '3', '0'), '4', '0'), '5', '0'), '6', '0'), '7', '0'), '8', '0'),"
+                + " '9', '0'), ', -', ', 0'), '\"0000-00-00', ', 0'), ':00:00.000000\"', ', 0'), '\"base64:type', ', 0'))"
+                + " = 0), CRC32("), h);
+        assertTrue(h.endsWith(", CRC32(CONCAT_WS(',', `id`, CONVERT(`j` USING utf8mb4), " + types
+                + ", CAST(`s` AS BINARY), ISNULL(`id`), IFNULL(CHAR_LENGTH(`j`), -1), IFNULL(LENGTH(`s`), -1))), NULL)"), h);
+        // without paths: only the test that the document holds no value of a type its text hides
+        String bare = ChecksumSql.rowHash(cols, null, new boolean[] {false, true, false},
+                List.of(List.of(), List.of(), List.of()));
+        assertTrue(bare.startsWith("IF((`j` IS NULL OR LOCATE(', 0', "), bare);
+        assertFalse(bare.contains("JSON_REPLACE"), bare);
+        assertTrue(bare.contains("CONCAT(', ', CONVERT(`j` USING utf8mb4))"), bare);
+    }
+
+    @Test
     void orderExpressionsMatchJavaOrdering() {
         assertEquals("CAST(CONVERT(`s` USING utf8mb4) AS BINARY)", ChecksumSql.orderExpr(col("s", "varchar", "x")));
         assertEquals("CAST(CONVERT(`e` USING utf8mb4) AS BINARY)", ChecksumSql.orderExpr(col("e", "enum", "enum('b','a')")));
