@@ -210,6 +210,11 @@ class BinlogOperatorIT {
         Process first = start(task, "first");
         try {
             awaitSameRows(db, first, "first");
+            long syncing = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!read("first").contains("-> sync") && System.nanoTime() < syncing) {
+                Thread.sleep(100); // the load's rows are in before its unit ends: pause the sync, not the load
+            }
+            assertTrue(read("first").contains("-> sync"), read("first"));
             target.execute("ALTER TABLE " + db + ".t ADD CONSTRAINT n_range CHECK (n >= 0)");
             assertEquals(0, JdmCommandLineTest.run("pause-task", task.toString()).code());
             source.execute("USE " + db, ADD_CHECK);
@@ -252,6 +257,11 @@ class BinlogOperatorIT {
         String at = null;
         try {
             awaitSameRows(db, first, "first");
+            long syncing = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!read("first").contains("-> sync") && System.nanoTime() < syncing) {
+                Thread.sleep(100); // the load's rows are in before its unit ends: pause the sync, not the load
+            }
+            assertTrue(read("first").contains("-> sync"), read("first"));
             target.execute("ALTER TABLE " + db + ".t ADD CONSTRAINT n_range CHECK (n >= 0)");
             assertEquals(0, JdmCommandLineTest.run("pause-task", task.toString()).code());
             source.execute("USE " + db, ADD_CHECK);
