@@ -3,27 +3,36 @@ package io.jdm.cli.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.cli.JdmChild;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** One task on one database: a table t with rows, a marker table m, a task file. */
 final class OnlineDdlTask implements AutoCloseable {
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
     /** Short leases, so the next process takes over a killed one within seconds. */
     private static final List<String> LEASE = List.of("-Djdm.lease.renew-ms=300", "-Djdm.lease.expiry-ms=1500");
 
     private final SqlServer source = TestServers.shared().source();
     private final SqlServer target = TestServers.shared().target();
     private final Path dir;
+    private final int statusPort;
     private final List<Process> started = new ArrayList<>();
     final String db;
     final String q;
@@ -47,6 +56,7 @@ final class OnlineDdlTask implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
+        this.statusPort = port;
         this.task = Files.writeString(dir.resolve(name + ".yaml"), String.join("\n",
                 "name: " + name,
                 "task-mode: all",
@@ -71,10 +81,19 @@ final class OnlineDdlTask implements AutoCloseable {
         return p;
     }
 
-    /** Writes marker row {@code k} on the source and waits for it on the target. */
+    /**
+     * Writes marker row {@code k} on the source and waits for it on the target, read there only once
+     * the process's status says its sync runs: a MariaDB 11.4 target can hang both a LOAD DATA into
+     * an empty table (InnoDB's bulk insert) and a SELECT of that table that comes while it runs.
+     */
     void marker(Process p, int k) throws Exception {
         source.execute("INSERT INTO " + q + "m VALUES (" + k + ")");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!syncing()) {
+            assertTrue(p.isAlive(), () -> "jdm exited before marker " + k + ": " + logs());
+            assertTrue(System.nanoTime() < deadline, () -> "jdm's sync never ran: " + logs());
+            Thread.sleep(100);
+        }
         while (System.nanoTime() < deadline) {
             assertTrue(p.isAlive(), () -> "jdm exited before marker " + k + ": " + logs());
             try {
@@ -87,6 +106,21 @@ final class OnlineDdlTask implements AutoCloseable {
             Thread.sleep(50);
         }
         throw new AssertionError("marker " + k + " never reached the target: " + logs());
+    }
+
+    /** Whether the status endpoint says the task's sync unit runs (false while no process serves it). */
+    private boolean syncing() {
+        try {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + statusPort
+                    + "/status")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode sub = new ObjectMapper().readTree(r.body()).path("sources").path(0).path("subTaskStatus").path(0);
+            return sub.path("unit").asText().equals("Sync");
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** SIGKILL, then until the killed process's lease has expired. */

@@ -103,6 +103,11 @@ final class DdlPlanner {
         }
         List<DdlChange> out = new ArrayList<>();
         for (ParsedDdl one : parsed.split()) {
+            String unfaithful = online == null ? null : online.unfaithful(one, event);
+            if (unfaithful != null) {
+                throw new FatalException("sync: online DDL at " + pos.apply(out.size()).restartPoint() + " ("
+                        + UnreadableDdlException.shorten(sql) + "): " + unfaithful + "; then restart the task");
+            }
             List<OnlineDdl.Part> parts = online == null ? List.of(OnlineDdl.Part.same(one))
                     : online.translate(one, pos.apply(out.size()), defaultDb, session);
             for (OnlineDdl.Part part : parts) {

@@ -29,7 +29,9 @@ import org.slf4j.LoggerFactory;
  * t}) the recorded ALTERs are what is applied to the real table, once, each in the session and
  * default database it ran in on the source, in place of the swap. The rename of the real table to
  * the trash name is not applied: on the target the real table stays where it is between the two
- * statements of a two-step cut-over.
+ * statements of a two-step cut-over. The RENAME, not the rule, says which table the ghost table is
+ * swapped in as (pt-online-schema-change's {@code __t_new}, when {@code _t_new} exists, is t's).
+ * What the target cannot be given as the source has it (see {@link #unfaithful}) stops the task.
  *
  * <p>A migration takes hours, so what is recorded must outlive the process. It is kept in
  * {@link OnlineDdlStore} ({@code {meta}.{task}_onlineddl}), always as it is at the checkpoint:
@@ -106,7 +108,8 @@ final class OnlineDdl {
             return List.of(); // a trash table's statement, or the real table renamed to the trash name
         }
         if (d.kind() == EventType.RENAME_TABLE) {
-            return real.equals(d.renamedTo()) ? cutOver(real) : forget(real, "renamed to " + d.renamedTo());
+            TableName to = cutOverOnto(d, primary, real);
+            return to != null ? cutOver(primary, real, to) : forget(real, "renamed to " + d.renamedTo());
         }
         if (d.kind() == EventType.ALTER_TABLE || d.kind() == EventType.CREATE_INDEX
                 || d.kind() == EventType.DROP_INDEX) {
@@ -117,6 +120,67 @@ final class OnlineDdl {
             return forget(real, (d.kind() == EventType.DROP_TABLE ? "dropped" : "created again"));
         }
         return List.of();
+    }
+
+    /**
+     * Why {@code d} cannot be followed so that the target's table ends as the source's, and what to do,
+     * or null. Asked of a statement as it is planned, not of one a binlog operator stands in for.
+     * <ul>
+     * <li>A shadow table created with foreign keys: the tool names them apart from the real table's
+     *     (pt-online-schema-change adds or takes off a leading underscore, as InnoDB keeps constraint
+     *     names unique per database), so after the cut-over the source's table has constraint names
+     *     the recorded ALTERs do not give the target's.</li>
+     * <li>A cut-over while ALTERs of another shadow table wait for the same real table: which of them
+     *     the swapped-in table got cannot be told.</li>
+     * </ul>
+     *
+     * @param event {@code file:pos} of the statement's QUERY event, for a binlog operator
+     */
+    String unfaithful(ParsedDdl d, String event) {
+        if (d.isDatabase() || d.touched().stream().noneMatch(rules::isShadow)) {
+            return null;
+        }
+        TableName ghost = d.primary();
+        TableName real = rules.ghostReal(ghost);
+        if (real == null) {
+            return null;
+        }
+        if (d.kind() == EventType.CREATE_TABLE
+                && d.refs().stream().anyMatch(r -> r.role() == ParsedDdl.Role.REFERENCES)) {
+            return "the shadow table " + ghost + " is created with foreign keys, which the online schema change tool "
+                    + "names apart from the real table's (pt-online-schema-change adds or takes off a leading "
+                    + "underscore): after its cut-over the source's table has constraint names the target's cannot "
+                    + "get from the recorded ALTERs; skip this statement (jdm binlog skip TASK.yaml --binlog-pos "
+                    + event + ") to have the cut-over apply the ALTERs with the target's names kept, and after it "
+                    + "rename the foreign keys of the target's " + real + " as the source's are";
+        }
+        TableName to = d.kind() == EventType.RENAME_TABLE ? cutOverOnto(d, ghost, real) : null;
+        List<TableName> others = to == null ? List.of() : recorded.getOrDefault(real, List.of()).stream()
+                .map(e -> e.row().ghost()).filter(g -> !g.equals(ghost)).distinct().toList();
+        if (!others.isEmpty()) {
+            return "the shadow table " + ghost + " is renamed to " + to + " while ALTERs of " + others + " wait for "
+                    + "the same real table " + real + ": which of them " + to + " got cannot be told; make the "
+                    + "target's " + to + " what the source's became and skip this statement (jdm binlog skip "
+                    + "TASK.yaml --binlog-pos " + event + "), or give the target statements in its place (jdm binlog "
+                    + "replace TASK.yaml --binlog-pos " + event + " --sql ...)";
+        }
+        return null;
+    }
+
+    /**
+     * The table a RENAME of the shadow table {@code ghost} swaps it in as, or null when it is no cut-over:
+     * the real table its rule names, or any table but a shadow or trash one when ALTERs of {@code ghost}
+     * wait. pt-online-schema-change names its table {@code __t_new} when {@code _t_new} exists (a
+     * leftover of an earlier run), which DM's rule reads as the shadow table of {@code _t}; its
+     * RENAME says which table it is.
+     */
+    private TableName cutOverOnto(ParsedDdl d, TableName ghost, TableName real) {
+        TableName to = d.renamedTo();
+        if (to.equals(real)) {
+            return to;
+        }
+        boolean waiting = recorded.getOrDefault(real, List.of()).stream().anyMatch(e -> e.row().ghost().equals(ghost));
+        return waiting && !rules.isShadow(to) ? to : null;
     }
 
     private List<Part> record(ParsedDdl d, TableName ghost, TableName real, ChangePos at, String schema,
@@ -141,22 +205,33 @@ final class OnlineDdl {
                 + DdlPlanner.oneLine(sql), c -> store.record(c, row)));
     }
 
-    private List<Part> cutOver(TableName real) {
+    private List<Part> cutOver(TableName ghost, TableName real, TableName to) {
         List<Entry> list = recorded.remove(real);
-        LOG.info("sync: online DDL cut-over on {}: applying {} recorded statement(s) in place of the swap", real,
+        LOG.info("sync: online DDL cut-over on {}: applying {} recorded statement(s) in place of the swap", to,
                 list == null ? 0 : list.size());
         if (list == null) {
             return List.of();
         }
+        if (!to.equals(real)) {
+            LOG.info("sync: online DDL: the shadow table {} is swapped in as {}, not as the {} its name says: its "
+                    + "recorded statements apply to {}", ghost, to, real, to);
+        }
         List<Part> out = new ArrayList<>();
         for (Entry e : list) {
-            out.add(new Part(e.ddl(), e.row().schema(), e.session(), null, null));
+            out.add(new Part(to.equals(real) ? e.ddl() : onto(e.ddl(), real, to), e.row().schema(), e.session(),
+                    null, null));
         }
         if (store != null) {
-            out.add(stepAlone(real, "online DDL cut-over on " + real + ": " + list.size()
+            out.add(stepAlone(to, "online DDL cut-over on " + to + ": " + list.size()
                     + " recorded statement(s) applied, forgotten", c -> store.forget(c, real)));
         }
         return out;
+    }
+
+    /** {@code d}, recorded for {@code real}, on {@code to}. */
+    private static ParsedDdl onto(ParsedDdl d, TableName real, TableName to) {
+        String sql = d.rewrite(n -> to, r -> r.role() == ParsedDdl.Role.TABLE && r.name().equals(real));
+        return DdlParser.parse(to.schema(), sql, d.dialect(), d.grammar());
     }
 
     private List<Part> forget(TableName real, String why) {
