@@ -19,6 +19,7 @@ public final class Jdm implements Runnable {
     private static final List<Class<?>> COMMANDS = List.of(CheckCommand.class, DumpCommand.class, LoadCommand.class,
             SyncCommand.class, RunCommand.class, StatusCommand.class, OperateTaskCommand.Pause.class,
             OperateTaskCommand.Resume.class, OperateTaskCommand.Stop.class, ShardLockCommand.class, BinlogCommand.class, HandleErrorCommand.class,
+            ValidationCommand.class,
             VerifyCommand.class, BenchCommand.class, DemoCommand.class);
 
     @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,

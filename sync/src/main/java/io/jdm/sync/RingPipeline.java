@@ -80,7 +80,7 @@ final class RingPipeline {
 
     /** Wires the stages; they run from {@link #start()}. */
     void build(AppliedFilter applied, GlobalCheckpoint checkpoint, long batchBytes, Predicate<ChangePos> safeMode,
-               io.jdm.common.jdbc.ConnectionSpec writerTarget) {
+               io.jdm.common.jdbc.ConnectionSpec writerTarget, io.jdm.sync.ring.CommitListener committed) {
         NamedThreadFactory named = new NamedThreadFactory(cfg.task(), "sync", "ring");
         ThreadFactory quietOnHalt = r -> {
             Thread t = named.newThread(r);
@@ -95,7 +95,7 @@ final class RingPipeline {
         WriterSettings ws = new WriterSettings(cfg.task(), writerTarget, cfg.workerCount(), cfg.batch(),
                 cfg.compact(), cfg.multipleRows(), checkpoint.generation(), safeMode, cfg.retryBudget(),
                 cfg.retryMaxBackoff(), cfg.checkpointFlushInterval(), failed, disowned, budget, batchBytes,
-                stoppedAt);
+                stoppedAt, committed);
         DrainBarrier barrier = new DrainBarrier(cfg.workerCount(), failed);
         DdlApplier ddl = new DdlApplier(checkpoint.store(), checkpoint.markers(), checkpoint.pendingDdl(),
                 checkpoint.generation(), cfg.workerCount(), counters.ddl::increment);

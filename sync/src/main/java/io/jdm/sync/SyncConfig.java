@@ -4,6 +4,7 @@ import io.jdm.common.config.OnlineDdlConfig;
 import io.jdm.common.meta.MetaTable;
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.config.ValidatorConfig;
 import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.filter.ExpressionFilter;
 import io.jdm.common.jdbc.ConnectionSpec;
@@ -46,6 +47,7 @@ import java.util.function.UnaryOperator;
  *        shards of all of them); empty without it
  * @param shardOptimistic shard-mode optimistic rather than pessimistic (see {@code io.jdm.sync.shard})
  * @param extraColumns the columns a source table's route adds to its target table (none by default)
+ * @param validator continuous validation of the rows the writers commit (DM's {@code validators:}; mode none by default)
  */
 public record SyncConfig(String task, String sourceId, ConnectionSpec source, ConnectionSpec target,
                          long serverId, BinlogPosition start, int workerCount, int batch, int queueSize,
@@ -55,7 +57,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
                          EventDecider eventFilter, OnlineDdlConfig onlineDdl, BinlogPosition safeModeUntil,
                          boolean startExact, List<String> shardSources, boolean shardOptimistic,
-                         Function<TableName, ExtraColumns> extraColumns, ExpressionFilter rowFilter) {
+                         Function<TableName, ExtraColumns> extraColumns, ExpressionFilter rowFilter,
+                         ValidatorConfig validator) {
 
     public SyncConfig {
         Objects.requireNonNull(task, "task");
@@ -69,6 +72,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         eventFilter = eventFilter == null ? EventDecider.ALWAYS_DO : eventFilter;
         onlineDdl = onlineDdl == null ? OnlineDdlConfig.DEFAULT : onlineDdl;
         rowFilter = rowFilter == null ? ExpressionFilter.NONE : rowFilter;
+        validator = validator == null ? ValidatorConfig.defaults() : validator;
         safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
         shardSources = shardSources == null ? List.of() : List.copyOf(shardSources);
         check(task.matches("[A-Za-z0-9_-]+"), "task", task, "must be letters, digits, _ and - only (it names tables)");
@@ -165,6 +169,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private List<String> shardSources;
         private boolean shardOptimistic;
         private Function<TableName, ExtraColumns> extraColumns;
+        private ValidatorConfig validator = ValidatorConfig.defaults();
 
         private Builder(String task, ConnectionSpec source, ConnectionSpec target) {
             this.task = task;
@@ -214,12 +219,14 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder shardSources(List<String> v) { shardSources = v; return this; }
         public Builder shardOptimistic(boolean v) { shardOptimistic = v; return this; }
         public Builder extraColumns(Function<TableName, ExtraColumns> v) { extraColumns = v; return this; }
+        public Builder validator(ValidatorConfig v) { validator = v; return this; }
 
         public SyncConfig build() {
             return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
                     safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
                     enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
-                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic, extraColumns, rowFilter);
+                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic, extraColumns, rowFilter,
+                    validator);
         }
     }
 }

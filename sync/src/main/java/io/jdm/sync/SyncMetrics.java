@@ -37,6 +37,7 @@ public final class SyncMetrics implements MetricSource {
     private final BooleanSupplier held;
     private final Supplier<List<ShardCoordinator.Group>> shardGroups;
     private final RemainingTime remaining = new RemainingTime();
+    private final io.jdm.sync.validator.Validator validator;
     /** Target tables of shard groups seen waiting, by {@code `db`.`table`}: shown until the unit ends, 0 once run. */
     private final Map<String, Integer> unsyncedTables = new ConcurrentHashMap<>();
     private final long startNanos = System.nanoTime();
@@ -48,7 +49,9 @@ public final class SyncMetrics implements MetricSource {
      */
     SyncMetrics(String task, String sourceId, PipelineCounters counters, WriterProgress progress, LongSupplier cursor,
                 Supplier<BinlogPosition> checkpoint, Supplier<BinlogPosition> readPosition, LongSupplier reconnects,
-                BooleanSupplier held, Supplier<List<ShardCoordinator.Group>> shardGroups) {
+                BooleanSupplier held, Supplier<List<ShardCoordinator.Group>> shardGroups,
+                io.jdm.sync.validator.Validator validator) {
+        this.validator = validator;
         this.task = task;
         this.sourceId = sourceId;
         this.c = counters;
@@ -186,6 +189,7 @@ public final class SyncMetrics implements MetricSource {
         c.retries.byReason().forEach((code, n) -> f.counter("jdm_sync_retries_total",
                 "writer retries by the target's error code", l.add("code", code), n));
         f.counter("jdm_sync_reader_reconnects_total", "binlog stream reopened", l, reconnects());
+        validator.collect(f, l);
         f.gauge("jdm_sync_held_for_verify", "1 while verify --snapshot holds the reader", l, held.getAsBoolean() ? 1 : 0);
         f.counter("dm_syncer_finished_jobs_total", "total number of finished jobs", w.add("type", "dml"),
                 c.rows.total());

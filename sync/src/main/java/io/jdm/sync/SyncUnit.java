@@ -20,6 +20,7 @@ import io.jdm.sync.ring.PipelineCounters;
 import io.jdm.sync.ring.StoppedAt;
 import io.jdm.sync.ring.StoppedStatement;
 import io.jdm.sync.ring.WriterProgress;
+import io.jdm.sync.validator.Validator;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -79,9 +80,13 @@ public final class SyncUnit {
     private ScheduledExecutorService holdTimer;
     private HoldWatcher holdWatcher;
     private ProgressLogger progressLogger;
+    /** Compares the rows the writers commit with the target, when validation runs (see io.jdm.sync.validator). */
+    private final Validator validator;
 
     public SyncUnit(SyncConfig cfg) {
         this.cfg = cfg;
+        this.validator = new Validator(cfg.task(), cfg.sourceId(), cfg.target(), cfg.metaSchema(), cfg.validator(),
+                () -> String.valueOf(checkpoint()));
         this.progress = new WriterProgress(cfg.workerCount());
         this.checkpoint = new GlobalCheckpoint(cfg, progress, counters.checkpointFlushIntervals);
         this.pipeline = new RingPipeline(cfg, counters, progress, end::hasFailed, () -> disowned, this::fail,
@@ -90,7 +95,7 @@ public final class SyncUnit {
         this.safeMode = new SafeMode(cfg);
         this.metrics = new SyncMetrics(cfg.task(), cfg.sourceId(), counters, progress, pipeline::cursor,
                 this::checkpoint, this::readPosition, () -> reader == null ? 0 : reader.reconnects(),
-                gate::isClosed, this::unresolvedShardGroups);
+                gate::isClosed, this::unresolvedShardGroups, validator);
     }
 
     /** Resolves the start point, starts every stage and returns once the binlog is streaming. */
@@ -117,6 +122,7 @@ public final class SyncUnit {
             holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
                     cfg.sourceId(), gate, reader::lastEventEnd, pipeline::cursor, progress::minSequence);
             holdWatcher.ensureTable();
+            startValidator();
             boolean exact = checkpoint.resumed() || cfg.startExact();
             if (safeMode.started(exact)) {
                 LOG.info("sync: safe mode for the first {} (safe-mode-duration): the start position {} comes from "
@@ -182,7 +188,7 @@ public final class SyncUnit {
             long batchBytes = BatchBytes.of(c);
             AppliedFilter applied = checkpoint.prepare(c);
             appliedHorizon = applied.horizon();
-            pipeline.build(applied, checkpoint, batchBytes, safeMode, WriterSqlMode.writerTarget(cfg, c));
+            pipeline.build(applied, checkpoint, batchBytes, safeMode, WriterSqlMode.writerTarget(cfg, c), validator);
             operators = Operators.load(c, new OperatorStore(cfg.operatorTable()), cfg.sourceId());
             onlineDdl = cfg.onlineDdl().enabled() ? OnlineDdlStore.open(c, cfg.onlineDdlTable(), cfg.sourceId())
                     : null;
@@ -290,8 +296,18 @@ public final class SyncUnit {
         }
     }
 
+    private void startValidator() {
+        try {
+            validator.start();
+        } catch (SQLException e) {
+            throw ErrorClassifier.wrap("sync: cannot read the validator's state of task " + cfg.task()
+                    + " on the target " + cfg.target().address(), e);
+        }
+    }
+
     private void closeTimers() {
         checkpoint.stopFlushing();
+        validator.close();
         if (holdTimer != null) {
             holdTimer.shutdownNow();
             try {

@@ -1,5 +1,6 @@
 package io.jdm.verify;
 
+import io.jdm.common.sql.CanonicalValues;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.ConnectionSpec;
@@ -359,7 +360,7 @@ final class MergeComparer {
 
     private static int compareOrder(TablePlan p, Object[] a, Object[] b) {
         for (int i : p.orderColumns()) {
-            int c = Values.compare(p.sourceColumns.get(i), a[i], b[i]);
+            int c = CanonicalValues.compare(p.sourceColumns.get(i), a[i], b[i]);
             if (c != 0) {
                 return c;
             }

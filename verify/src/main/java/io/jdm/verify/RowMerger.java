@@ -1,5 +1,6 @@
 package io.jdm.verify;
 
+import io.jdm.common.sql.CanonicalValues;
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.ResultSetValues;
 import java.sql.ResultSet;
@@ -67,7 +68,7 @@ final class RowMerger {
 
     private int compareOrder(Object[] s, Object[] t) {
         for (int i : order) {
-            int c = Values.compare(plan.sourceColumns.get(i), s[i], t[i]);
+            int c = CanonicalValues.compare(plan.sourceColumns.get(i), s[i], t[i]);
             if (c != 0) {
                 return c;
             }
@@ -78,8 +79,8 @@ final class RowMerger {
     List<Integer> changedColumns(Object[] s, Object[] t) {
         List<Integer> out = new ArrayList<>(0);
         for (int i = 0; i < s.length; i++) {
-            boolean same = plan.typedJson[i] ? Values.sameJsonValue((String) s[i], (String) t[i])
-                    : Values.same(plan.sourceColumns.get(i), s[i], t[i], plan.json[i]);
+            boolean same = plan.typedJson[i] ? CanonicalValues.sameJsonValue((String) s[i], (String) t[i])
+                    : CanonicalValues.same(plan.sourceColumns.get(i), s[i], t[i], plan.json[i]);
             if (!same) {
                 out.add(i);
             }

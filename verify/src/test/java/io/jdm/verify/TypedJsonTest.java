@@ -1,5 +1,6 @@
 package io.jdm.verify;
 
+import io.jdm.common.sql.CanonicalValues;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -110,11 +111,11 @@ class TypedJsonTest {
 
     @Test
     void jsonValuesCompareNumbersByValue() {
-        assertTrue(Values.sameJsonValue("{\"a\": [3, 1.50]}", "{\"a\": [3.0, 1.5]}"));
-        assertTrue(Values.sameJsonValue("{\"a\": 1, \"b\": 2}", "{\"b\": 2, \"a\": 1}"));
-        assertFalse(Values.sameJsonValue("[\"3\"]", "[3]"));
-        assertFalse(Values.sameJsonValue("[1, 2]", "[2, 1]"));
-        assertTrue(Values.sameJsonValue(null, null));
-        assertFalse(Values.sameJsonValue("[1]", null));
+        assertTrue(CanonicalValues.sameJsonValue("{\"a\": [3, 1.50]}", "{\"a\": [3.0, 1.5]}"));
+        assertTrue(CanonicalValues.sameJsonValue("{\"a\": 1, \"b\": 2}", "{\"b\": 2, \"a\": 1}"));
+        assertFalse(CanonicalValues.sameJsonValue("[\"3\"]", "[3]"));
+        assertFalse(CanonicalValues.sameJsonValue("[1, 2]", "[2, 1]"));
+        assertTrue(CanonicalValues.sameJsonValue(null, null));
+        assertFalse(CanonicalValues.sameJsonValue("[1]", null));
     }
 }

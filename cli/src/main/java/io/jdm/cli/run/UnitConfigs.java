@@ -105,6 +105,7 @@ public final class UnitConfigs {
                 .extraColumns(extraColumns(task, instance))
                 .eventFilter(EventFilter.forInstance(task, instance)::decide)
                 .rowFilter(ExpressionFilter.forInstance(task, instance))
+                .validator(instance.validator())
                 .onlineDdl(task.onlineDdl())
                 .safeModeUntil(task.taskMode().dumps() ? lockFreeHigh(task, instance) : null)
                 .startExact(start != null && consistentDumpAt(task, instance, start))

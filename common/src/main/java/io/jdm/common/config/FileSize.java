@@ -32,4 +32,13 @@ final class FileSize {
         double bytes = Double.parseDouble(m.group(1)) * (1L << SHIFT.get(m.group(2).toLowerCase(Locale.ROOT)));
         return Optional.of((long) Math.ceil(bytes / MIB));
     }
+
+    /** The size in bytes as Docker's RAMInBytes reads it (DM's {@code max-pending-row-size}): a bare number is bytes. */
+    static Optional<Long> bytes(String text) {
+        Matcher m = SIZE.matcher(text.strip());
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        return Optional.of((long) (Double.parseDouble(m.group(1)) * (1L << SHIFT.get(m.group(2).toLowerCase(Locale.ROOT)))));
+    }
 }

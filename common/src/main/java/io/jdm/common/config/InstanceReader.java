@@ -72,13 +72,16 @@ final class InstanceReader {
         Optional<LoaderConfig> loader = own(s, "loader", loaderName, u -> UnitReaders.loader(u, dirSuffix(mydumper)));
         Optional<String> syncerName = reference(s, "syncer-config-name", rules.syncers(), "syncer config");
         Optional<SyncerConfig> syncer = own(s, "syncer", syncerName, UnitReaders::syncer);
+        ValidatorConfig validator = reference(s, "validator-config-name", rules.validators(), "validator config")
+                .map(n -> rules.validators().getOrDefault(n, ValidatorConfig.defaults()))
+                .orElse(ValidatorConfig.defaults());
         var instance = new MySqlInstance(sourceId,
                 from != null ? from : file.map(SourceFile::from).orElse(placeholder()),
                 file.map(SourceFile::file), file.flatMap(SourceFile::flavor), file.flatMap(SourceFile::enableGtid),
                 serverId, meta, blockAllowList, routes, filters, expressionFilters,
                 mydumperName, mydumper, loaderName, loader, syncerName, syncer,
                 threads(s, "mydumper-thread"), threads(s, "loader-thread"), threads(s, "syncer-thread"),
-                file.map(SourceFile::filters).orElse(List.of()));
+                file.map(SourceFile::filters).orElse(List.of()), validator);
         refuseDmOnlyKeys(s);
         s.finish();
         return instance;
@@ -211,7 +214,6 @@ final class InstanceReader {
 
     private static void refuseDmOnlyKeys(Section s) {
         s.unsupportedUnlessEmpty("column-mapping-rules", "column mapping is not supported by jdm; remove it");
-        s.unsupportedUnlessEmpty("validator-config-name", DmKeys.NO_VALIDATOR);
         s.unsupportedUnlessEmpty("continuous-validator-config-name", DmKeys.NO_VALIDATOR);
     }
 

@@ -24,6 +24,7 @@ import java.util.OptionalLong;
  * @param syncer the instance's own {@code syncer:}, used in place of a named config
  * @param expressionFilters the names of its {@code expression-filter} rules
  * @param sourceFilters the binlog event filters of its DM source file, which apply beside {@link #filterRules}
+ * @param validator its {@code validator-config-name}'s entry of {@code validators:}; DM's defaults (mode none) without one
  */
 public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path> sourceFile,
                             Optional<Flavor> flavor, Optional<Boolean> enableGtid, OptionalLong serverId,
@@ -33,7 +34,8 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
                             Optional<MydumperConfig> mydumper, Optional<String> loaderConfigName,
                             Optional<LoaderConfig> loader, Optional<String> syncerConfigName,
                             Optional<SyncerConfig> syncer, OptionalInt mydumperThread, OptionalInt loaderThread,
-                            OptionalInt syncerThread, List<FilterConfig> sourceFilters) {
+                            OptionalInt syncerThread, List<FilterConfig> sourceFilters,
+                            ValidatorConfig validator) {
     public MySqlInstance {
         Objects.requireNonNull(sourceId, "sourceId");
         Objects.requireNonNull(from, "from");
@@ -56,6 +58,7 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
         Objects.requireNonNull(loaderThread, "loaderThread");
         Objects.requireNonNull(syncerThread, "syncerThread");
         sourceFilters = List.copyOf(sourceFilters);
+        Objects.requireNonNull(validator, "validator");
     }
 
     /** A source with only a connection: no rules, no named configs, no overrides. */
@@ -63,6 +66,6 @@ public record MySqlInstance(String sourceId, DatabaseConfig from, Optional<Path>
         return new MySqlInstance(sourceId, from, Optional.empty(), Optional.empty(), Optional.empty(),
                 OptionalLong.empty(), Optional.empty(), Optional.empty(), List.of(), List.of(), List.of(), Optional.empty(),
                 Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), List.of());
+                OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), List.of(), ValidatorConfig.defaults());
     }
 }

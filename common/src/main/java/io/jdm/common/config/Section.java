@@ -37,8 +37,8 @@ import java.util.regex.Pattern;
  */
 public final class Section {
     private static final Pattern INTEGER = Pattern.compile("[-+]?\\d+");
-    private static final Pattern DURATION = Pattern.compile("(?:\\d+(?:ms|h|m|s))+");
-    private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ms|h|m|s)");
+    private static final Pattern DURATION = Pattern.compile("(?:\\d+(?:ns|us|µs|ms|h|m|s))+");
+    private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ns|us|µs|ms|h|m|s)");
     /** YAML 1.1's booleans, as DM's YAML library reads them. */
     private static final Set<String> TRUE = Set.of("true", "yes", "y", "on");
     private static final Set<String> FALSE = Set.of("false", "no", "n", "off");
@@ -319,6 +319,8 @@ public final class Section {
         while (m.find()) {
             long n = Long.parseLong(m.group(1));
             d = d.plus(switch (m.group(2)) {
+                case "ns" -> Duration.ofNanos(n);
+                case "us", "µs" -> Duration.ofNanos(n * 1000);
                 case "ms" -> Duration.ofMillis(n);
                 case "s" -> Duration.ofSeconds(n);
                 case "m" -> Duration.ofMinutes(n);

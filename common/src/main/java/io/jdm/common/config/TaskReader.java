@@ -67,7 +67,8 @@ final class TaskReader {
                 root.named("expression-filter", RuleReaders::expressionFilter),
                 mydumpers,
                 root.named("loaders", (n, s) -> UnitReaders.loader(s, dmDirSuffix)),
-                root.named("syncers", (n, s) -> UnitReaders.syncer(s)));
+                root.named("syncers", (n, s) -> UnitReaders.syncer(s)),
+                root.named("validators", (n, s) -> UnitReaders.validator(s)));
         List<MySqlInstance> instances = new InstanceReader(rules, mode, sources, name, dmDirSuffix).readAll(root);
         ShardMode shardMode = shardMode();
         if (shardMode != ShardMode.NONE) {
@@ -95,7 +96,8 @@ final class TaskReader {
     record Rules(Map<String, BlockAllowListConfig> blockAllowList, Map<String, RouteConfig> routes,
                  Map<String, FilterConfig> filters, Map<String, ExpressionFilterConfig> expressionFilters,
                  Map<String, MydumperConfig> mydumpers,
-                 Map<String, LoaderConfig> loaders, Map<String, SyncerConfig> syncers) {
+                 Map<String, LoaderConfig> loaders, Map<String, SyncerConfig> syncers,
+                 Map<String, ValidatorConfig> validators) {
     }
 
     private Optional<String> timezone() {
@@ -184,7 +186,6 @@ final class TaskReader {
 
     private void dmOnlyKeys() {
         root.unsupportedUnlessEmpty("column-mappings", "column mapping is not supported by jdm; remove it");
-        root.unsupportedUnlessEmpty("validators", DmKeys.NO_VALIDATOR);
         root.ignored("clean-dump-file", "jdm leaves the dump directory in place; ignored");
         root.ignored("collation_compatible", "jdm replays DDL with the collations it was written with "
                 + "(DM's loose, the default); ignored");

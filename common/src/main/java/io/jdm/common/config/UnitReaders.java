@@ -151,6 +151,42 @@ public final class UnitReaders {
         return c;
     }
 
+    /** An entry of {@code validators:}; DM's defaults for what it leaves out. */
+    public static ValidatorConfig validator(Section s) {
+        ValidatorConfig d = ValidatorConfig.defaults();
+        var c = new ValidatorConfig(
+                s.choice("mode", d.mode(), Section.names(ValidatorConfig.Mode.values())),
+                s.threads("worker-count", d.workerCount(), ValidatorConfig.MAX_WORKER_COUNT),
+                positive(s, "validate-interval", d.validateInterval()),
+                positive(s, "check-interval", d.checkInterval()),
+                positive(s, "row-error-delay", d.rowErrorDelay()),
+                positive(s, "meta-flush-interval", d.metaFlushInterval()),
+                s.integer("batch-query-size", d.batchQuerySize(), 1, ValidatorConfig.MAX_BATCH_QUERY_SIZE),
+                pendingSize(s, d.maxPendingRowSize()),
+                s.longInteger("max-pending-row-count", d.maxPendingRowCount(), 1, Long.MAX_VALUE));
+        s.finish();
+        return c;
+    }
+
+    /** A duration where DM reads 0 (or leaving it out) as its default. */
+    private static Duration positive(Section s, String key, Duration def) {
+        Duration v = s.duration(key, def);
+        return v.isZero() ? def : v;
+    }
+
+    private static long pendingSize(Section s, long def) {
+        Optional<String> v = s.optionalText("max-pending-row-size");
+        if (v.isEmpty()) {
+            return def;
+        }
+        Optional<Long> bytes = FileSize.bytes(v.get()).filter(b -> b > 0);
+        if (bytes.isEmpty()) {
+            s.problem("max-pending-row-size", "must be a size such as 500m or 1g, got " + s.shown("max-pending-row-size"));
+            return def;
+        }
+        return bytes.get();
+    }
+
     private static int secs(Duration d) {
         return (int) d.toSeconds();
     }

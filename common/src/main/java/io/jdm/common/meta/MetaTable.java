@@ -26,7 +26,15 @@ public enum MetaTable {
     SHARD_SOURCE("shard_source", "shard mode: the sources that listed their shards"),
     SHARD_MEMBER("shard_member", "shard mode: the shards of each merged table"),
     SHARD_LOCK("shard_lock", "shard mode: the group DDL locks"),
-    SHARD_ARRIVAL("shard_arrival", "shard mode: which shard reached which group DDL");
+    SHARD_ARRIVAL("shard_arrival", "shard mode: which shard reached which group DDL"),
+    VALIDATOR_STATE("validator_state", "continuous validation of each source: mode, stage, counters (DM's "
+            + "_validator_checkpoint)"),
+    VALIDATOR_PENDING("validator_pending", "continuous validation: the rows not yet compared or still differing, as "
+            + "at the last meta flush (DM's _validator_pending_change)"),
+    VALIDATOR_ERROR("validator_error", "continuous validation: the rows that kept differing, and what an operator "
+            + "made of them (DM's _validator_error_change)"),
+    VALIDATOR_TABLE("validator_table", "continuous validation: each table's stage, and why one is not validated "
+            + "(DM's _validator_table_status)");
 
     private final String suffix;
     private final String holds;

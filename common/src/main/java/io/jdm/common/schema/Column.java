@@ -59,9 +59,6 @@ public record Column(String name, int ordinal, String dataType, String columnTyp
     }
 
     public boolean isTemporal() {
-        return switch (dataType) {
-            case "date", "datetime", "timestamp", "time", "year" -> true;
-            default -> false;
-        };
+        return TypedColumn.isTemporal(dataType);
     }
 }

@@ -24,6 +24,14 @@ public interface TypedColumn {
      * value's raw bytes instead (a 16-character INET6 text sent as bytes would be stored as its
      * ASCII), and so is each value in the binlog, where trailing zero bytes are cut.
      */
+    /** DATE, DATETIME, TIMESTAMP, TIME and YEAR, whose canonical values are MySQL's text of them. */
+    static boolean isTemporal(String dataType) {
+        return switch (dataType) {
+            case "date", "datetime", "timestamp", "time", "year" -> true;
+            default -> false;
+        };
+    }
+
     static int fixedBinaryLength(String dataType) {
         return switch (dataType) {
             case "inet4" -> 4;

@@ -25,8 +25,6 @@ import org.junit.jupiter.api.Test;
  */
 class DmTaskFilesTest {
     private static final Path ROOT = Path.of("src/test/resources/dm-files");
-    private static final String NO_VALIDATOR = "not supported by jdm; remove it and compare source and target "
-            + "with jdm verify";
 
     private static final List<String> SHARDING_SOURCES = List.of("../sharding/source1.yaml", "../sharding/source2.yaml");
 
@@ -38,6 +36,27 @@ class DmTaskFilesTest {
             "shardddl_optimistic/double-source-optimistic.yaml", SHARDING_SOURCES);
 
     private static final Map<String, Consumer<TaskConfig>> LOADS = Map.ofEntries(
+            // validators: DM's continuous validation, read with DM's values
+            Map.entry("dmctl_basic/get_task.yaml", t -> {
+                ValidatorConfig v = t.mysqlInstances().get(1).validator();
+                assertEquals(ValidatorConfig.defaults(), v, "dmctl's get-task output holds DM's defaults, mode none");
+            }),
+            Map.entry("dmctl_command", t -> {
+                ValidatorConfig v = t.mysqlInstances().get(0).validator();
+                assertEquals(ValidatorConfig.Mode.FULL, v.mode());
+                assertEquals(1, v.workerCount());
+                assertEquals(Duration.ofSeconds(1), v.rowErrorDelay());
+                assertEquals(Duration.ofSeconds(1), v.checkInterval());
+            }),
+            Map.entry("validator_checkpoint", t -> {
+                ValidatorConfig v = t.mysqlInstances().get(1).validator();
+                assertEquals(ValidatorConfig.Mode.FULL, v.mode());
+                assertEquals(Duration.ofMinutes(30), v.rowErrorDelay());
+                assertEquals(Duration.ofNanos(1), v.metaFlushInterval());
+                assertEquals(500L << 20, v.maxPendingRowSize());
+                assertEquals(1000, v.maxPendingRowCount());
+                assertEquals(100, v.batchQuerySize(), "DM's default");
+            }),
             Map.entry("case_sensitive", t -> {
                 assertEquals(true, t.caseSensitive());
                 assertEquals(List.of("Upper_DB*", "lower_db"), t.blockAllowList().get("instance").doDbs(),
@@ -121,10 +140,6 @@ class DmTaskFilesTest {
             Map.entry("all_mode", List.of("filters.user-filter-1.events[2]: unknown event \"truncate\"")),
             // dmctl's get-task output: statement-size 0, unit configs null, ansi-quotes and DM's empty
             // values of features not in use all read; what is left is what the task really uses
-            Map.entry("dmctl_basic/get_task.yaml", List.of(
-                    "mysql-instances[0].validator-config-name: " + NO_VALIDATOR,
-                    "mysql-instances[1].validator-config-name: " + NO_VALIDATOR,
-                    "validators: " + NO_VALIDATOR)),
             // DM's test script replaces dir-placeholer with its conf directory before use
             Map.entry("tls", List.of(
                     ROOT.resolve("tls/source1.yaml") + ": from.security.ssl-ca: no such file \"dir-placeholerca.pem\"",
@@ -135,14 +150,6 @@ class DmTaskFilesTest {
                     "target-database.security.ssl-ca: no such file \"dir-placeholer/task-ca.pem\"",
                     "target-database.security.ssl-cert: no such file \"dir-placeholer/dm.pem\"",
                     "target-database.security.ssl-key: no such file \"dir-placeholer/dm.key\"")),
-            Map.entry("dmctl_command", List.of(
-                    "mysql-instances[0].validator-config-name: " + NO_VALIDATOR,
-                    "mysql-instances[1].validator-config-name: " + NO_VALIDATOR,
-                    "validators: " + NO_VALIDATOR)),
-            Map.entry("validator_checkpoint", List.of(
-                    "mysql-instances[0].validator-config-name: " + NO_VALIDATOR,
-                    "mysql-instances[1].validator-config-name: " + NO_VALIDATOR,
-                    "validators: " + NO_VALIDATOR)),
             // its extract-table, extract-schema and extract-source are read; the placeholder its run.sh replaces is not
             Map.entry("extend_column", List.of(
                     "loaders.global.import-mode: must be logical, sql or loader, got \"import-mode-placeholder\" "

@@ -204,6 +204,9 @@ public final class Writer implements EventHandler<RingSlot> {
         counters.txnLatency.recordSince(t0);
         counters.committed(lastEventMillis);
         counters.lastCommitWallMillis.set(System.currentTimeMillis());
+        for (Pending p : batch) {
+            s.committed().committed(p.kind(), p.table(), p.before(), p.after());
+        }
         batch.clear();
         positions.clear();
         s.budget().release(batchBytes);

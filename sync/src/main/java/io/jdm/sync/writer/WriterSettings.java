@@ -3,6 +3,7 @@ package io.jdm.sync.writer;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.sync.ring.ByteBudget;
 import io.jdm.sync.ring.ChangePos;
+import io.jdm.sync.ring.CommitListener;
 import io.jdm.sync.ring.StoppedAt;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
@@ -20,10 +21,11 @@ import java.util.function.Predicate;
  * @param budget the bytes of row images in flight; a writer gives back those of the changes it committed
  * @param batchBytes a batch is committed once its row images hold this many bytes
  * @param stoppedAt where a writer tells which statement it retries, or the target refused, for the status
+ * @param committed told of each change once its batch is committed (the continuous validator)
  */
 public record WriterSettings(String task, ConnectionSpec target, int writers, int batch, boolean compact,
                              boolean multipleRows, int generation, Predicate<ChangePos> safeMode,
                              Duration retryBudget, Duration maxBackoff, Duration checkpointInterval,
                              BooleanSupplier aborted, BooleanSupplier disowned, ByteBudget budget,
-                             long batchBytes, StoppedAt stoppedAt) {
+                             long batchBytes, StoppedAt stoppedAt, CommitListener committed) {
 }

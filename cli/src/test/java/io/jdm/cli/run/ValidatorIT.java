@@ -1,0 +1,234 @@
+package io.jdm.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jdm.cli.Jdm;
+import io.jdm.cli.TestTasks;
+import io.jdm.common.config.TaskConfigLoader;
+import io.jdm.embedded.SqlServer;
+import io.jdm.embedded.TestServers;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Continuous validation with DM's validator_basic data: its rows loaded, then its increment (six
+ * inserts of temporals, floats and doubles, an update and a delete) synced and each row read back and
+ * compared, through the route DM's test uses (t1 into t1_down). One row is changed on the target
+ * behind the task's back (a trigger rewrites its name as the writer inserts it): the validator counts
+ * exactly that row as an error after row-error-delay, show-error gives both sides, resolve-error
+ * resolves it, stop makes the validator ignore new rows and start takes them again; the status is
+ * still read after the task has exited.
+ */
+class ValidatorIT {
+    private static final String DB = "validator_basic";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static SqlServer source;
+    private static SqlServer target;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void servers() {
+        source = TestServers.shared().source();
+        target = TestServers.shared().target();
+    }
+
+    @Test
+    void aRowChangedBehindTheTaskIsAnErrorRowUntilResolved() throws Exception {
+        target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_validator");
+        script("db1.prepare.sql");
+        Path task = task();
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
+                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        try {
+            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
+            target.execute("CREATE TRIGGER " + DB + ".behind_its_back BEFORE INSERT ON " + DB + ".t1_down "
+                    + "FOR EACH ROW SET NEW.name = IF(NEW.id = 5, 'x', NEW.name)");
+            script("db1.increment.sql");
+
+            JsonNode v = awaitStatus(task, s -> s.path("errorRowsStatus").asText().equals("new/ignored/resolved: 1/0/0")
+                    && s.path("pendingRowsStatus").asText().equals("insert/update/delete: 0/0/0"));
+            assertEquals("insert/update/delete: 6/1/1", v.path("processedRowsStatus").asText(), v.toString());
+            assertEquals("full", v.path("mode").asText());
+            assertEquals("Running", v.path("stage").asText());
+            String metrics = io.jdm.common.metrics.ProcessMetrics.scrape();
+            assertTrue(metrics.lines().anyMatch(l -> l.startsWith("dm_validator_validator_error_count{")
+                    && l.contains("task=\"validator-it\"") && l.endsWith(" 1.0")), metrics);
+
+            JsonNode errors = jdm(0, "validation", "show-error", task.toString()).path("error");
+            assertEquals(1, errors.size(), errors.toString());
+            JsonNode e = errors.get(0);
+            assertEquals("`validator_basic`.`t1`", e.path("srcTable").asText());
+            assertEquals("`validator_basic`.`t1_down`", e.path("dstTable").asText());
+            assertEquals("Column data not matched", e.path("errorType").asText());
+            assertEquals("NewErr", e.path("status").asText());
+            assertEquals("5", JSON.readTree(e.path("srcData").asText()).get(0).asText());
+            assertEquals("'e'", JSON.readTree(e.path("srcData").asText()).get(1).asText());
+            assertEquals("'x'", JSON.readTree(e.path("dstData").asText()).get(1).asText());
+
+            jdm(0, "validation", "resolve-error", task.toString(), e.path("id").asText());
+            assertEquals("new/ignored/resolved: 0/0/1", status(task).path("errorRowsStatus").asText());
+            assertEquals(0, jdm(0, "validation", "show-error", task.toString()).path("error").size(),
+                    "a resolved row is no longer unprocessed");
+            jdm(1, "validation", "ignore-error", task.toString(), "999");
+
+            jdm(0, "validation", "stop", task.toString());
+            awaitStatus(task, s -> s.path("stage").asText().equals("Stopped"));
+            Thread.sleep(1500); // the running validator reads its stage every check-interval (1s)
+            source.execute("INSERT INTO " + DB + ".t1 (id, name) VALUES (8, 'h')");
+            awaitRow(8);
+            Thread.sleep(2500); // two validate-intervals: a running validator would have counted it
+            assertEquals("insert/update/delete: 6/1/1", status(task).path("processedRowsStatus").asText(),
+                    "a stopped validator takes no rows");
+
+            jdm(0, "validation", "start", task.toString());
+            Thread.sleep(1500);
+            source.execute("INSERT INTO " + DB + ".t1 (id, name) VALUES (9, 'i')");
+            awaitStatus(task, s -> s.path("processedRowsStatus").asText().equals("insert/update/delete: 7/1/1")
+                    && s.path("pendingRowsStatus").asText().equals("insert/update/delete: 0/0/0"));
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+        JsonNode after = status(task);
+        assertEquals("insert/update/delete: 7/1/1", after.path("processedRowsStatus").asText(), after.toString());
+        assertEquals("new/ignored/resolved: 0/0/1", after.path("errorRowsStatus").asText());
+        JsonNode tables = jdm(0, "validation", "status", task.toString()).path("tableStatuses");
+        assertEquals(1, tables.size(), tables.toString());
+        assertEquals("Running", tables.get(0).path("stage").asText());
+        jdm(0, "validation", "clear-error", task.toString(), "--all");
+        assertEquals(0, jdm(0, "validation", "show-error", "--error", "all", task.toString()).path("error").size());
+    }
+
+    /** In fast mode only a row's existence is checked: the same changed row is no error. */
+    @Test
+    void fastModeChecksOnlyThatTheRowExists() throws Exception {
+        target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_validator");
+        script("db1.prepare.sql");
+        Path task = Files.writeString(dir.resolve("fast.yaml"), Files.readString(task()).replace("mode: full",
+                "mode: fast"));
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
+                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        try {
+            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
+            target.execute("CREATE TRIGGER " + DB + ".behind_its_back BEFORE INSERT ON " + DB + ".t1_down "
+                    + "FOR EACH ROW SET NEW.name = IF(NEW.id = 5, 'x', NEW.name)");
+            script("db1.increment.sql");
+            JsonNode v = awaitStatus(task, s -> s.path("processedRowsStatus").asText()
+                    .equals("insert/update/delete: 6/1/1")
+                    && s.path("pendingRowsStatus").asText().equals("insert/update/delete: 0/0/0"));
+            assertEquals("fast", v.path("mode").asText());
+            Thread.sleep(3000); // beyond row-error-delay: a full validator would have recorded row 5 by now
+            assertEquals("new/ignored/resolved: 0/0/0", status(task).path("errorRowsStatus").asText());
+            assertEquals(List.of("x"), target.rows("SELECT name FROM " + DB + ".t1_down WHERE id = 5"));
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+    }
+
+    /** DM's dm-task-standalone.yaml shape: the route to t1_down and its validator, with a short row-error-delay. */
+    private Path task() throws IOException {
+        Path task = TestTasks.allMode(dir, "validator-it", "jdm_meta_validator", source, target, DB);
+        String text = Files.readString(task).replace("mysql-instances:\n", String.join("\n",
+                "routes:",
+                "  t1: {schema-pattern: " + DB + ", table-pattern: t1, target-schema: " + DB
+                        + ", target-table: t1_down}",
+                "validators:",
+                "  global: {mode: full, worker-count: 4, validate-interval: 1s, check-interval: 1s, "
+                        + "row-error-delay: 2s, meta-flush-interval: 1s, max-pending-row-size: 500m, "
+                        + "max-pending-row-count: 1000}",
+                "mysql-instances:", ""));
+        return Files.writeString(task, text + "    route-rules: [t1]\n    validator-config-name: global\n");
+    }
+
+    private static void awaitRow(int id) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (target.rows("SELECT id FROM " + DB + ".t1_down WHERE id = " + id).isEmpty()) {
+            assertTrue(System.nanoTime() < deadline, "row " + id + " never synced");
+            Thread.sleep(100);
+        }
+    }
+
+    /**
+     * The first validator of {@code jdm validation status}, once {@code until} holds (30 s at most);
+     * before the task's validator has saved its state, status finds none.
+     */
+    private static JsonNode awaitStatus(Path task, Predicate<JsonNode> until) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            JsonNode out = jdm(-1, "validation", "status", task.toString());
+            JsonNode s = out.path("validators").path(0);
+            if (until.test(s)) {
+                return s;
+            }
+            assertTrue(System.nanoTime() < deadline, "validation status never became as expected: " + out);
+            Thread.sleep(200);
+        }
+    }
+
+    private static JsonNode status(Path task) throws Exception {
+        JsonNode out = jdm(0, "validation", "status", task.toString());
+        assertTrue(out.path("result").asBoolean(), out.toString());
+        return out.path("validators").get(0);
+    }
+
+    /** Runs jdm in this process and reads its JSON output, checking the exit code. */
+    private static JsonNode jdm(int exit, String... args) throws Exception {
+        PrintStream old = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int code;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            code = Jdm.execute(args);
+        } finally {
+            System.setOut(old);
+        }
+        String text = out.toString(StandardCharsets.UTF_8);
+        if (exit >= 0) {
+            assertEquals(exit, code, String.join(" ", args) + ": " + text);
+        }
+        return JSON.readTree(text);
+    }
+
+    /** Runs one of DM's data files in one session, statement by statement. */
+    private static void script(String file) throws IOException {
+        List<String> statements = new ArrayList<>();
+        StringBuilder sb = new StringBuilder();
+        try (InputStream in = ValidatorIT.class.getResourceAsStream("/dm-validator-basic/" + file)) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                String l = line.strip();
+                int comment = l.indexOf("--");
+                l = comment >= 0 ? l.substring(0, comment).strip() : l;
+                if (l.isEmpty()) {
+                    continue;
+                }
+                sb.append(l).append('\n');
+                if (l.endsWith(";")) {
+                    String s = sb.toString().strip();
+                    statements.add(s.substring(0, s.length() - 1));
+                    sb.setLength(0);
+                }
+            }
+        }
+        source.execute(statements.toArray(String[]::new));
+    }
+}
