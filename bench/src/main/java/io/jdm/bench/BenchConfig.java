@@ -1,5 +1,6 @@
 package io.jdm.bench;
 
+import io.jdm.common.config.ValidatorConfig;
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
 import io.jdm.common.config.ConfigException;
@@ -68,9 +69,20 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
     public enum SyncMode { BACKLOG, LIVE }
 
     /** sync: worker count × batch, under each mix, in one mode. */
-    public record SyncSweep(List<Integer> workerCount, List<Integer> batch, List<Mix> mixes, SyncMode mode) {
+    /**
+     * @param validation the continuous validation modes jdm's sync is sampled with (DM's {@code validators:}
+     *     {@code mode}); {@code none} alone by default
+     */
+    public record SyncSweep(List<Integer> workerCount, List<Integer> batch, List<Mix> mixes, SyncMode mode,
+                            List<ValidatorConfig.Mode> validation) {
         public SyncSweep {
             Objects.requireNonNull(mode, "mode");
+            validation = validation == null || validation.isEmpty() ? List.of(ValidatorConfig.Mode.NONE)
+                    : List.copyOf(validation);
+        }
+
+        public SyncSweep(List<Integer> workerCount, List<Integer> batch, List<Mix> mixes, SyncMode mode) {
+            this(workerCount, batch, mixes, mode, null);
         }
     }
 

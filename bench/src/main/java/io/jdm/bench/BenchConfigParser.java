@@ -14,6 +14,7 @@ import io.jdm.common.config.MydumperConfig;
 import io.jdm.common.config.Section;
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.UnitReaders;
+import io.jdm.common.config.ValidatorConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -122,7 +123,9 @@ final class BenchConfigParser {
         var c = new SyncSweep(swept(s, "worker-count", e -> UnitReaders.syncer(e).workerCount(), d.workerCount()),
                 swept(s, "batch", e -> UnitReaders.syncer(e).batch(), d.batch()),
                 swept(s, "mixes", BenchConfigParser::mix, Mix.OLTP_WRITE_ONLY),
-                s.choice("mode", BenchConfig.SyncMode.BACKLOG, Section.names(BenchConfig.SyncMode.values())));
+                s.choice("mode", BenchConfig.SyncMode.BACKLOG, Section.names(BenchConfig.SyncMode.values())),
+                swept(s, "validation", e -> e.choice("validation", ValidatorConfig.Mode.NONE,
+                        Section.names(ValidatorConfig.Mode.values())), ValidatorConfig.Mode.NONE));
         s.finish();
         return c;
     }

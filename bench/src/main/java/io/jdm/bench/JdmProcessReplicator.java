@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.bench.result.Sample;
 import io.jdm.common.config.SyncerConfig;
+import io.jdm.common.config.ValidatorConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.BinlogPosition;
@@ -39,6 +40,7 @@ final class JdmProcessReplicator implements Replicator {
     private final ConnectionSpec target;
     private final String db;
     private final String task;
+    private ValidatorConfig.Mode validation = ValidatorConfig.Mode.NONE;
     private final int workers;
     private final int batch;
     private final String metaSchema;
@@ -66,6 +68,12 @@ final class JdmProcessReplicator implements Replicator {
         this.dir = dir;
     }
 
+    /** Samples the sync with continuous validation in this mode (the task file gets DM's {@code validators:}). */
+    JdmProcessReplicator validation(ValidatorConfig.Mode mode) {
+        this.validation = mode;
+        return this;
+    }
+
     @Override
     public void start(BinlogPosition from) throws Exception {
         dropMeta();
@@ -74,7 +82,7 @@ final class JdmProcessReplicator implements Replicator {
         if (from.hasGtid()) {
             meta.add("binlog-gtid: \"" + from.gtidSet() + "\"");
         }
-        Path taskFile = JdmProcess.taskFile(dir, task + ".yaml", List.of(
+        List<String> lines = new ArrayList<>(List.of(
                 "name: " + task,
                 "task-mode: incremental",
                 "meta-schema: " + metaSchema,
@@ -82,12 +90,20 @@ final class JdmProcessReplicator implements Replicator {
                 "target-database: " + JdmProcess.server(target, "JDM_BENCH_TARGET_PASSWORD"),
                 "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
                 "syncers: {global: {worker-count: " + workers
-                        + (batch == SyncerConfig.DEFAULT_BATCH ? "" : ", batch: " + batch) + "}}",
+                        + (batch == SyncerConfig.DEFAULT_BATCH ? "" : ", batch: " + batch) + "}}"));
+        if (validation != ValidatorConfig.Mode.NONE) {
+            lines.add("validators: {global: {mode: " + validation.yamlName() + "}}");
+        }
+        lines.addAll(List.of(
                 "mysql-instances:",
                 "  - source-id: bench",
                 "    block-allow-list: only",
                 "    meta: {" + String.join(", ", meta) + "}",
                 "    from: " + JdmProcess.server(source, "JDM_BENCH_SOURCE_PASSWORD")));
+        if (validation != ValidatorConfig.Mode.NONE) {
+            lines.add("    validator-config-name: global");
+        }
+        Path taskFile = JdmProcess.taskFile(dir, task + ".yaml", lines);
         times = Files.createTempFile(dir, task, ".time");
         log = Files.createTempFile(dir, task, ".log");
         ProcessBuilder pb = new ProcessBuilder(Measured.TIME.toString(), "-f", "%e %U %S %M", "-o", times.toString(),

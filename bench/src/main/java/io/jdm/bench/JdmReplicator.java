@@ -4,6 +4,7 @@ import io.jdm.common.meta.MetaTable;
 
 import io.jdm.bench.result.Sample;
 import io.jdm.common.config.SyncerConfig;
+import io.jdm.common.config.ValidatorConfig;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
@@ -32,6 +33,13 @@ final class JdmReplicator implements Replicator {
     private final int batch;
     private final String metaSchema;
     private SyncUnit unit;
+    private ValidatorConfig.Mode validation = ValidatorConfig.Mode.NONE;
+
+    /** Samples the sync with continuous validation in this mode. */
+    JdmReplicator validation(ValidatorConfig.Mode mode) {
+        this.validation = mode;
+        return this;
+    }
 
     JdmReplicator(ConnectionSpec source, ConnectionSpec target, String db, String task, int workers, int batch) {
         this(source, target, db, task, workers, batch, null);
@@ -60,7 +68,8 @@ final class JdmReplicator implements Replicator {
     SyncConfig config(BinlogPosition from) {
         return SyncConfig.builder(task, source, target)
                 .syncer(SyncerConfig.defaults().withWorkerCount(workers).withBatch(batch))
-                .start(from).metaSchema(metaSchema).tableFilter((d, t) -> d.equals(db)).build();
+                .start(from).metaSchema(metaSchema).tableFilter((d, t) -> d.equals(db))
+                .validator(ValidatorConfig.defaults().withMode(validation)).build();
     }
 
     @Override

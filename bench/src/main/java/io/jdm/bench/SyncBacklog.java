@@ -57,9 +57,9 @@ final class SyncBacklog {
                         String task = "jdmbench_backlog_" + (++taskSeq);
                         sample("jdm", mix, st.params(), rep, backlog, () -> process
                                 ? new JdmProcessReplicator(env.source(), env.target(), db, task, st.workers(),
-                                        st.batch(), metaSchema, env.work())
+                                        st.batch(), metaSchema, env.work()).validation(st.validation())
                                 : new JdmReplicator(env.source(), env.target(), db, task, st.workers(), st.batch(),
-                                        metaSchema));
+                                        metaSchema).validation(st.validation()));
                         if (st.peer()) {
                             sample("mariadb-parallel-replication", mix, st.peerParams(), rep, backlog,
                                     () -> new NativeReplication(env.source(), env.target(), st.workers()));

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import io.jdm.common.config.ValidatorConfig;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -48,6 +49,10 @@ final class SyncSweeps {
         BenchConfig cfg = env.cfg();
         copyToTarget();
         boolean natives = cfg.peers() && nativeUsable();
+        if (!cfg.sync().validation().equals(List.of(ValidatorConfig.Mode.NONE))) {
+            env.rec().note("sync: validation is the jdm sync's continuous validation (validators: mode): 0 none, "
+                    + "1 fast, 2 full; rows/s is the sync's catch-up, the validator reading rows back beside it");
+        }
         WorkloadDriver driver = driver();
         try {
             if (cfg.sync().mode() == BenchConfig.SyncMode.BACKLOG) {
@@ -76,9 +81,9 @@ final class SyncSweeps {
                     String task = "jdmbench_sync_" + (++taskSeq);
                     sample("jdm", mix, st.params(), rep, driver, () -> process
                             ? new JdmProcessReplicator(env.source(), env.target(), cfg.database(), task, st.workers(),
-                                    st.batch(), metaSchema, env.work())
+                                    st.batch(), metaSchema, env.work()).validation(st.validation())
                             : new JdmReplicator(env.source(), env.target(), cfg.database(), task, st.workers(),
-                                    st.batch(), metaSchema));
+                                    st.batch(), metaSchema).validation(st.validation()));
                     if (st.peer()) {
                         sample("mariadb-parallel-replication", mix, st.peerParams(), rep, driver,
                                 () -> new NativeReplication(env.source(), env.target(), st.workers()));
@@ -92,11 +97,14 @@ final class SyncSweeps {
      * One jdm setting of the sync sweep, as the report labels it; {@code peer}: native parallel
      * replication with as many threads is sampled beside it (once per worker-count).
      */
-    record Setting(int workers, int batch, boolean peer) {
+    record Setting(int workers, int batch, boolean peer, ValidatorConfig.Mode validation, boolean validationSwept) {
         Map<String, Long> params() {
             Map<String, Long> p = new LinkedHashMap<>();
             p.put("worker-count", (long) workers);
             p.put("batch", (long) batch);
+            if (validationSwept) {
+                p.put("validation", (long) validation.ordinal()); // 0 none, 1 fast, 2 full
+            }
             return p;
         }
 
@@ -105,12 +113,17 @@ final class SyncSweeps {
         }
     }
 
-    /** Every worker-count x batch of the config, in order. */
+    /** Every worker-count x batch x validation mode of the config, in order. */
     static List<Setting> settings(BenchConfig cfg, boolean natives) {
         List<Setting> out = new ArrayList<>();
+        List<ValidatorConfig.Mode> modes = cfg.sync().validation();
+        boolean swept = !modes.equals(List.of(ValidatorConfig.Mode.NONE));
         for (int workers : cfg.sync().workerCount()) {
             for (int b = 0; b < cfg.sync().batch().size(); b++) {
-                out.add(new Setting(workers, cfg.sync().batch().get(b), natives && b == 0));
+                for (int v = 0; v < modes.size(); v++) {
+                    out.add(new Setting(workers, cfg.sync().batch().get(b), natives && b == 0 && v == 0, modes.get(v),
+                            swept));
+                }
             }
         }
         return out;

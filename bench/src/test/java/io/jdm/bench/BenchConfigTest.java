@@ -10,6 +10,7 @@ import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
 import io.jdm.common.config.MydumperConfig;
 import io.jdm.common.config.SyncerConfig;
+import io.jdm.common.config.ValidatorConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,7 +69,24 @@ class BenchConfigTest {
         assertEquals(List.of(16), c.sync().workerCount());
         assertEquals(List.of(Mix.OLTP_WRITE_ONLY), c.sync().mixes());
         assertEquals(BenchConfig.SyncMode.BACKLOG, c.sync().mode());
+        assertEquals(List.of(ValidatorConfig.Mode.NONE), c.sync().validation());
         assertNull(c.dump());
+    }
+
+    /** The sync's continuous validation is a swept setting: each mode is sampled, peers once per worker-count. */
+    @Test
+    void validationModesAreSwept() {
+        BenchConfig c = BenchConfig.parse("sweeps: {sync: {worker-count: [8], validation: [none, full]}}", BASE);
+        assertEquals(List.of(ValidatorConfig.Mode.NONE, ValidatorConfig.Mode.FULL), c.sync().validation());
+        List<SyncSweeps.Setting> s = SyncSweeps.settings(c, true);
+        assertEquals(2, s.size());
+        assertEquals(java.util.Map.of("worker-count", 8L, "batch", 1000L, "validation", 0L), s.get(0).params());
+        assertEquals(2L, s.get(1).params().get("validation"));
+        assertTrue(s.get(0).peer());
+        assertFalse(s.get(1).peer());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BenchConfig.parse(
+                "sweeps: {sync: {validation: [thorough]}}", BASE));
+        assertTrue(e.getMessage().contains("must be one of none, fast, full"), e.getMessage());
     }
 
     @Test
