@@ -1,5 +1,6 @@
 package io.jdm.verify;
 
+import io.jdm.common.sql.JsonTextWalker;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -15,17 +16,16 @@ import java.util.Map;
  * server can be asked its {@code JSON_TYPE} there, and its text, so an expression of that type can
  * be written back ({@link TypedJson}).
  *
- * <p>The text is read leniently: MySQL 5.7 prints an opaque value's base64 with raw line breaks
- * inside the string. Text that is not JSON yields the scalars read up to the fault; the
- * comparison of the texts has already told such a document apart.
+ * <p>The text is read leniently ({@link JsonTextWalker#walkLeniently}): text that is not JSON
+ * yields the scalars read up to the fault; the comparison of the texts has already told such a
+ * document apart.
  */
-final class JsonScalars {
+final class JsonScalars implements JsonTextWalker.Scalars {
     /** A scalar at {@code path}; {@code text} is a number's text or a string's contents, escapes as printed. */
     record Scalar(String path, boolean number, String text) {
     }
 
     private final String s;
-    private int i;
     private final List<Scalar> out = new ArrayList<>();
 
     private JsonScalars(String s) {
@@ -36,11 +36,24 @@ final class JsonScalars {
     static List<Scalar> of(String text) {
         JsonScalars r = new JsonScalars(text);
         try {
-            r.value(new StringBuilder("$"));
+            JsonTextWalker.walkLeniently(text, r);
         } catch (RuntimeException notJson) {
             // what was read stands; the texts' own comparison decides the rest
         }
         return r.out;
+    }
+
+    @Override
+    public void number(CharSequence path, int from, int to) {
+        out.add(new Scalar(path.toString(), true, s.substring(from, to)));
+    }
+
+    @Override
+    public void string(CharSequence path, int from, int to) {
+        String contents = s.substring(from, to);
+        if (mayBeTyped(contents)) {
+            out.add(new Scalar(path.toString(), false, contents));
+        }
     }
 
     /**
@@ -56,62 +69,6 @@ final class JsonScalars {
         }
         return seen.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue(Comparator.reverseOrder()))
                 .limit(max).map(Map.Entry::getKey).toList();
-    }
-
-    private void value(StringBuilder path) {
-        blanks();
-        char c = s.charAt(i);
-        int mark = path.length();
-        if (c == '{') {
-            i++;
-            blanks();
-            if (s.charAt(i) == '}') {
-                i++;
-                return;
-            }
-            do {
-                blanks();
-                int start = i;
-                string();
-                path.append('.').append(s, start, i); // a member name as printed is a quoted path leg
-                blanks();
-                i++; // ':'
-                value(path);
-                path.setLength(mark);
-                blanks();
-            } while (s.charAt(i++) == ',');
-        } else if (c == '[') {
-            i++;
-            blanks();
-            if (s.charAt(i) == ']') {
-                i++;
-                return;
-            }
-            int n = 0;
-            do {
-                path.append('[').append(n++).append(']');
-                value(path);
-                path.setLength(mark);
-                blanks();
-            } while (s.charAt(i++) == ',');
-        } else if (c == '"') {
-            int start = i;
-            string();
-            String contents = s.substring(start + 1, i - 1);
-            if (mayBeTyped(contents)) {
-                out.add(new Scalar(path.toString(), false, contents));
-            }
-        } else if (c == '-' || c >= '0' && c <= '9') {
-            int start = i;
-            while (i < s.length() && "+-.eE0123456789".indexOf(s.charAt(i)) >= 0) {
-                i++;
-            }
-            out.add(new Scalar(path.toString(), true, s.substring(start, i)));
-        } else {
-            while (i < s.length() && Character.isLetter(s.charAt(i))) { // true, false, null
-                i++;
-            }
-        }
     }
 
     /**
@@ -152,18 +109,4 @@ final class JsonScalars {
         return true;
     }
 
-    /** Past a string, its quotes included; a backslash escapes the next character. */
-    private void string() {
-        i++;
-        while (s.charAt(i) != '"') {
-            i += s.charAt(i) == '\\' ? 2 : 1;
-        }
-        i++;
-    }
-
-    private void blanks() {
-        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
-            i++;
-        }
-    }
 }

@@ -18,84 +18,23 @@ import java.util.List;
  * the text and is read as the parser reads it: same text, same value.
  */
 public final class JsonTextNumbers {
-    private final String s;
-    private int i;
     private final List<JsonDocument.Typed> typed = new ArrayList<>();
 
-    private JsonTextNumbers(String s) {
-        this.s = s;
+    private JsonTextNumbers() {
     }
 
     /** The document with its certain DECIMALs listed; none listed when {@code text} is not JSON as MySQL prints it. */
     public static JsonDocument of(String text) {
-        JsonTextNumbers r = new JsonTextNumbers(text);
+        JsonTextNumbers r = new JsonTextNumbers();
         try {
-            r.value(new StringBuilder("$"));
-            r.blanks();
-            if (r.i != text.length()) {
-                return new JsonDocument(text, List.of());
-            }
-        } catch (RuntimeException notJson) {
+            JsonTextWalker.walk(text, (path, from, to) -> r.number(path, text.substring(from, to)));
+        } catch (RuntimeException notJson) { // or a number no MySQL type prints ({@code 1-2})
             return new JsonDocument(text, List.of());
         }
         return new JsonDocument(text, r.typed);
     }
 
-    private void value(StringBuilder path) {
-        blanks();
-        char c = s.charAt(i);
-        int mark = path.length();
-        if (c == '{') {
-            i++;
-            blanks();
-            if (s.charAt(i) == '}') {
-                i++;
-                return;
-            }
-            do {
-                blanks();
-                int start = i;
-                string();
-                path.append('.').append(s, start, i);
-                blanks();
-                expect(':');
-                value(path);
-                path.setLength(mark);
-                blanks();
-            } while (s.charAt(i++) == ',');
-            expectLast('}');
-        } else if (c == '[') {
-            i++;
-            blanks();
-            if (s.charAt(i) == ']') {
-                i++;
-                return;
-            }
-            int n = 0;
-            do {
-                path.append('[').append(n++).append(']');
-                value(path);
-                path.setLength(mark);
-                blanks();
-            } while (s.charAt(i++) == ',');
-            expectLast(']');
-        } else if (c == '"') {
-            string();
-        } else if (c == '-' || c >= '0' && c <= '9') {
-            number(path);
-        } else {
-            while (i < s.length() && Character.isLetter(s.charAt(i))) { // true, false, null
-                i++;
-            }
-        }
-    }
-
-    private void number(StringBuilder path) {
-        int start = i;
-        while (i < s.length() && "+-.eE0123456789".indexOf(s.charAt(i)) >= 0) {
-            i++;
-        }
-        String t = s.substring(start, i);
+    private void number(CharSequence path, String t) {
         boolean integer = t.indexOf('.') < 0 && t.indexOf('e') < 0 && t.indexOf('E') < 0;
         if (t.indexOf('e') >= 0 || t.indexOf('E') >= 0
                 || !integer && MySqlDoubles.json(Double.parseDouble(t), true).equals(t)) {
@@ -117,31 +56,5 @@ public final class JsonTextNumbers {
         int precision = Math.min(65, Math.max(1, Math.max(d.precision(), scale)));
         typed.add(new JsonDocument.Typed(path.toString(), "CAST('" + t + "' AS DECIMAL(" + precision + "," + scale
                 + "))", null));
-    }
-
-    private void string() {
-        expect('"');
-        while (s.charAt(i) != '"') {
-            i += s.charAt(i) == '\\' ? 2 : 1;
-        }
-        i++;
-    }
-
-    private void blanks() {
-        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
-            i++;
-        }
-    }
-
-    private void expect(char c) {
-        if (s.charAt(i++) != c) {
-            throw new IllegalArgumentException("expected " + c);
-        }
-    }
-
-    private void expectLast(char c) {
-        if (s.charAt(i - 1) != c) {
-            throw new IllegalArgumentException("expected " + c);
-        }
     }
 }

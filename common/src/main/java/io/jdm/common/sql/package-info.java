@@ -16,6 +16,7 @@
  * its text cannot carry; {@link io.jdm.common.sql.JsonDocument} holds a document's text with the
  * values to set back with their type, {@link io.jdm.common.sql.JsonTextNumbers} finds those a
  * dump can tell from the text alone, and {@link io.jdm.common.sql.MySqlDoubles} prints a double as
- * MySQL does.
+ * MySQL does. {@link io.jdm.common.sql.JsonTextWalker} is the one reader of that text, for the
+ * dump's numbers and for the values whose types verify asks the servers.
  */
 package io.jdm.common.sql;

@@ -35,4 +35,33 @@ class JsonTextNumbersTest {
                 + "-9223372036854775808, 0, \"1.50\", true, null, {}, [], {\"a\": [0.6666666666666666]}]"));
         assertEquals(List.of(), decimals("not json 1.50"));
     }
+
+    @Test
+    void pathsFollowNestingAndKeepKeysAsPrinted() {
+        assertEquals(List.of("$[0][0][0][0] CAST('1.50' AS DECIMAL(3,2))",
+                        "$[1].\"a\".\"b\"[1].\"c\" CAST('2.50' AS DECIMAL(3,2))"),
+                decimals("[[[[1.50]]], {\"a\": {\"b\": [1.5, {\"c\": 2.50}]}}]"));
+        // escapes stay as MySQL printed them, which is how its paths quote a key
+        assertEquals(List.of("$.\"\\u0001k\".\"\\\"\"[2] CAST('1.50' AS DECIMAL(3,2))",
+                        "$.\"\\\\\" CAST('2.50' AS DECIMAL(3,2))"),
+                decimals("{\"\\u0001k\": {\"\\\"\": [[], {}, 1.50]}, \"\\\\\": 2.50}"));
+        assertEquals(List.of("$.\"g\" CAST('1.50' AS DECIMAL(3,2))"),
+                decimals("{\"e\": { }, \"f\": [ ], \"g\": 1.50}"));
+    }
+
+    @Test
+    void numbersInsideStringsAreNotNumbers() {
+        assertEquals(List.of("$[2] CAST('2.50' AS DECIMAL(3,2))"),
+                decimals("[\"a\\\", 1.50, \\\"\", \"b\\\\\", 2.50]"));
+        assertEquals(List.of("$[1] CAST('1.50' AS DECIMAL(3,2))"), decimals("[\"\\u0031.50\", 1.50]"));
+    }
+
+    @Test
+    void textThatIsNotJsonAsMySqlPrintsItHasNoTypedNumbers() {
+        for (String t : new String[] {"", " ", "[1.50, 2.50", "[1.50, \"x", "[1.50] x", "{\"a\" 1.50}", "{\"a\": 1.50]",
+                "[{\"a\": 1.50], 2.50]", "{a: 1.50}", "[1.50, 1-2]", "[1.5.0, 2.50]", "[\"\\", "{\"a\": 1.50,}",
+                "[1.50 2.50]"}) {
+            assertEquals(List.of(), decimals(t), t);
+        }
+    }
 }
