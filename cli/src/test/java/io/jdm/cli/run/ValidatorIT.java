@@ -118,6 +118,50 @@ class ValidatorIT {
         assertEquals(0, jdm(0, "validation", "show-error", "--error", "all", task.toString()).path("error").size());
     }
 
+    /**
+     * A row still differing when the task stops is saved with when it began to differ, and the next
+     * run compares it again: its change lies before the checkpoint, so the sync does not write it again,
+     * and only the saved pending row can make it an error.
+     */
+    @Test
+    void aPendingRowOutlivesARestart() throws Exception {
+        target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_validator");
+        script("db1.prepare.sql");
+        Path task = Files.writeString(dir.resolve("restart.yaml"), Files.readString(task()).replace(
+                "row-error-delay: 2s", "row-error-delay: 5s"));
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
+                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        try {
+            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
+            target.execute("CREATE TRIGGER " + DB + ".behind_its_back BEFORE INSERT ON " + DB + ".t1_down "
+                    + "FOR EACH ROW SET NEW.name = IF(NEW.id = 5, 'x', NEW.name)");
+            source.execute("INSERT INTO " + DB + ".t1 (id, name) VALUES (5, 'e')");
+            awaitStatus(task, s -> s.path("processedRowsStatus").asText().equals("insert/update/delete: 1/0/0"));
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+        assertEquals(0, jdm(0, "validation", "show-error", task.toString()).path("error").size(),
+                "stopped before row-error-delay");
+        assertEquals(List.of("validator_basic|t1"), target.rows("SELECT CONCAT(schema_name, '|', table_name) FROM "
+                + "jdm_meta_validator.`validator-it_validator_pending`"));
+
+        BackgroundTask again = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
+                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        try {
+            assertNotNull(again.awaitSync(Duration.ofMinutes(2)), "sync never started: " + again.failure());
+            JsonNode v = awaitStatus(task, s -> s.path("errorRowsStatus").asText()
+                    .equals("new/ignored/resolved: 1/0/0"));
+            assertEquals("insert/update/delete: 1/0/0", v.path("processedRowsStatus").asText(),
+                    "the counts go on from the last run's");
+        } finally {
+            again.stop(Duration.ofSeconds(60));
+        }
+        assertNull(again.failure(), "task failed: " + again.failure());
+        JsonNode e = jdm(0, "validation", "show-error", task.toString()).path("error").get(0);
+        assertEquals("'x'", JSON.readTree(e.path("dstData").asText()).get(1).asText());
+    }
+
     /** In fast mode only a row's existence is checked: the same changed row is no error. */
     @Test
     void fastModeChecksOnlyThatTheRowExists() throws Exception {

@@ -107,6 +107,11 @@ public final class Validator implements CommitListener, AutoCloseable {
             } else if (s != null) {
                 store.ensure(c);
             }
+            if (s != null) {
+                for (int i = 0; i < 3; i++) {
+                    processed[i].add(s.processed()[i]); // the counts go on from the last run's, as DM's do
+                }
+            }
             if (s != null && ValidatorStore.RUNNING.equals(s.stage())) {
                 run(modeOf(s.mode()));
                 Map<String, ValidatedTable> seen = new java.util.HashMap<>();
