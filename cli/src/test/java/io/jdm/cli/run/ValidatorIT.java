@@ -162,6 +162,33 @@ class ValidatorIT {
         assertEquals("'x'", JSON.readTree(e.path("dstData").asText()).get(1).asText());
     }
 
+    /**
+     * More pending rows than max-pending-row-count stop the validator, saying why in its status; the
+     * sync goes on.
+     */
+    @Test
+    void tooManyPendingRowsStopTheValidatorNotTheSync() throws Exception {
+        target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_validator");
+        script("db1.prepare.sql");
+        Path task = Files.writeString(dir.resolve("bounded.yaml"), Files.readString(task())
+                .replace("validate-interval: 1s", "validate-interval: 1m").replace("max-pending-row-count: 1000",
+                        "max-pending-row-count: 3"));
+        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
+                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        try {
+            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
+            script("db1.increment.sql");
+            JsonNode v = awaitStatus(task, s -> s.path("stage").asText().equals("Stopped"));
+            String why = v.path("result").path("errors").path(0).path("message").asText();
+            assertTrue(why.startsWith("more pending rows than max-pending-row-count (3)"), v.toString());
+            source.execute("INSERT INTO " + DB + ".t1 (id, name) VALUES (8, 'h')");
+            awaitRow(8);
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+    }
+
     /** In fast mode only a row's existence is checked: the same changed row is no error. */
     @Test
     void fastModeChecksOnlyThatTheRowExists() throws Exception {
