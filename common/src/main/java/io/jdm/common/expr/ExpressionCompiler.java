@@ -410,8 +410,15 @@ final class ExpressionCompiler {
         };
     }
 
+    /**
+     * A string constant. One that is a date-time with a UTC offset ({@code '2021-01-01 12:34:56+08:00'},
+     * DM's way of naming an instant) is evaluated at its UTC time, and its SQL is that UTC text: the
+     * source then compares it in the {@code +00:00} session every jdm connection uses, as jdm does,
+     * where MySQL before 8.0.19 and MariaDB would otherwise read the offset another way or not at all.
+     */
     private static Node string(String s) {
-        return constant(s, quote(s));
+        SqlValues.DateTime utc = SqlValues.hasOffset(s) ? SqlValues.dateTime(s) : null;
+        return constant(s, quote(utc != null ? utc.canonical() : s));
     }
 
     private static Node constant(Object v, String sql) {

@@ -209,6 +209,12 @@ final class SqlValues {
         return v.toString();
     }
 
+    /** True for a DATE or DATETIME text with a UTC offset ({@code Z}, {@code +08:00}). */
+    static boolean hasOffset(String s) {
+        Matcher m = DATE_TIME.matcher(s.strip());
+        return m.matches() && m.group(8) != null;
+    }
+
     /** A DATE, DATETIME or TIMESTAMP text (with an optional UTC offset, applied); null when it is not one. */
     static DateTime dateTime(String s) {
         Matcher m = DATE_TIME.matcher(s.strip());

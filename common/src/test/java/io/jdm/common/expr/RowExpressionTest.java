@@ -105,5 +105,9 @@ class RowExpressionTest {
         assertEquals("(JSON_EXTRACT(`j`, '$.id') = 2)", RowExpression.parse("j->\"$.id\" = 2").sql());
         assertEquals("(`s` <> 'it''s')", RowExpression.parse("s != 'it''s'").sql());
         assertEquals("(`s` LIKE _utf8mb4 X'255c5f')", RowExpression.parse("s LIKE '%\\_'").sql());
+        // an instant with a UTC offset goes to the source as its UTC text, read in the +00:00 session
+        assertEquals("(`ts` = '2021-01-01 04:34:56.567800')",
+                RowExpression.parse("ts = '2021-01-01 12:34:56.5678+08:00'").sql());
+        assertEquals("(`d` = '2021-01-01 12:34:56')", RowExpression.parse("d = '2021-01-01 12:34:56'").sql());
     }
 }
