@@ -59,8 +59,12 @@ class BinlogOperatorIT {
         assertEquals(at, own.path("stoppedAt").path("binlogPos").asText(), exited.toString());
         assertEquals(ADD_CHECK.replace("ALTER TABLE t", "ALTER TABLE `" + db + "`.`t`"),
                 own.path("stoppedAt").path("statement").asText(), exited.toString());
-        assertTrue(exited.path("sources").path(0).path("msg").asText().contains("the error is in the last line of "
-                + "the task's log"), exited.toString());
+        // with the target's error, kept in the stage table when the sync stopped
+        assertTrue(own.path("stoppedAt").path("errorCode").asInt() > 0, exited.toString());
+        assertTrue(own.path("stoppedAt").path("error").asText().contains("n_range"), exited.toString());
+        assertEquals("stopped", own.path("stoppedAt").path("state").asText(), exited.toString());
+        assertTrue(exited.path("sources").path(0).path("msg").asText().contains("where the target refused"),
+                exited.toString());
         assertTrue(own.path("checkpoint").asText().startsWith(at), exited.toString());
         assertEquals(0, own.path("operators").size(), exited.toString());
 
@@ -375,6 +379,47 @@ class BinlogOperatorIT {
         awaitSameRows(db, p, "second");
         JsonNode passed = awaitStatus(task, p, "second", q -> subTask(q).path("jdm").path("stoppedAt").isNull());
         assertEquals("Running", subTask(passed).path("stage").asText(), passed.toString());
+    }
+
+    /**
+     * Rows the target refuses outright (not retried) end the task; query-status after the exit shows
+     * where, what and the target's error, kept in the stage table, and nothing once a restart has
+     * passed them.
+     */
+    @Test
+    void refusedRowsAreShownAfterTheTaskExited() throws Exception {
+        String db = "binlogop_rows";
+        Path task = prepare(db, "binlogop-rows", "jdm_meta_binlogop_rows");
+        Process first = start(task, "first");
+        try {
+            awaitSameRows(db, first, "first");
+            target.execute("CREATE TRIGGER " + db + ".refuse BEFORE INSERT ON " + db + ".t FOR EACH ROW "
+                    + "SIGNAL SQLSTATE '45000' SET MYSQL_ERRNO = 1644, MESSAGE_TEXT = 'refused for good'");
+            insert(db, 100, 101);
+            assertTrue(first.waitFor(2, TimeUnit.MINUTES), "jdm did not stop at the refused rows");
+            assertEquals(1, first.exitValue(), read("first"));
+        } finally {
+            first.destroyForcibly();
+            target.execute("DROP TRIGGER IF EXISTS " + db + ".refuse");
+        }
+        JsonNode exited = stoppedStatus(task);
+        JsonNode at = subTask(exited).path("jdm").path("stoppedAt");
+        assertEquals(1644, at.path("errorCode").asInt(), exited.toString());
+        assertTrue(at.path("error").asText().contains("refused for good"), exited.toString());
+        assertEquals("stopped", at.path("state").asText(), exited.toString());
+        assertTrue(at.path("statement").asText().contains("INSERT on " + db + ".t key (id=100)"), exited.toString());
+        assertTrue(exited.path("sources").path(0).path("msg").asText().contains("refused for good"),
+                exited.toString());
+
+        Process second = start(task, "second");
+        try {
+            awaitSameRows(db, second, "second");
+            stop(second, "second");
+        } finally {
+            second.destroyForcibly();
+        }
+        JsonNode passed = stoppedStatus(task);
+        assertTrue(subTask(passed).path("jdm").path("stoppedAt").isNull(), passed.toString());
     }
 
     /** query-status of a task no process runs: exit 1, and what the target holds for it. */

@@ -7,6 +7,7 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.Identifiers;
+import io.jdm.sync.ring.StoppedStatement;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -20,6 +21,7 @@ import java.util.Optional;
  * DM task keeps its stage across a worker's restart.
  */
 final class StageStore {
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     /**
      * DUMP_LOAD: the load follows the dump, both running; whether the dump completed (its
      * {@code metadata}) decides what a restart does.
@@ -50,8 +52,10 @@ final class StageStore {
                     + "stage VARCHAR(16) NOT NULL, binlog_file VARCHAR(255) NULL, binlog_pos BIGINT NULL, "
                     + "binlog_gtid TEXT NULL, updated_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3) "
                     + "ON UPDATE CURRENT_TIMESTAMP(3), paused TINYINT NOT NULL DEFAULT 0)");
-            // a table made before pauses were kept gets the column
+            // a table made before pauses were kept gets the column, and one made before the statement a
+            // sync stopped at was kept gets that
             MetaColumns.addIfMissing(c, MetaTable.STAGE.of(metaSchema, task), "paused", "TINYINT NOT NULL DEFAULT 0");
+            MetaColumns.addIfMissing(c, MetaTable.STAGE.of(metaSchema, task), "stopped_at", "TEXT NULL");
         }
     }
 
@@ -99,6 +103,50 @@ final class StageStore {
                         : new BinlogPosition(rs.getString(2), rs.getLong(3), rs.getString(4));
                 return Optional.of(new Entry(Stage.valueOf(rs.getString(1)), p));
             }
+        }
+    }
+
+    /**
+     * The statement the source's sync stopped at (the target refused it), kept for query-status once
+     * the process has exited; null clears it (a sync that starts again).
+     */
+    void stoppedAt(String sourceId, StoppedStatement at) throws SQLException {
+        String json = null;
+        if (at != null) {
+            try {
+                json = JSON.writeValueAsString(at);
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        try (Connection c = DataSources.connect(target);
+             PreparedStatement ps = c.prepareStatement("UPDATE " + table + " SET stopped_at = ? WHERE source_id = ?")) {
+            ps.setString(1, json);
+            ps.setString(2, sourceId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** What {@link #stoppedAt(String, StoppedStatement)} kept, read on {@code c}; empty when nothing is (or no table). */
+    static Optional<StoppedStatement> stoppedAt(Connection c, String metaSchema, String task, String sourceId)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT stopped_at FROM " + MetaTable.STAGE.of(metaSchema, task)
+                .quoted() + " WHERE source_id = ?")) {
+            ps.setString(1, sourceId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getString(1) == null) {
+                    return Optional.empty();
+                }
+                return Optional.of(JSON.readValue(rs.getString(1), StoppedStatement.class));
+            }
+        } catch (SQLException e) {
+            if (io.jdm.common.error.ErrorClassifier.isNoSuchTableOrDatabase(e)
+                    || e.getErrorCode() == com.mysql.cj.exceptions.MysqlErrorNumbers.ER_BAD_FIELD_ERROR) {
+                return Optional.empty(); // no stage table, or one from before the column
+            }
+            throw e;
+        } catch (java.io.IOException e) {
+            return Optional.empty();
         }
     }
 

@@ -9,6 +9,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.StatementText;
 import io.jdm.sync.checkpoint.CheckpointStore;
 import io.jdm.sync.checkpoint.DdlMarkers;
+import io.jdm.sync.ring.StoppedStatement;
 import io.jdm.sync.operator.BinlogOperator;
 import io.jdm.sync.operator.OperatorStore;
 import io.jdm.sync.ring.ChangePos;
@@ -42,7 +43,9 @@ public final class TargetStatus {
                 String id = i.sourceId();
                 CheckpointStore.Saved saved = checkpoint(c, task, id);
                 DdlMarkers.Marker marker = saved == null ? null : marker(c, task, id);
-                sources.add(source(task, id, saved == null ? null : saved.resumePoint(marker), marker,
+                StoppedStatement refused = saved == null ? null
+                        : StageStore.stoppedAt(c, task.metaSchema(), task.name(), id).orElse(null);
+                sources.add(source(task, id, saved == null ? null : saved.resumePoint(marker), marker, refused,
                         operators.list(c, id)));
             }
             c.commit();
@@ -82,8 +85,13 @@ public final class TargetStatus {
         }
     }
 
+    /**
+     * @param refused the statement the target refused, where the sync stopped last (kept in the stage
+     *     table with its error), or null
+     */
     private static Map<String, Object> source(TaskConfig task, String id, BinlogPosition resume,
-                                              DdlMarkers.Marker marker, List<BinlogOperator> operators) {
+                                              DdlMarkers.Marker marker, StoppedStatement refused,
+                                              List<BinlogOperator> operators) {
         Map<String, Object> sourceStatus = new LinkedHashMap<>();
         sourceStatus.put("source", id);
         sourceStatus.put("worker", "");
@@ -91,7 +99,8 @@ public final class TargetStatus {
         sourceStatus.put("relayStatus", null);
         Map<String, Object> own = new LinkedHashMap<>();
         own.put("checkpoint", resume == null ? null : String.valueOf(resume));
-        own.put("stoppedAt", marker == null ? null : stoppedAt(marker));
+        own.put("stoppedAt", refused != null ? StatementStatus.stoppedAt(refused)
+                : marker == null ? null : stoppedAt(marker));
         own.put("operators", StatementStatus.operators(operators));
         Map<String, Object> sub = new LinkedHashMap<>();
         sub.put("name", task.name());
@@ -109,7 +118,7 @@ public final class TargetStatus {
         sub.put("jdm", own);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("result", false);
-        m.put("msg", msg(resume, marker));
+        m.put("msg", msg(resume, marker, refused));
         m.put("sourceStatus", sourceStatus);
         m.put("subTaskStatus", List.of(sub));
         return m;
@@ -122,11 +131,16 @@ public final class TargetStatus {
                 StatementText.shown(m.statement()), "", 0, StatementStatus.STOPPED);
     }
 
-    private static String msg(BinlogPosition resume, DdlMarkers.Marker marker) {
+    private static String msg(BinlogPosition resume, DdlMarkers.Marker marker, StoppedStatement refused) {
         if (resume == null) {
             return "no sync checkpoint: its sync has not run; jdm run TASK.yaml starts the task";
         }
         String at = resume.file() + ":" + resume.pos() + (resume.hasGtid() ? " (GTID " + resume.gtidSet() + ")" : "");
+        if (refused != null) {
+            return "not running; the sync stopped at " + refused.binlogPos() + ", where the target refused "
+                    + refused.statement() + ": " + refused.error() + "; jdm run TASK.yaml resumes it from the "
+                    + "checkpoint " + at + " (jdm binlog skip|replace for a statement the target cannot take)";
+        }
         return "not running; jdm run TASK.yaml resumes its sync from the checkpoint " + at + (marker != null
                 ? ", the DDL the sync stopped in (the error is in the last line of the task's log)"
                 : "; if the sync stopped at a statement, the last line of the task's log names it and the error");

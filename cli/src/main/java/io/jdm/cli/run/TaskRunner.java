@@ -17,6 +17,7 @@ import io.jdm.common.position.BinlogPosition;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.jdm.sync.SyncMetrics;
 import io.jdm.sync.SyncUnit;
+import io.jdm.sync.ring.StoppedStatement;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -310,8 +311,29 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                 firstSync.complete(syncs.get(0));
             }
             sync.start();
+            try {
+                store.stoppedAt(i.sourceId(), null); // the statement it stopped at last time is behind it now
+            } catch (SQLException e) {
+                LOG.debug("source {}: cannot clear the statement the sync stopped at: {}", i.sourceId(),
+                        e.getMessage());
+            }
         }
         return true;
+    }
+
+    /** Keeps the statement a failed sync stopped at for query-status after the process has exited. */
+    private void keepStoppedAt(SourceState s) {
+        StoppedStatement at = s.sync.stoppedAt();
+        if (at == null) {
+            return;
+        }
+        try {
+            store.stoppedAt(s.sourceId, new StoppedStatement(at.binlogPos(), at.binlogGtid(), at.statement(),
+                    at.error(), at.errorCode(), false));
+        } catch (SQLException e) {
+            LOG.warn("source {}: cannot keep the statement the sync stopped at in the stage table: {}", s.sourceId,
+                    ErrorClassifier.oneLine(e));
+        }
     }
 
     /** Sync units end only when stopped or failed: wait for either, woken by the first to happen. */
@@ -324,6 +346,7 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             for (SourceState failed : sources.values()) {
                 Optional<JdmException> f = failed.sync == null ? Optional.empty() : failed.sync.failure();
                 if (f.isPresent()) {
+                    keepStoppedAt(failed);
                     failed.exited("syncer", f.get());
                     sources.values().forEach(s -> s.failure = f.get());
                     new Thread(this::requestStop, task.name() + "-stop").start();
