@@ -48,7 +48,7 @@ final class BenchConfigParser {
     static BenchConfig read(Section root, Path base) {
         String name = root.matching("name", NAME, "be letters, digits, _ and - only", "bench");
         Optional<Section> ds = root.section("dataset");
-        int tables = ds.map(d -> d.integer("tables", 4, 1, 64)).orElse(4);
+        int tables = ds.map(d -> d.integer("tables", 4, 1, 10_000)).orElse(4);
         long rows = ds.map(d -> d.longInteger("rows-per-table", 10_000, 1, 100_000_000)).orElse(10_000L);
         String db = ds.map(d -> d.matching("database", DATABASE, "be letters, digits and _ only", "jdm_bench"))
                 .orElse("jdm_bench");
