@@ -6,8 +6,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** {@code jdm} as a child JVM on the test's class path, its output (stdout and stderr) in one file. */
+/**
+ * {@code jdm} as a child JVM on the test's class path, its output (stdout and stderr) in one file.
+ *
+ * <p>A child compiles with C1 only: it lives seconds and moves a few rows, and C2's compiler threads
+ * would take the cores the test's servers need. A start (JVM, picocli, the task file, the DDL
+ * grammar) costs about 40% less CPU so; a caller's {@code jvmOptions} come after and can undo it.
+ */
 public final class JdmChild {
+    private static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1");
+
     private JdmChild() {
     }
 
@@ -26,6 +34,7 @@ public final class JdmChild {
             throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(QUICK_START);
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Jdm.class.getName()));
         cmd.addAll(List.of(args));

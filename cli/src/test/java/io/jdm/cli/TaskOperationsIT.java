@@ -282,7 +282,8 @@ class TaskOperationsIT {
             first.destroyForcibly();
         }
         insertRows(db, 100, 110); // after the checkpoint, before the time
-        java.time.LocalDateTime at = java.time.LocalDateTime.now().withNano(0).plusSeconds(2);
+        // the binlog's times are whole seconds: the next one is past every row above
+        java.time.LocalDateTime at = java.time.LocalDateTime.now().withNano(0).plusSeconds(1);
         while (java.time.LocalDateTime.now().isBefore(at.plusNanos(500_000_000))) {
             Thread.sleep(100);
         }

@@ -48,7 +48,7 @@ class ShardDdlIT {
     private static final String META = "jdm_meta_shard";
     private static final String MERGED = "shard_merged";
     /** Short leases, so a killed process's successor takes over within seconds. */
-    private static final List<String> LEASE = List.of("-Djdm.lease.renew-ms=300", "-Djdm.lease.expiry-ms=3000");
+    private static final List<String> LEASE = List.of("-Djdm.lease.renew-ms=300", "-Djdm.lease.expiry-ms=1500");
     private static SqlServer source1;
     private static SqlServer source2;
     private static SqlServer target;

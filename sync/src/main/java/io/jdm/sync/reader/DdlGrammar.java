@@ -105,10 +105,19 @@ final class DdlGrammar {
     static final int NEWEST_MYSQL = 80200;
     private static final Pattern VERSION = Pattern.compile("(\\d+)\\.(\\d+)\\.(\\d+)");
 
-    static final DdlGrammar MARIADB = new DdlGrammar("MariaDB", 0, MariaDBLexer.VOCABULARY,
-            MariaDBParser.ruleNames, MARIADB_FORMS, MARIADB_REFERENCES, null, MARIADB_ALTER_CLAUSES, "sqlStatement",
-            MariaDBLexer::new, MariaDBParser::new, p -> ((MariaDBParser) p).root());
-    static final DdlGrammar MYSQL = mysql(NEWEST_MYSQL);
+    /**
+     * Each grammar built on first use: loading one (its lexer's and parser's ATNs) takes 0.3 to 1 s
+     * of CPU, and a source needs only its own flavour's unless a statement falls back to the other.
+     */
+    private static final class MariaDb {
+        static final DdlGrammar GRAMMAR = new DdlGrammar("MariaDB", 0, MariaDBLexer.VOCABULARY,
+                MariaDBParser.ruleNames, MARIADB_FORMS, MARIADB_REFERENCES, null, MARIADB_ALTER_CLAUSES,
+                "sqlStatement", MariaDBLexer::new, MariaDBParser::new, p -> ((MariaDBParser) p).root());
+    }
+
+    private static final class MySql {
+        static final DdlGrammar GRAMMAR = mysql(NEWEST_MYSQL);
+    }
 
     private final String name;
     private final int version;
@@ -158,14 +167,24 @@ final class DdlGrammar {
                 }, p -> ((MySqlParser) p).queries());
     }
 
+    /** MariaDB's grammar. */
+    static DdlGrammar mariadb() {
+        return MariaDb.GRAMMAR;
+    }
+
+    /** MySQL's grammar as the newest MySQL reads a statement. */
+    static DdlGrammar mysql() {
+        return MySql.GRAMMAR;
+    }
+
     /** The grammar of a source of {@code flavor} that reports {@code version} (SELECT VERSION(); may be null). */
     static DdlGrammar of(Flavor flavor, String version) {
         if (flavor == Flavor.MARIADB) {
-            return MARIADB;
+            return mariadb();
         }
         Matcher m = VERSION.matcher(version == null ? "" : version);
         if (!m.lookingAt()) {
-            return MYSQL;
+            return mysql();
         }
         return mysql(Integer.parseInt(m.group(1)) * 10_000 + Integer.parseInt(m.group(2)) * 100
                 + Integer.parseInt(m.group(3)));
@@ -173,7 +192,7 @@ final class DdlGrammar {
 
     /** The grammar tried when this one cannot read a statement. */
     DdlGrammar other() {
-        return equals(MARIADB) ? MYSQL : MARIADB;
+        return this == MariaDb.GRAMMAR ? mysql() : mariadb();
     }
 
     Lexer lexer(CharStream text) {

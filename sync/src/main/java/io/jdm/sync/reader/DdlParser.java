@@ -72,7 +72,7 @@ final class DdlParser {
 
     /** {@link #parse(String, String, SqlDialect, DdlGrammar)} for a source of unknown flavour: MariaDB's grammar first. */
     static ParsedDdl parse(String defaultDb, String sql, SqlDialect dialect) {
-        return parse(defaultDb, sql, dialect, DdlGrammar.MARIADB);
+        return parse(defaultDb, sql, dialect, DdlGrammar.mariadb());
     }
 
     /**

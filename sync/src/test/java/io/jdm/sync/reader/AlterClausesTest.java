@@ -12,7 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class AlterClausesTest {
-    private static final List<DdlGrammar> GRAMMARS = List.of(DdlGrammar.MARIADB, DdlGrammar.MYSQL);
+    private static final List<DdlGrammar> GRAMMARS = List.of(DdlGrammar.mariadb(), DdlGrammar.mysql());
 
     private static List<String> types(String sql, DdlGrammar g) {
         ParsedDdl d = DdlParser.parseWith("db", sql, SqlDialect.DEFAULT, g);

@@ -34,7 +34,7 @@ class DdlParserTest {
 
     @Test
     void rowChangingStatementsAreToldByTheirFirstWord() {
-        for (DdlGrammar g : List.of(DdlGrammar.MARIADB, DdlGrammar.MYSQL, DdlGrammar.mysql(50722))) {
+        for (DdlGrammar g : List.of(DdlGrammar.mariadb(), DdlGrammar.mysql(), DdlGrammar.mysql(50722))) {
             assertEquals("INSERT", DdlParser.dmlVerb("/* app */ insert into t values (1)", g), g.toString());
             assertEquals("UPDATE", DdlParser.dmlVerb("UPDATE t SET a = 1", g), g.toString());
             assertEquals("DELETE", DdlParser.dmlVerb("  DELETE FROM t", g), g.toString());
@@ -51,7 +51,7 @@ class DdlParserTest {
 
     @Test
     void theTableAPartitionIsExchangedWithIsTouchedToo() {
-        for (DdlGrammar g : List.of(DdlGrammar.MARIADB, DdlGrammar.MYSQL)) {
+        for (DdlGrammar g : List.of(DdlGrammar.mariadb(), DdlGrammar.mysql())) {
             ParsedDdl d = DdlParser.parseWith("db", "ALTER TABLE tb1 EXCHANGE PARTITION p0 WITH TABLE d.tb2",
                     SqlDialect.DEFAULT, g);
             assertEquals(List.of(new TableName("db", "tb1"), new TableName("d", "tb2")), d.touched(), g.toString());
@@ -198,8 +198,8 @@ class DdlParserTest {
         // with escapes, \' does not end the string: the statement never closes it (MySQL's lexer, lenient
         // with text no server would have run, closes it there)
         assertThrows(UnreadableDdlException.class,
-                () -> DdlParser.parseWith("db", sql, SqlDialect.DEFAULT, DdlGrammar.MARIADB));
-        for (DdlGrammar g : List.of(DdlGrammar.MARIADB, DdlGrammar.MYSQL)) {
+                () -> DdlParser.parseWith("db", sql, SqlDialect.DEFAULT, DdlGrammar.mariadb()));
+        for (DdlGrammar g : List.of(DdlGrammar.mariadb(), DdlGrammar.mysql())) {
             assertEquals(new TableName("db", "u"), DdlParser.parseWith("db",
                     "ALTER TABLE t ADD c VARCHAR(9) DEFAULT 'it\\'s', RENAME TO u", SqlDialect.DEFAULT, g).renamedTo());
             // a rename inside a string is text, also where the string could have ended at an escaped quote
@@ -272,7 +272,7 @@ class DdlParserTest {
         assertTrue(e.reason().startsWith("line 2:"), e.reason());
         assertTrue(e.getMessage().startsWith("sync: cannot read the DDL statement (line 2:"), e.getMessage());
         assertFalse(e.getMessage().contains("\n"));
-        for (DdlGrammar g : List.of(DdlGrammar.MARIADB, DdlGrammar.MYSQL)) {
+        for (DdlGrammar g : List.of(DdlGrammar.mariadb(), DdlGrammar.mysql())) {
             assertTrue(DdlParser.isDdl("/*!40101 CREATE TABLE t (a INT) ENGINE InnoDB PARTITION */", g));
             assertFalse(DdlParser.isDdl("CREATE VIEW v AS SELECT", g));
         }

@@ -53,7 +53,7 @@ class DdlRoutesTest {
 
     @Test
     void onlineDdlRecordsTheGhostAlterAndAppliesItAtTheSwap() {
-        OnlineDdl online = new OnlineDdl(ShadowRules.of(OnlineDdlConfig.DEFAULT), null, DdlGrammar.MYSQL);
+        OnlineDdl online = new OnlineDdl(ShadowRules.of(OnlineDdlConfig.DEFAULT), null, DdlGrammar.mysql());
         List<String> applied = new java.util.ArrayList<>();
         int event = 0;
         for (String sql : List.of("DROP TABLE IF EXISTS `d`.`_t_gho`", "create /* gh-ost */ table `d`.`_t_ghc` (id int)",
@@ -95,7 +95,7 @@ class DdlRoutesTest {
      */
     @Test
     void ptOscShadowTableOfAnotherNameIsSwappedInAsTheTableItsRenameNames() {
-        OnlineDdl online = new OnlineDdl(ShadowRules.of(OnlineDdlConfig.DEFAULT), null, DdlGrammar.MYSQL);
+        OnlineDdl online = new OnlineDdl(ShadowRules.of(OnlineDdlConfig.DEFAULT), null, DdlGrammar.mysql());
         assertEquals(List.of("ALTER TABLE `d`.`t` ADD COLUMN c2 INT DEFAULT 7, ADD INDEX k2(k)"), online(online,
                 "CREATE TABLE `d`.`_t_new` (x INT PRIMARY KEY)",
                 "CREATE TABLE `d`.`__t_new` (\n  `id` int(11) NOT NULL AUTO_INCREMENT,\n  `k` int(11) DEFAULT NULL,\n"
@@ -117,7 +117,7 @@ class DdlRoutesTest {
      */
     @Test
     void aShadowTableCreatedWithForeignKeysCannotBeFollowed() {
-        OnlineDdl online = new OnlineDdl(ShadowRules.of(OnlineDdlConfig.DEFAULT), null, DdlGrammar.MYSQL);
+        OnlineDdl online = new OnlineDdl(ShadowRules.of(OnlineDdlConfig.DEFAULT), null, DdlGrammar.mysql());
         String why = online.unfaithful(DdlParser.parse("d", "CREATE TABLE `d`.`_t_new` (\n  `id` int(11) NOT NULL,\n"
                 + "  `pid` int(11) DEFAULT NULL,\n  PRIMARY KEY (`id`),\n  KEY `fk_p` (`pid`),\n  CONSTRAINT `_fk_p` "
                 + "FOREIGN KEY (`pid`) REFERENCES `p` (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4"), "b.000001:4");

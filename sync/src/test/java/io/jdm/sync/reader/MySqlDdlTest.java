@@ -144,7 +144,7 @@ class MySqlDdlTest {
                 parse("CREATE TABLE `d`.`t2` (a INT) ENGINE=InnoDB START TRANSACTION COMMENT 'START TRANSACTION'").sql());
         // MariaDB's grammar reads it as two statements; with MySQL's tried next, the flavour-less parse reads it too
         UnreadableDdlException e = assertThrows(UnreadableDdlException.class,
-                () -> DdlParser.parseWith("", logged, SqlDialect.DEFAULT, DdlGrammar.MARIADB));
+                () -> DdlParser.parseWith("", logged, SqlDialect.DEFAULT, DdlGrammar.mariadb()));
         assertEquals("more than one statement", e.reason());
         assertEquals(List.of(new TableName("d", "t2")), DdlParser.parse("", logged).touched());
         // as a client writes it: only the new table is named
@@ -152,7 +152,7 @@ class MySqlDdlTest {
         assertEquals(List.of(new TableName("db", "t2")), select.refs().stream().map(ParsedDdl.Ref::name).toList());
         assertTrue(DdlParser.isDdl(logged, MYSQL_8_0_31));
         // its rows follow it in the same transaction
-        for (DdlGrammar g : List.of(MYSQL_8_0_31, DdlGrammar.MARIADB)) {
+        for (DdlGrammar g : List.of(MYSQL_8_0_31, DdlGrammar.mariadb())) {
             assertTrue(DdlParser.opensTransaction(logged, g), g.toString());
             assertTrue(DdlParser.opensTransaction("/* x */ create table t (a int) start\ntransaction -- y", g), g.toString());
             assertFalse(DdlParser.opensTransaction("CREATE TABLE t (a INT) COMMENT 'START TRANSACTION'", g), g.toString());
@@ -168,8 +168,8 @@ class MySqlDdlTest {
     void theGrammarReadsAsTheSourcesVersionDoes() {
         assertEquals("MySQL's grammar (80031)", MYSQL_8_0_31.toString());
         assertEquals("MySQL's grammar (50722)", MYSQL_5_7.toString());
-        assertEquals(DdlGrammar.MARIADB, DdlGrammar.of(Flavor.MARIADB, "11.4.5-MariaDB-log"));
-        assertEquals(DdlGrammar.MYSQL, DdlGrammar.of(Flavor.MYSQL, null));
+        assertEquals(DdlGrammar.mariadb(), DdlGrammar.of(Flavor.MARIADB, "11.4.5-MariaDB-log"));
+        assertEquals(DdlGrammar.mysql(), DdlGrammar.of(Flavor.MYSQL, null));
         String invisible = "CREATE TABLE t (a INT INVISIBLE)";
         assertEquals(EventType.CREATE_TABLE, parse(invisible).kind());
         assertThrows(UnreadableDdlException.class,

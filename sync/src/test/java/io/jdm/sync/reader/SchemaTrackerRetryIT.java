@@ -68,7 +68,7 @@ class SchemaTrackerRetryIT {
 
     private static SchemaTracker tracker(ServerPair pair, ConnectionSpec target) {
         return new SchemaTracker(target, spec(pair.source()), SchemaTracker.scratchSchema("jdm_meta_trk", "trk", "s"),
-                (d, t) -> d.equals(DB), n -> n, BUDGET, DdlGrammar.MARIADB);
+                (d, t) -> d.equals(DB), n -> n, BUDGET, DdlGrammar.mariadb());
     }
 
     private static ConnectionSpec spec(SqlServer s) {
