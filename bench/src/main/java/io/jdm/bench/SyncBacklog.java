@@ -52,8 +52,10 @@ final class SyncBacklog {
         try {
             for (Mix mix : cfg.sync().mixes()) {
                 Backlog backlog = write(mix);
-                for (SyncSweeps.Setting st : SyncSweeps.settings(cfg, natives)) {
-                    for (int rep = 1; rep <= cfg.repetitions(); rep++) {
+                // repetitions outside settings: the settings take turns, so a slow spell of the machine
+                // falls on each of them rather than on one
+                for (int rep = 1; rep <= cfg.repetitions(); rep++) {
+                    for (SyncSweeps.Setting st : SyncSweeps.settings(cfg, natives)) {
                         String task = "jdmbench_backlog_" + (++taskSeq);
                         sample("jdm", mix, st.params(), rep, backlog, () -> process
                                 ? new JdmProcessReplicator(env.source(), env.target(), db, task, st.workers(),

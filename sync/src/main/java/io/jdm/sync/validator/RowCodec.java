@@ -47,9 +47,31 @@ final class RowCodec {
         return v;
     }
 
-    /** The key's text: equal keys (of the same Java values) give equal text. */
+    /**
+     * The key's text: equal keys (of the same Java values) give equal text, and different ones
+     * different text (each value tagged with its type, values apart by a byte no tag or text holds
+     * unescaped). Built for every row change the writers commit, so without a JSON tree.
+     */
     static String key(Object[] key) {
-        return values(key).toString();
+        StringBuilder sb = new StringBuilder(16 * key.length);
+        for (int i = 0; i < key.length; i++) {
+            if (i > 0) {
+                sb.append('\u0000');
+            }
+            if (key[i] == null) {
+                sb.append('N');
+            } else {
+                String t = tag(key[i]);
+                for (int c = 0; c < t.length(); c++) {
+                    char ch = t.charAt(c);
+                    if (ch == '\u0000' || ch == '\\') {
+                        sb.append('\\'); // a NUL inside a text value cannot end it
+                    }
+                    sb.append(ch);
+                }
+            }
+        }
+        return sb.toString();
     }
 
     /** Values as the SQL literals a person reads in {@code jdm validation show-error}: a JSON array of strings. */

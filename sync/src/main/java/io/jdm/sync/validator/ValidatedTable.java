@@ -57,6 +57,15 @@ record ValidatedTable(TableName source, TableName target, List<Column> columns, 
         return v;
     }
 
+    /** The key's values of a row image ({@code image} true) or of compared values. */
+    Object[] keyOf(Object[] row, boolean image) {
+        Object[] k = new Object[key.length];
+        for (int i = 0; i < k.length; i++) {
+            k[i] = row[image ? imageIndex[key[i]] : key[i]];
+        }
+        return k;
+    }
+
     /** The key's values of compared values. */
     Object[] keyOf(Object[] values) {
         Object[] k = new Object[key.length];

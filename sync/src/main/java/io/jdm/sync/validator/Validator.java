@@ -194,10 +194,9 @@ public final class Validator implements CommitListener, AutoCloseable {
             case INSERT -> put(t, INSERT, t.values(after));
             case DELETE -> put(t, DELETE, t.values(before));
             case UPDATE -> {
-                Object[] b = t.values(before);
                 Object[] a = t.values(after);
-                if (!RowCodec.key(t.keyOf(b)).equals(RowCodec.key(t.keyOf(a)))) {
-                    put(t, DELETE, b); // the row moved to another key: the old one must be gone
+                if (!java.util.Arrays.deepEquals(t.keyOf(before, true), t.keyOf(after, true))) {
+                    put(t, DELETE, t.values(before)); // the row moved to another key: the old one must be gone
                 }
                 put(t, UPDATE, a);
             }
@@ -400,7 +399,8 @@ public final class Validator implements CommitListener, AutoCloseable {
                 }
                 errorRows.increment();
                 LOG.warn("validator: task {} source {}: {} row {} on the target: {} for {} (jdm validation show-error)",
-                        task, source, t.target(), e.keyText(), ValidatorStore.ERROR_TYPES.get(failure),
+                        task, source, t.target(), RowCodec.shown(t.keyColumns(), e.key()),
+                        ValidatorStore.ERROR_TYPES.get(failure),
                         cfg.rowErrorDelay());
             }
         }
