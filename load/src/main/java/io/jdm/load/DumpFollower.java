@@ -55,6 +55,8 @@ final class DumpFollower {
     /** What the dump announced of a table whose target is still being created, in order. */
     private final Map<TableName, Held> held = new LinkedHashMap<>();
     private final ExecutorService creators;
+    /** {@link #sourceSizes()}, once read. */
+    private Map<TableName, Long> sourceSizes;
     /** The target connection of each creator thread, closed when the following ends. */
     private final List<LoadJob.Session> sessions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ThreadLocal<LoadJob.Session> session;
@@ -219,13 +221,46 @@ final class DumpFollower {
         CompletableFuture<Void> creation = targetTables.computeIfAbsent(target, t -> CompletableFuture.runAsync(() -> {
             session.get().withRetry("creating " + SchemaLoader.describe(source, target), c -> {
                 PriorRows.require(job, c, List.of(target));
-                schema.createTable(c, new DumpDirectory.SchemaFile(source, path));
+                schema.createTable(c, new DumpDirectory.SchemaFile(source, path), mayBeLarge(source));
                 return null;
             });
             job.metrics.tableArrived();
         }, creators));
         created.put(source, creation);
         held.put(source, new Held());
+    }
+
+    /**
+     * Whether a table's statistics may be worth pausing while it fills: its dump's size is not known
+     * while the dump is being written, so the source's own estimate of its bytes decides, as the
+     * dump's size does for a load of a complete dump ({@link SchemaLoader#PAUSE_FROM_BYTES}). True
+     * when the source cannot be asked.
+     */
+    private boolean mayBeLarge(TableName source) {
+        Map<TableName, Long> sizes = sourceSizes();
+        Long bytes = sizes == null ? null : sizes.get(source);
+        return bytes == null || bytes >= SchemaLoader.pauseFromBytes;
+    }
+
+    /** The source's DATA_LENGTH of every table, asked once; null when the load does not know the source. */
+    private synchronized Map<TableName, Long> sourceSizes() {
+        if (sourceSizes == null && job.config.source() != null) {
+            Map<TableName, Long> m = new HashMap<>();
+            try (java.sql.Connection c = io.jdm.common.jdbc.DataSources.connect(job.config.source());
+                 java.sql.Statement st = c.createStatement();
+                 java.sql.ResultSet rs = st.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME, DATA_LENGTH FROM "
+                         + "information_schema.TABLES WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN "
+                         + "('mysql', 'sys', 'information_schema', 'performance_schema')")) {
+                while (rs.next()) {
+                    m.put(new TableName(rs.getString(1), rs.getString(2)), rs.getLong(3));
+                }
+            } catch (java.sql.SQLException e) {
+                LOG.debug("{}: the source's table sizes cannot be read ({}); every table's statistics pause",
+                        job.who(), e.getMessage());
+            }
+            sourceSizes = m;
+        }
+        return sourceSizes;
     }
 
     private void dataFile(FileManifest.Entry entry, List<DumpDirectory.DataFile> arrived) {
