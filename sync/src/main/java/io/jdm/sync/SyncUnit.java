@@ -403,6 +403,11 @@ public final class SyncUnit {
      * The statement the sync stands at: the one it stopped at (refused by the target, or one the
      * reader cannot replay), else the earliest one a writer is retrying; null when none.
      */
+    /** The continuous validator's status in DM's shape, null when validation never ran for this source. */
+    public java.util.Map<String, Object> validationStatus() {
+        return validator.status();
+    }
+
     public StoppedStatement stoppedAt() {
         return stoppedAt.current();
     }

@@ -97,7 +97,7 @@ final class DmResponses {
         } else if (s.sync != null) {
             m.put("sync", sync(s.sync, master));
         }
-        m.put("validation", null);
+        m.put("validation", s.sync == null ? null : s.sync.validationStatus());
         m.put("jdm", own(s)); // jdm's own numbers of the unit, not DM's
         return m;
     }

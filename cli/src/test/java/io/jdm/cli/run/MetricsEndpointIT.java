@@ -53,11 +53,13 @@ class MetricsEndpointIT {
     private static final Set<String> PROMETHEUS_OWN = Set.of("up");
     /** Labels Prometheus gives every series of a target. */
     private static final Set<String> TARGET_LABELS = Set.of("instance", "job");
-    private static final Set<String> DM_NAMES_WITH_TYPE = Set.of(
+    /** What promtool says of DM's own names, which dashboards query as they are. */
+    private static final Set<String> DM_NAMES_PROMTOOL_LINTS = Set.of(
             "dm_syncer_replication_lag_gauge metric name should not include type 'gauge'",
             "dm_loader_data_size_gauge metric name should not include type 'gauge'",
             "dm_loader_data_file_gauge metric name should not include type 'gauge'",
-            "dm_loader_table_gauge metric name should not include type 'gauge'");
+            "dm_loader_table_gauge metric name should not include type 'gauge'",
+            "dm_validator_validator_error_count non-histogram and non-summary metrics should not have \"_count\" suffix");
     private static SqlServer source;
     private static SqlServer target;
 
@@ -113,7 +115,7 @@ class MetricsEndpointIT {
         // for the type in the name however they are typed
         assertTrue(check.exitValue() == 0 || check.exitValue() == 3, "promtool check metrics: " + out + "\n" + text);
         for (String finding : out.lines().toList()) {
-            assertTrue(DM_NAMES_WITH_TYPE.contains(finding), "promtool check metrics: " + out + "\n" + text);
+            assertTrue(DM_NAMES_PROMTOOL_LINTS.contains(finding), "promtool check metrics: " + out + "\n" + text);
         }
     }
 

@@ -44,6 +44,8 @@ class ValidatorIT {
 
     @TempDir
     Path dir;
+    /** The task {@link #started} last. */
+    private TaskRunner runner;
 
     @BeforeAll
     static void servers() {
@@ -53,15 +55,11 @@ class ValidatorIT {
 
     @Test
     void aRowChangedBehindTheTaskIsAnErrorRowUntilResolved() throws Exception {
-        target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_validator");
-        script("db1.prepare.sql");
+        fresh();
         Path task = task();
-        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
-                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        BackgroundTask run = started(task);
         try {
-            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
-            target.execute("CREATE TRIGGER " + DB + ".behind_its_back BEFORE INSERT ON " + DB + ".t1_down "
-                    + "FOR EACH ROW SET NEW.name = IF(NEW.id = 5, 'x', NEW.name)");
+            changeRowFiveBehindTheTasksBack();
             script("db1.increment.sql");
 
             JsonNode v = awaitStatus(task, s -> s.path("errorRowsStatus").asText().equals("new/ignored/resolved: 1/0/0")
@@ -69,6 +67,10 @@ class ValidatorIT {
             assertEquals("insert/update/delete: 6/1/1", v.path("processedRowsStatus").asText(), v.toString());
             assertEquals("full", v.path("mode").asText());
             assertEquals("Running", v.path("stage").asText());
+            // query-status shows the same under DM's validation
+            awaitQueryStatus(q -> q.path("processedRowsStatus").asText().equals("insert/update/delete: 6/1/1")
+                    && q.path("errorRowsStatus").asText().equals("new/ignored/resolved: 1/0/0")
+                    && q.path("stage").asText().equals("Running") && q.path("mode").asText().equals("full"));
             String metrics = io.jdm.common.metrics.ProcessMetrics.scrape();
             assertTrue(metrics.lines().anyMatch(l -> l.startsWith("dm_validator_validator_error_count{")
                     && l.contains("task=\"validator-it\"") && l.endsWith(" 1.0")), metrics);
@@ -125,16 +127,12 @@ class ValidatorIT {
      */
     @Test
     void aPendingRowOutlivesARestart() throws Exception {
-        target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_validator");
-        script("db1.prepare.sql");
+        fresh();
         Path task = Files.writeString(dir.resolve("restart.yaml"), Files.readString(task()).replace(
                 "row-error-delay: 2s", "row-error-delay: 5s"));
-        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
-                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        BackgroundTask run = started(task);
         try {
-            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
-            target.execute("CREATE TRIGGER " + DB + ".behind_its_back BEFORE INSERT ON " + DB + ".t1_down "
-                    + "FOR EACH ROW SET NEW.name = IF(NEW.id = 5, 'x', NEW.name)");
+            changeRowFiveBehindTheTasksBack();
             source.execute("INSERT INTO " + DB + ".t1 (id, name) VALUES (5, 'e')");
             awaitStatus(task, s -> s.path("processedRowsStatus").asText().equals("insert/update/delete: 1/0/0"));
         } finally {
@@ -146,10 +144,8 @@ class ValidatorIT {
         assertEquals(List.of("validator_basic|t1"), target.rows("SELECT CONCAT(schema_name, '|', table_name) FROM "
                 + "jdm_meta_validator.`validator-it_validator_pending`"));
 
-        BackgroundTask again = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
-                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        BackgroundTask again = started(task);
         try {
-            assertNotNull(again.awaitSync(Duration.ofMinutes(2)), "sync never started: " + again.failure());
             JsonNode v = awaitStatus(task, s -> s.path("errorRowsStatus").asText()
                     .equals("new/ignored/resolved: 1/0/0"));
             assertEquals("insert/update/delete: 1/0/0", v.path("processedRowsStatus").asText(),
@@ -168,15 +164,12 @@ class ValidatorIT {
      */
     @Test
     void tooManyPendingRowsStopTheValidatorNotTheSync() throws Exception {
-        target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_validator");
-        script("db1.prepare.sql");
+        fresh();
         Path task = Files.writeString(dir.resolve("bounded.yaml"), Files.readString(task())
                 .replace("validate-interval: 1s", "validate-interval: 1m").replace("max-pending-row-count: 1000",
                         "max-pending-row-count: 3"));
-        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
-                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        BackgroundTask run = started(task);
         try {
-            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
             script("db1.increment.sql");
             JsonNode v = awaitStatus(task, s -> s.path("stage").asText().equals("Stopped"));
             String why = v.path("result").path("errors").path(0).path("message").asText();
@@ -192,16 +185,12 @@ class ValidatorIT {
     /** In fast mode only a row's existence is checked: the same changed row is no error. */
     @Test
     void fastModeChecksOnlyThatTheRowExists() throws Exception {
-        target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_validator");
-        script("db1.prepare.sql");
+        fresh();
         Path task = Files.writeString(dir.resolve("fast.yaml"), Files.readString(task()).replace("mode: full",
                 "mode: fast"));
-        BackgroundTask run = BackgroundTask.start(new TaskRunner(new TaskConfigLoader().load(task),
-                TaskRunner.Stages.FROM_TASK_MODE), "validator-it");
+        BackgroundTask run = started(task);
         try {
-            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
-            target.execute("CREATE TRIGGER " + DB + ".behind_its_back BEFORE INSERT ON " + DB + ".t1_down "
-                    + "FOR EACH ROW SET NEW.name = IF(NEW.id = 5, 'x', NEW.name)");
+            changeRowFiveBehindTheTasksBack();
             script("db1.increment.sql");
             JsonNode v = awaitStatus(task, s -> s.path("processedRowsStatus").asText()
                     .equals("insert/update/delete: 6/1/1")
@@ -214,6 +203,31 @@ class ValidatorIT {
             run.stop(Duration.ofSeconds(60));
         }
         assertNull(run.failure(), "task failed: " + run.failure());
+    }
+
+    /** DM's validator_basic database as its prepare file leaves it, and no target copy or meta schema. */
+    private static void fresh() throws IOException {
+        target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS jdm_meta_validator");
+        script("db1.prepare.sql");
+    }
+
+    /** The task running in this process, its sync started. */
+    private BackgroundTask started(Path task) throws Exception {
+        runner = new TaskRunner(new TaskConfigLoader().load(task), TaskRunner.Stages.FROM_TASK_MODE);
+        BackgroundTask run = BackgroundTask.start(runner, "validator-it");
+        try {
+            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
+        } catch (AssertionError | RuntimeException e) {
+            run.stop(Duration.ofSeconds(60));
+            throw e;
+        }
+        return run;
+    }
+
+    /** A trigger on the target that writes row 5 with another name than the sync gives it. */
+    private static void changeRowFiveBehindTheTasksBack() throws Exception {
+        target.execute("CREATE TRIGGER " + DB + ".behind_its_back BEFORE INSERT ON " + DB + ".t1_down "
+                + "FOR EACH ROW SET NEW.name = IF(NEW.id = 5, 'x', NEW.name)");
     }
 
     /** DM's dm-task-standalone.yaml shape: the route to t1_down and its validator, with a short row-error-delay. */
@@ -229,6 +243,20 @@ class ValidatorIT {
                         + "max-pending-row-count: 1000}",
                 "mysql-instances:", ""));
         return Files.writeString(task, text + "    route-rules: [t1]\n    validator-config-name: global\n");
+    }
+
+    /** The validation of query-status of the running task, once {@code until} holds (30 s at most). */
+    private void awaitQueryStatus(Predicate<JsonNode> until) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            JsonNode v = JSON.valueToTree(runner.status()).path("sources").path(0).path("subTaskStatus").path(0)
+                    .path("validation");
+            if (until.test(v)) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, "query-status's validation never became as expected: " + v);
+            Thread.sleep(200);
+        }
     }
 
     private static void awaitRow(int id) throws Exception {

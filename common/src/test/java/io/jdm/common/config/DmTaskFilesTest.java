@@ -104,6 +104,13 @@ class DmTaskFilesTest {
             }),
             Map.entry("gtid", t -> assertEquals(2, t.mysqlInstances().size())),
             Map.entry("http_apis", t -> assertEquals(100, t.mydumper(t.mysqlInstances().get(0)).statementSize())),
+            // all_mode's expression filter: a DELETE rule of one table of one of its two sources
+            Map.entry("all_mode/dm-task-expression-filter.yaml", t -> {
+                assertEquals(List.of("delete-30"), t.mysqlInstances().get(0).expressionFilters());
+                assertEquals(List.of(), t.mysqlInstances().get(1).expressionFilters());
+                ExpressionFilterConfig f = t.expressionFilters(t.mysqlInstances().get(0)).get(0);
+                assertEquals("id = 30", f.delete().orElseThrow().text());
+            }),
             Map.entry("all_mode/dm-task-no-gtid.yaml", t -> assertEquals(100,
                     t.mydumper(t.mysqlInstances().get(0)).statementSize(), "extra-args: --statement-size=100")),
             Map.entry("all_mode/regexpr-task.yaml", DmTaskFilesTest::instancesOwnLoader),
@@ -154,6 +161,10 @@ class DmTaskFilesTest {
             Map.entry("extend_column", List.of(
                     "loaders.global.import-mode: must be logical, sql or loader, got \"import-mode-placeholder\" "
                             + "(jdm loads through SQL statements only)")),
+            // is-sharding: true (pessimistic) with extract-table and extract-source on its route
+            Map.entry("sequence_safe_mode", List.of("routes.sharding-route-rules-table: jdm does not fill "
+                    + "extract-table, extract-schema or extract-source with shard-mode set (a shard waiting for a group "
+                    + "DDL keeps its rows without them); leave shard-mode out or remove the extract keys")),
             Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)));
 
     /** all_mode's regexpr-task.yaml gives each instance its own loader: {import-mode: loader}. */

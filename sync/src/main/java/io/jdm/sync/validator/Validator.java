@@ -66,6 +66,12 @@ public final class Validator implements CommitListener, AutoCloseable {
     private final Map<TableName, Cached> tables = new ConcurrentHashMap<>();
     private volatile boolean running;
     private volatile ValidatorConfig.Mode mode = ValidatorConfig.Mode.NONE;
+    /** Whether a stage was saved for this source: a validator that ever ran (DM shows none otherwise). */
+    private volatile boolean known;
+    /** Why it stopped on its own, or empty. */
+    private volatile String stopReason = "";
+    /** Error rows new, ignored, resolved, as last read from the target (at each check-interval). */
+    private volatile long[] errorCounts = new long[3];
     private ScheduledExecutorService timer;
     private ExecutorService workers;
 
@@ -108,6 +114,9 @@ public final class Validator implements CommitListener, AutoCloseable {
                 store.ensure(c);
             }
             if (s != null) {
+                known = true;
+                stopReason = s.message() == null ? "" : s.message();
+                errorCounts = store.errorCounts(c).getOrDefault(source, new long[3]);
                 for (int i = 0; i < 3; i++) {
                     processed[i].add(s.processed()[i]); // the counts go on from the last run's, as DM's do
                 }
@@ -179,6 +188,37 @@ public final class Validator implements CommitListener, AutoCloseable {
             f.counter("jdm_validator_processed_rows_total", "row changes the validator took", l.add("type", types[i]),
                     processed[i].sum());
         }
+    }
+
+    /**
+     * DM's ValidationStatus of this source, as query-status shows it under {@code validation}; null
+     * when validation never ran for the source.
+     */
+    public java.util.Map<String, Object> status() {
+        if (!known) {
+            return null;
+        }
+        long[] kinds = new long[3];
+        for (Entry e : pending.values()) {
+            kinds[e.kind()]++;
+        }
+        long[] errors = errorCounts;
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("task", task);
+        m.put("source", source);
+        m.put("mode", mode.yamlName());
+        m.put("stage", running ? ValidatorStore.RUNNING : ValidatorStore.STOPPED);
+        m.put("validatorBinlog", String.valueOf(position.get()));
+        m.put("validatorBinlogGtid", "");
+        m.put("result", running || stopReason.isEmpty() ? null
+                : java.util.Map.of("isCanceled", false, "errors", List.of(java.util.Map.of("message", stopReason))));
+        m.put("processedRowsStatus", "insert/update/delete: " + processed[0].sum() + "/" + processed[1].sum() + "/"
+                + processed[2].sum());
+        m.put("pendingRowsStatus", "insert/update/delete: " + kinds[0] + "/" + kinds[1] + "/" + kinds[2]);
+        m.put("errorRowsStatus", "new/ignored/resolved: " + errors[0] + "/" + errors[1] + "/" + errors[2]);
+        m.put("cutoverBinlogPos", "");
+        m.put("cutoverBinlogGtid", "");
+        return m;
     }
 
     @Override
@@ -261,6 +301,7 @@ public final class Validator implements CommitListener, AutoCloseable {
             return;
         }
         running = false;
+        stopReason = why;
         LOG.warn("validator: task {} source {}: stopped: {}", task, source, why);
         pending.clear();
         pendingBytes.set(0);
@@ -274,10 +315,15 @@ public final class Validator implements CommitListener, AutoCloseable {
         }, task + "-validator-stop").start();
     }
 
-    /** Follows {@code jdm validation start|stop}. */
+    /** Follows {@code jdm validation start|stop}, and reads the error rows' counts for the status. */
     private void checkStage() {
         try (Connection c = DataSources.connect(target)) {
             ValidatorStore.State s = store.state(c, source);
+            if (s != null) {
+                known = true;
+                stopReason = s.message() == null ? "" : s.message();
+                errorCounts = store.errorCounts(c).getOrDefault(source, new long[3]);
+            }
             boolean wanted = s != null && ValidatorStore.RUNNING.equals(s.stage());
             if (wanted && !running) {
                 run(modeOf(s.mode()));
