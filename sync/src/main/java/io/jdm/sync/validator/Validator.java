@@ -410,11 +410,22 @@ public final class Validator implements CommitListener, AutoCloseable {
         }
         sql.append(')');
         Object[][] found = new Object[batch.size()][];
+        // a row read back is matched by its key's text (the same Java values), else by comparing values
+        // (a key the target gives in another form), so a batch is not compared row against row
+        Map<String, Integer> byKey = new java.util.HashMap<>(batch.size() * 2);
+        for (int r = 0; r < batch.size(); r++) {
+            byKey.putIfAbsent(batch.get(r).keyText(), r);
+        }
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql.toString())) {
             while (rs.next()) {
                 Object[] row = new Object[cols.size()];
                 for (int i = 0; i < row.length; i++) {
                     row[i] = ResultSetValues.read(rs, i + 1, cols.get(i));
+                }
+                Integer same = byKey.get(RowCodec.key(t.keyOf(row)));
+                if (same != null && found[same] == null) {
+                    found[same] = row;
+                    continue;
                 }
                 for (int r = 0; r < batch.size(); r++) {
                     if (found[r] == null && sameKey(t, batch.get(r).key(), row)) {

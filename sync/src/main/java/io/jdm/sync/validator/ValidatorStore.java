@@ -1,5 +1,6 @@
 package io.jdm.sync.validator;
 
+import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.meta.MetaTable;
 import io.jdm.common.sql.TableName;
 import java.nio.charset.StandardCharsets;
@@ -90,12 +91,9 @@ public final class ValidatorStore {
         return null;
     }
 
-    /** Every source's state; empty when the tables do not exist. */
+    /** Every source's state; empty when the tables do not exist (validation never ran). */
     public List<State> states(Connection c) throws SQLException {
         List<State> out = new ArrayList<>();
-        if (!exists(c, state)) {
-            return out;
-        }
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT source, mode, stage, message, position, procd_ins, procd_upd, "
                      + "procd_del, pending_ins, pending_upd, pending_del FROM " + state.quoted() + " ORDER BY source")) {
@@ -103,6 +101,10 @@ public final class ValidatorStore {
                 out.add(new State(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
                         rs.getString(5), new long[] {rs.getLong(6), rs.getLong(7), rs.getLong(8)},
                         new long[] {rs.getLong(9), rs.getLong(10), rs.getLong(11)}));
+            }
+        } catch (SQLException e) {
+            if (!missing(e)) {
+                throw e;
             }
         }
         return out;
@@ -181,6 +183,10 @@ public final class ValidatorStore {
                     out.add(rs.getString(1));
                 }
             }
+        } catch (SQLException e) {
+            if (!missing(e)) {
+                throw e;
+            }
         }
         return out;
     }
@@ -226,9 +232,6 @@ public final class ValidatorStore {
     /** Each table's status rows: source, srcTable, dstTable, stage, message, as DM's validation status shows them. */
     public List<Map<String, Object>> tableStatuses(Connection c) throws SQLException {
         List<Map<String, Object>> out = new ArrayList<>();
-        if (!exists(c, tables)) {
-            return out;
-        }
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT source, src_schema_name, src_table_name, dst_schema_name, "
                      + "dst_table_name, stage, message FROM " + tables.quoted()
@@ -242,6 +245,10 @@ public final class ValidatorStore {
                 m.put("message", rs.getString(7));
                 out.add(m);
             }
+        } catch (SQLException e) {
+            if (!missing(e)) {
+                throw e;
+            }
         }
         return out;
     }
@@ -249,9 +256,6 @@ public final class ValidatorStore {
     /** Error rows counted by source and status: {@code source -> [new, ignored, resolved]}. */
     public Map<String, long[]> errorCounts(Connection c) throws SQLException {
         Map<String, long[]> out = new LinkedHashMap<>();
-        if (!exists(c, errors)) {
-            return out;
-        }
         try (Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT source, status, COUNT(*) FROM " + errors.quoted()
                      + " GROUP BY source, status")) {
@@ -261,6 +265,10 @@ public final class ValidatorStore {
                     out.computeIfAbsent(rs.getString(1), k -> new long[3])[s - 1] = rs.getLong(3);
                 }
             }
+        } catch (SQLException e) {
+            if (!missing(e)) {
+                throw e;
+            }
         }
         return out;
     }
@@ -268,9 +276,6 @@ public final class ValidatorStore {
     /** The error rows of the statuses given (all when empty), in DM's show-error shape. */
     public List<Map<String, Object>> errors(Connection c, List<Integer> statuses) throws SQLException {
         List<Map<String, Object>> out = new ArrayList<>();
-        if (!exists(c, errors)) {
-            return out;
-        }
         StringBuilder where = new StringBuilder();
         for (int s : statuses) {
             where.append(where.length() == 0 ? " WHERE status IN (" : ", ").append(s);
@@ -303,6 +308,10 @@ public final class ValidatorStore {
                 m.put("message", "");
                 out.add(m);
             }
+        } catch (SQLException e) {
+            if (!missing(e)) {
+                throw e;
+            }
         }
         return out;
     }
@@ -314,13 +323,15 @@ public final class ValidatorStore {
      * @return the rows changed
      */
     public int operate(Connection c, int status, Long id) throws SQLException {
-        if (!exists(c, errors)) {
-            return 0;
-        }
         String where = id == null ? "" : " WHERE id = " + id;
         try (Statement st = c.createStatement()) {
             return st.executeUpdate(status == 0 ? "DELETE FROM " + errors.quoted() + where
                     : "UPDATE " + errors.quoted() + " SET status = " + status + where);
+        } catch (SQLException e) {
+            if (missing(e)) {
+                return 0;
+            }
+            throw e;
         }
     }
 
@@ -328,15 +339,9 @@ public final class ValidatorStore {
         return state;
     }
 
-    private static boolean exists(Connection c, TableName t) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? "
-                + "AND TABLE_NAME = ?")) {
-            ps.setString(1, t.schema());
-            ps.setString(2, t.table());
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
+    /** {@code e} says the table (or the meta schema) is not there: validation never ran for the task. */
+    private static boolean missing(SQLException e) {
+        return ErrorClassifier.isNoSuchTableOrDatabase(e);
     }
 
     /** A key's text as stored: long ones end in their SHA-256, so distinct keys stay distinct. */
