@@ -1,13 +1,17 @@
 package io.jdm.cli.daemon;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,6 +26,7 @@ import java.util.stream.Collectors;
  * process answers, for scripts written against dm-master:
  *
  * <pre>
+ * GET  /api/v1/dm.json                      this API's OpenAPI document ({@code dm-openapi.yaml} beside this class)
  * GET  /api/v1/tasks                        the one task (with_status, stage, source_name_list)
  * GET  /api/v1/tasks/{task-name}            the task (with_status)
  * GET  /api/v1/tasks/{task-name}/status     its status, one entry per source (source_name_list)
@@ -54,12 +59,33 @@ final class OpenApi implements HttpHandler {
             new Route("POST", "tasks/{task-name}/stop", c -> operate(c, TaskOp.PAUSE)),
             new Route("GET", "sources", this::sourceList),
             new Route("GET", "sources/{source-name}", this::source),
-            new Route("GET", "sources/{source-name}/status", this::sourceStatus));
+            new Route("GET", "sources/{source-name}/status", this::sourceStatus),
+            new Route("GET", "dm.json", c -> Answer.ok(Spec.DOCUMENT)));
 
     OpenApi(StatusProvider provider, Filter access, ObjectWriter json) {
         this.provider = provider;
         this.access = access;
         this.json = json;
+    }
+
+    /** The OpenAPI document of what this class answers, read once from the jar. */
+    static final class Spec {
+        static final String RESOURCE = "dm-openapi.yaml";
+        static final JsonNode DOCUMENT = read();
+
+        private Spec() {
+        }
+
+        private static JsonNode read() {
+            try (InputStream in = OpenApi.class.getResourceAsStream(RESOURCE)) {
+                if (in == null) {
+                    throw new IllegalStateException(RESOURCE + " is missing from the jar");
+                }
+                return new ObjectMapper(new YAMLFactory()).readTree(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException(RESOURCE + " cannot be read", e);
+            }
+        }
     }
 
     /** What a route answers: a status, a body (none when null) and what to do once it is sent. */

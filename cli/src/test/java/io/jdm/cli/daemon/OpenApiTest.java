@@ -283,6 +283,14 @@ class OpenApiTest {
     }
 
     @Test
+    void servesItsOpenApiDocumentAtDmsPathWithoutAToken() throws Exception {
+        JsonNode served = get("/dm.json", 200);
+        assertEquals(OpenApi.Spec.DOCUMENT, served);
+        assertEquals("DMAPIGetTaskStatus", served.at("/paths/~1api~1v1~1tasks~1{task-name}~1status/get/operationId")
+                .asText());
+    }
+
+    @Test
     void otherPathsAre404AndOtherMethods405InDmsErrorBody() throws Exception {
         JsonNode notServed = get("/cluster/info", 404);
         DmOpenApiSpec.assertShape("ErrorWithMessage", notServed);
