@@ -68,6 +68,13 @@ final class BulkLoader {
     private static final long STALL_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
 
     /**
+     * How long the target may take to answer a LOAD DATA once it has every byte: it then only
+     * finishes its last rows, in seconds. One that says nothing for this long is killed and its group
+     * loads by statements (the kill rolls back all of it). A test shortens it.
+     */
+    static volatile long answerNanos = java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+
+    /**
      * At most this many bytes of dump files (as stored, compressed or not) in one group: one
      * transaction on the target, so the most a kill or a fallback loads again per worker.
      */
@@ -190,7 +197,7 @@ final class BulkLoader {
      * server has taken no rows for {@link #STALL_NANOS} and a new connection to it fails: it is
      * shutting down or out of reach, and a write into a full socket would wait forever. The load
      * then stops, or retries as after any lost connection. A server that is slow but there (a row
-     * lock, a trigger) is waited for.
+     * lock, a trigger) is waited for while it takes rows; once it has them all, for {@link #answerNanos}.
      */
     private Thread watch(Connection c, Rows rows) {
         Thread t = new Thread(() -> {
@@ -208,6 +215,14 @@ final class BulkLoader {
                         c.abort(Runnable::run);
                         return;
                     }
+                    if (rows.sent && now - rows.lastRead > answerNanos) {
+                        rows.abort = "the target had every row of the LOAD DATA and did not answer in "
+                                + java.util.concurrent.TimeUnit.NANOSECONDS.toSeconds(answerNanos)
+                                + " s, so it was killed and rolled back";
+                        kill(c);
+                        c.abort(Runnable::run);
+                        return;
+                    }
                 }
             } catch (InterruptedException e) {
                 // the transfer ended
@@ -218,6 +233,15 @@ final class BulkLoader {
         t.setDaemon(true);
         t.start();
         return t;
+    }
+
+    /** Kills {@code c}'s session on the server from another connection, which ends what it runs there. */
+    private void kill(Connection c) {
+        try (Connection other = job.connect(); Statement st = other.createStatement()) {
+            st.execute("KILL " + c.unwrap(com.mysql.cj.jdbc.JdbcConnection.class).getId());
+        } catch (SQLException e) {
+            LOG.warn("{}: killing a LOAD DATA the target did not answer failed: {}", job.who(), ErrorClassifier.oneLine(e));
+        }
     }
 
     private boolean reachable() {
@@ -445,7 +469,7 @@ final class BulkLoader {
         }
 
         /** Why the transfer ended early: a reason to load by statements, or {@link Outcome#STOPPED}. */
-        Object abort;
+        volatile Object abort;
 
         /** Opens the first file and reads up to its first INSERT; returns why the group cannot go on, or null. */
         String start() {

@@ -277,6 +277,39 @@ class BulkLoadIT {
     }
 
     /**
+     * A target that has every row of a LOAD DATA and does not answer (here a trigger sleeping on the
+     * last row, once: its mark is in a MyISAM table, which the rollback leaves) is killed after the
+     * answer timeout, and the group loads by statements: every row once, none lost.
+     */
+    @Test
+    void aLoadDataTheTargetDoesNotAnswerIsKilledAndTheGroupLoadsByStatements() throws Exception {
+        String db = "BulkLoadIT_unanswered";
+        Path dir = dump(db, "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))",
+                (HEADER + TestData.fortyStatements()).getBytes(StandardCharsets.UTF_8));
+        String t = new TableName(db, "t").quoted();
+        String mark = new TableName(db, "mark").quoted();
+        target.execute("CREATE DATABASE `" + db + "`", "CREATE TABLE " + t + " (id INT PRIMARY KEY, v VARCHAR(20))",
+                "CREATE TABLE " + mark + " (slept INT) ENGINE=MyISAM", "INSERT INTO " + mark + " VALUES (0)",
+                "CREATE TRIGGER `" + db + "`.hang BEFORE INSERT ON " + t + " FOR EACH ROW BEGIN"
+                        + " IF NEW.id = 400 AND (SELECT slept FROM " + mark + ") = 0 THEN"
+                        + " UPDATE " + mark + " SET slept = 1; DO SLEEP(60); END IF; END");
+        long before = BulkLoader.answerNanos;
+        BulkLoader.answerNanos = TimeUnit.SECONDS.toNanos(2);
+        try {
+            long loads = comLoad();
+            long start = System.nanoTime();
+            LoadResult r = new LoadUnit(config("bulk_unanswered", dir)).run();
+            assertTrue(r.completed());
+            assertEquals(1, comLoad() - loads, "one LOAD DATA, then statements");
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(40), "the sleep was cut short");
+        } finally {
+            BulkLoader.answerNanos = before;
+        }
+        assertEquals(List.of("1"), target.rows("SELECT slept FROM " + mark));
+        assertEquals(TestData.fortyStatementsRows(), target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
+    }
+
+    /**
      * With unique_checks off, MariaDB finds two rows holding one value of a unique key only at
      * COMMIT and says "Got error 1"; the load runs the table again with the checks on, and the
      * failure names the key and the value, by LOAD DATA and by statements alike.
