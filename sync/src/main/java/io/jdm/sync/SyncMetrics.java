@@ -95,6 +95,11 @@ public final class SyncMetrics implements MetricSource {
         return c.events.total();
     }
 
+    /** Bytes of binlog events received from the source since the process started. */
+    public long binlogBytes() {
+        return c.binlogBytes.sum();
+    }
+
     public long transactions() {
         return c.txns.total();
     }
@@ -161,6 +166,7 @@ public final class SyncMetrics implements MetricSource {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("unit", "sync");
         m.put("events", c.events.total());
+        m.put("binlogBytes", c.binlogBytes.sum());
         m.put("rows", c.rows.total());
         m.put("transactions", c.txns.total());
         m.put("eventsPerSecond", c.events.sampleRate());
@@ -200,6 +206,9 @@ public final class SyncMetrics implements MetricSource {
                 lagSeconds());
         f.histogram("dm_syncer_replication_lag", "replication lag histogram in second between mysql and syncer", w,
                 c.replicationLag);
+        f.counter("jdm_sync_binlog_bytes_total", "bytes of binlog events received from the source", l,
+                c.binlogBytes.sum());
+        f.histogram("dm_syncer_binlog_event_size", "size of a binlog event", w, c.binlogEventSize);
         f.histogram("dm_syncer_txn_duration_time", "Bucketed histogram of processing time (s) of a txn.", w,
                 c.txnLatency);
         f.histogram("dm_syncer_replication_transaction_batch",

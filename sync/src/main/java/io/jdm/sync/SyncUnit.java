@@ -119,6 +119,7 @@ public final class SyncUnit {
                     cfg.onlineDdl(), checkpoint.startOver(), shards, operators, onlineDdl, cfg.extraColumns(),
                     cfg.rowFilter()),
                     checkpoint.startPosition(), pipeline.sink(), this::failReading, gate);
+            reader.countEventBytes(counters::binlogEvent);
             holdWatcher = new HoldWatcher(cfg.target(), SyncHoldTable.of(cfg.metaSchema(), cfg.task()), cfg.task(),
                     cfg.sourceId(), gate, reader::lastEventEnd, pipeline::cursor, progress::minSequence);
             holdWatcher.ensureTable();

@@ -120,6 +120,11 @@ public final class BinlogReader {
         this.thread = new NamedThreadFactory(settings.task(), "sync", "reader").newThread(() -> run(start));
     }
 
+    /** {@code bytes} is told the length of every binlog event received; call before {@link #start}. */
+    public void countEventBytes(java.util.function.LongConsumer bytes) {
+        ctx.eventBytes = bytes;
+    }
+
     /** Starts streaming; returns once the first event arrived (or the reader failed, or the timeout passed). */
     public void start(Duration timeout) throws InterruptedException {
         thread.start();

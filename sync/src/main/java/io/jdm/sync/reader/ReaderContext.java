@@ -59,6 +59,8 @@ final class ReaderContext {
     long heartbeats;
     /** The statement the reader stopped at, set before it fails; null until then. */
     volatile StoppedStatement stoppedAt;
+    /** Told the length of every event received; set before the stream starts. */
+    java.util.function.LongConsumer eventBytes = n -> { };
 
     ReaderContext(ChangeSink sink, TableCache tables, DdlPlanner ddl, EventDecider decider, GtidTracker gtids,
                   SourceCatalog catalog, BinlogPosition start, ShardCoordinator shards, Operators operators) {
@@ -77,6 +79,7 @@ final class ReaderContext {
 
     /** An event begins: its start from its header when the server filled it in, else counted. */
     void startEvent(EventHeaderV4 h) {
+        eventBytes.accept(h.getEventLength());
         eventStart = h.getNextPosition() > 0 ? h.getNextPosition() - h.getEventLength() : cursor;
     }
 

@@ -23,6 +23,11 @@ public final class PipelineCounters {
     public final AtomicLong lastCommittedEventMillis = new AtomicLong();
     public final AtomicLong lastCommitWallMillis = new AtomicLong();
     public final AtomicLong lastReadEventMillis = new AtomicLong();
+    /** Bytes of the binlog events the reader received (a compressed transaction as its payload). */
+    public final LongAdder binlogBytes = new LongAdder();
+    /** Bytes per binlog event received, in DM's buckets (16 bytes to 8 MiB, doubling). */
+    public final Histogram binlogEventSize = Histogram.builder().name("binlog_event_size").classicOnly()
+            .classicExponentialUpperBounds(16, 2, 20).build();
     /** Source event time to commit, per committed transaction, in DM's buckets (0.5s to 1024s). */
     public final Histogram replicationLag = Histogram.builder().name("replication_lag").classicOnly()
             .classicExponentialUpperBounds(0.5, 2, 12).build();
@@ -32,6 +37,12 @@ public final class PipelineCounters {
     /** Seconds between two stores of the global checkpoint, in DM's buckets (1 to 1001 by 50). */
     public final Histogram checkpointFlushIntervals = Histogram.builder().name("checkpoint_flush_interval")
             .classicOnly().classicLinearUpperBounds(1, 50, 21).build();
+
+    /** The reader received a binlog event of {@code bytes} (its header's length). */
+    public void binlogEvent(long bytes) {
+        binlogBytes.add(bytes);
+        binlogEventSize.observe(bytes);
+    }
 
     /** A writer committed a transaction whose last change happened at {@code eventMillis} on the source. */
     public void committed(long eventMillis) {
