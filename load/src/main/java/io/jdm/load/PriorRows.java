@@ -92,7 +92,8 @@ public final class PriorRows {
         return (one ? "target table " + names + " holds" : "target tables " + names + " hold") + " rows that no"
                 + " load of this task wrote (its checkpoint " + MetaTable.LOADER_CHECKPOINT.of(metaSchema, task)
                 .quoted() + " shows none of " + (one ? "its" : "their") + " files begun) and " + (one ? "has" : "have")
-                + " no primary or NOT NULL unique key to tell them from the dump's rows, which the load would add"
+                + " no primary or NOT NULL unique key to tell them from the dump's rows (an invisible AUTO_INCREMENT"
+                + " key numbers each row anew), which the load would add"
                 + " beside them; empty or drop " + (one ? "that table" : "those tables") + " on the target, or run"
                 + " the task under the task name whose checkpoint loaded them so that it resumes";
     }

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.error.JdmException;
+import io.jdm.embedded.ServerFlavor;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
@@ -74,6 +76,31 @@ class PriorRowsIT {
         assertTrue(new LoadUnit(HandDump.config(target, "prior_keyed_renamed", dir)
                 .withOnDuplicate(OnDuplicate.REPLACE)).run().completed());
         assertEquals(source.hexRows(keyed, "t"), target.hexRows(keyed, "t"), "the dump's rows replace those they meet");
+    }
+
+    /**
+     * A keyless source table whose target has a generated invisible AUTO_INCREMENT key (MySQL 8.0's
+     * sql_generate_invisible_primary_key, or one added by hand): the dump's INSERTs leave the key out,
+     * so rows written again get new numbers; the key tells nothing apart and the load stops as for a
+     * keyless table, instead of adding every row a second time.
+     */
+    @Test
+    void anInvisibleAutoIncrementKeyOfTheTargetTellsNoRowsApart() throws Exception {
+        assumeFalse(TestServers.targetFlavor() == ServerFlavor.MYSQL57, "MySQL 5.7 has no invisible columns");
+        String db = "PriorRowsIT_invisible";
+        Path dir = HandDump.write(source, target, tmp, null, db, "CREATE TABLE `t` (id INT, v VARCHAR(20))",
+                file("(1,'one'),(2,'two'),(2,'two')"));
+        target.execute("CREATE DATABASE `" + db + "`", "CREATE TABLE `" + db + "`.t (id INT, v VARCHAR(20),"
+                + " row_key BIGINT UNSIGNED NOT NULL AUTO_INCREMENT INVISIBLE PRIMARY KEY)");
+        assertTrue(new LoadUnit(HandDump.config(target, "prior_invisible_first", dir)).run().completed());
+        List<String> loaded = target.rows("SELECT id, v, row_key FROM `" + db + "`.t ORDER BY row_key");
+        assertEquals(List.of("1|one|1", "2|two|2", "2|two|3"), loaded);
+
+        JdmException e = assertThrows(JdmException.class,
+                new LoadUnit(HandDump.config(target, "prior_invisible_renamed", dir))::run);
+        assertTrue(e.getMessage().contains("no primary or NOT NULL unique key"), e.getMessage());
+        assertEquals(loaded, target.rows("SELECT id, v, row_key FROM `" + db + "`.t ORDER BY row_key"),
+                "nothing written a second time");
     }
 
     private static List<String> checkpoint(String task) throws Exception {

@@ -60,11 +60,17 @@ public final class TableEngines {
     /**
      * Whether {@code table} has a primary key or a unique key whose columns are all NOT NULL: a key
      * that tells any two of its rows apart, so that a row written again meets the one already there.
+     * A key on an invisible AUTO_INCREMENT column (MySQL's generated invisible primary key, or one
+     * added on the target) does not count: an INSERT without a column list leaves it out, so the
+     * server numbers a row written again anew and it never meets the one already there.
      */
     public static boolean keyed(Connection c, TableName table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME FROM information_schema.STATISTICS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 GROUP BY INDEX_NAME"
-                + " HAVING SUM(NULLABLE = 'YES') = 0")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT s.INDEX_NAME FROM information_schema.STATISTICS s"
+                + " LEFT JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = s.TABLE_SCHEMA"
+                + " AND c.TABLE_NAME = s.TABLE_NAME AND c.COLUMN_NAME = s.COLUMN_NAME"
+                + " WHERE s.TABLE_SCHEMA = ? AND s.TABLE_NAME = ? AND s.NON_UNIQUE = 0 GROUP BY s.INDEX_NAME"
+                + " HAVING SUM(s.NULLABLE = 'YES') = 0"
+                + " AND SUM(c.EXTRA LIKE '%INVISIBLE%' AND c.EXTRA LIKE '%auto_increment%') = 0")) {
             ps.setString(1, table.schema());
             ps.setString(2, table.table());
             try (ResultSet rs = ps.executeQuery()) {
