@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.config.ValidatorConfig;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.jdbc.DataSources;
@@ -29,7 +30,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "validation", mixinStandardHelpOptions = true,
         subcommands = {ValidationCommand.Start.class, ValidationCommand.Stop.class, ValidationCommand.Status.class,
                 ValidationCommand.ShowError.class, ValidationCommand.IgnoreError.class,
-                ValidationCommand.ResolveError.class, ValidationCommand.ClearError.class},
+                ValidationCommand.ResolveError.class, ValidationCommand.ClearError.class, ValidationCommand.Update.class},
         description = "Continuous validation of a task's sync, as dmctl validation: start or stop it, show its "
                 + "status and the rows that kept differing on the target, and ignore, resolve or clear those. "
                 + "A running task follows start and stop within check-interval.")
@@ -39,7 +40,7 @@ final class ValidationCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         throw new UsageError("validation: give an operation: jdm validation "
-                + "start|stop|status|show-error|ignore-error|resolve-error|clear-error TASK.yaml");
+                + "start|stop|status|show-error|ignore-error|resolve-error|clear-error|update TASK.yaml");
     }
 
     /** Runs {@code work} on the task's target, one line when it cannot. */
@@ -172,8 +173,8 @@ final class ValidationCommand implements Callable<Integer> {
                     v.put("pendingRowsStatus", "insert/update/delete: " + s.pendingRows()[0] + "/"
                             + s.pendingRows()[1] + "/" + s.pendingRows()[2]);
                     v.put("errorRowsStatus", "new/ignored/resolved: " + e[0] + "/" + e[1] + "/" + e[2]);
-                    v.put("cutoverBinlogPos", "");
-                    v.put("cutoverBinlogGtid", "");
+                    v.put("cutoverBinlogPos", s.cutoverPos() == null ? "" : s.cutoverPos());
+                    v.put("cutoverBinlogGtid", s.cutoverGtid() == null ? "" : s.cutoverGtid());
                     validators.add(v);
                 }
                 List<Map<String, Object>> tables = new ArrayList<>();
@@ -193,6 +194,63 @@ final class ValidationCommand implements Callable<Integer> {
                 return m;
             });
             return print(out);
+        }
+    }
+
+    @Command(name = "update", mixinStandardHelpOptions = true,
+            description = "Set where validation is to be complete, as dmctl validation update does: once the sync's "
+                    + "checkpoint reaches it, the running validator saves its pending rows and counters at once, and "
+                    + "validation status shows the cutover until then.")
+    static final class Update implements Callable<Integer> {
+        @Mixin
+        BinlogCommand.TaskOptions options = new BinlogCommand.TaskOptions();
+
+        @Option(names = "--cutover-binlog-pos", paramLabel = "'(FILE, POS)'",
+                description = "The binlog position, as DM writes it: '(mysql-bin.000001, 5989)'.")
+        String pos;
+
+        @Option(names = "--cutover-binlog-gtid", paramLabel = "GTID-SET",
+                description = "The GTID set, for a source with GTIDs: 'uuid:1-30' or MariaDB's '0-1-30'.")
+        String gtid;
+
+        @Override
+        public Integer call() throws Exception {
+            if ((pos == null) == (gtid == null)) {
+                throw new UsageError("validation update: give one of --cutover-binlog-pos '(mysql-bin.000001, 5989)'"
+                        + " or --cutover-binlog-gtid GTID-SET");
+            }
+            String text;
+            if (pos != null) {
+                try {
+                    text = BinlogPosition.parseDmText(pos).dmText();
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError("validation update: --cutover-binlog-pos: " + e.getMessage());
+                }
+            } else {
+                text = gtid.trim();
+                if (text.isEmpty()) {
+                    throw new UsageError("validation update: --cutover-binlog-gtid is empty");
+                }
+            }
+            TaskConfig task = options.load();
+            List<String> missing = onTarget(task, "update", (c, store) -> {
+                List<String> none = new ArrayList<>();
+                for (String id : options.sourceIds(task)) {
+                    if (store.state(c, id) == null) {
+                        none.add(id);
+                        continue;
+                    }
+                    store.ensure(c);
+                    store.setCutover(c, id, pos != null ? text : null, gtid != null ? text : null);
+                }
+                return none;
+            });
+            if (!missing.isEmpty()) {
+                return print(result(false, "validator not found for task " + task.name() + ", source "
+                        + String.join(", ", missing) + ": start it with jdm validation start"));
+            }
+            return print(result(true, "validation cutover set to " + text + "; a running task saves its "
+                    + "validation there within check-interval of the sync passing it"));
         }
     }
 

@@ -86,7 +86,7 @@ public final class SyncUnit {
     public SyncUnit(SyncConfig cfg) {
         this.cfg = cfg;
         this.validator = new Validator(cfg.task(), cfg.sourceId(), cfg.target(), cfg.metaSchema(), cfg.validator(),
-                () -> String.valueOf(checkpoint()));
+                this::checkpoint);
         this.progress = new WriterProgress(cfg.workerCount());
         this.checkpoint = new GlobalCheckpoint(cfg, progress, counters.checkpointFlushIntervals);
         this.pipeline = new RingPipeline(cfg, counters, progress, end::hasFailed, () -> disowned, this::fail,

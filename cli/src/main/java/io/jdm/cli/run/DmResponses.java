@@ -216,7 +216,7 @@ final class DmResponses {
 
     /** As go-mysql's {@code Position.String()}. */
     static String position(BinlogPosition p) {
-        return p == null ? "" : "(" + p.file() + ", " + p.pos() + ")";
+        return p == null ? "" : p.dmText();
     }
 
     static String gtid(BinlogPosition p) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.cli.Jdm;
+import io.jdm.common.position.BinlogPosition;
 import io.jdm.cli.TestTasks;
 import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.SqlServer;
@@ -190,12 +191,27 @@ class ValidatorIT {
                 "mode: fast"));
         BackgroundTask run = started(task);
         try {
+            // DM's validation update: a cutover ahead of the sync is shown until the sync passes it
+            awaitStatus(task, s -> s.path("stage").asText().equals("Running"));
+            assertTrue(Jdm.execute("validation", "update", "--cutover-binlog-pos", "(mysql-bin.000001, 4)",
+                    "--cutover-binlog-gtid", "0-1-1", task.toString()) != 0, "one of the two, as DM has it");
+            assertTrue(Jdm.execute("validation", "update", "--cutover-binlog-pos", "mysql-bin.000001:4",
+                    task.toString()) != 0, "DM's (file, pos) text only");
+            String[] at = source.rows("SHOW MASTER STATUS").get(0).split("\\|");
+            String cutover = "(" + at[0] + ", " + (Long.parseLong(at[1]) + 1) + ")";
+            jdm(0, "validation", "update", "--cutover-binlog-pos", "( " + at[0] + " , " + (Long.parseLong(at[1]) + 1)
+                    + " )", task.toString());
+            Thread.sleep(1500); // beyond check-interval: still ahead of the sync, so still shown
+            assertEquals(cutover, status(task).path("cutoverBinlogPos").asText());
             changeRowFiveBehindTheTasksBack();
             script("db1.increment.sql");
             JsonNode v = awaitStatus(task, s -> s.path("processedRowsStatus").asText()
                     .equals("insert/update/delete: 6/1/1")
-                    && s.path("pendingRowsStatus").asText().equals("insert/update/delete: 0/0/0"));
+                    && s.path("pendingRowsStatus").asText().equals("insert/update/delete: 0/0/0")
+                    && s.path("cutoverBinlogPos").asText().isEmpty());
             assertEquals("fast", v.path("mode").asText());
+            assertTrue(BinlogPosition.parseDmText(v.path("validatorBinlog").asText())
+                    .compareTo(BinlogPosition.parseDmText(cutover)) >= 0, v.toString());
             Thread.sleep(3000); // beyond row-error-delay: a full validator would have recorded row 5 by now
             assertEquals("new/ignored/resolved: 0/0/0", status(task).path("errorRowsStatus").asText());
             assertEquals(List.of("x"), target.rows("SELECT name FROM " + DB + ".t1_down WHERE id = 5"));

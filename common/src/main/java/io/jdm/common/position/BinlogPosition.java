@@ -48,6 +48,25 @@ public record BinlogPosition(String file, long pos, String gtidSet) implements C
         return ORDER.compare(this, o);
     }
 
+    /** As DM prints a position (go-mysql's {@code Position.String()}): {@code (mysql-bin.000042, 1234)}. */
+    public String dmText() {
+        return "(" + file + ", " + pos + ")";
+    }
+
+    /**
+     * A position as DM writes one, {@code (mysql-bin.000042, 1234)}, without GTIDs.
+     *
+     * @throws IllegalArgumentException for any other text
+     */
+    public static BinlogPosition parseDmText(String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(\\s*([^,\\s()]+)\\s*,\\s*(\\d{1,18})\\s*\\)")
+                .matcher(text == null ? "" : text.trim());
+        if (!m.matches()) {
+            throw new IllegalArgumentException("a binlog position is written (mysql-bin.000001, 4), got " + text);
+        }
+        return of(m.group(1), Long.parseLong(m.group(2)));
+    }
+
     @Override
     public String toString() {
         return file + ":" + pos + (gtidSet.isEmpty() ? "" : " gtid=" + gtidSet);

@@ -1,5 +1,7 @@
 package io.jdm.sync.validator;
 
+import com.github.shyiko.mysql.binlog.GtidSet;
+import com.github.shyiko.mysql.binlog.MariadbGtidSet;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -11,6 +13,7 @@ import io.jdm.common.sql.CanonicalValues;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.JsonDocument;
 import io.jdm.common.sql.ResultSetValues;
+import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.sql.ValueEncoder;
 import io.jdm.common.util.NamedThreadFactory;
@@ -57,7 +60,10 @@ public final class Validator implements CommitListener, AutoCloseable {
     private final ConnectionSpec target;
     private final ValidatorConfig cfg;
     private final ValidatorStore store;
-    private final Supplier<String> position;
+    private final Supplier<BinlogPosition> checkpoint;
+    /** Where validation is to be complete (jdm validation update), as saved; null when none. */
+    private volatile String cutoverPos;
+    private volatile String cutoverGtid;
     private final ConcurrentHashMap<String, Entry> pending = new ConcurrentHashMap<>();
     private final AtomicLong pendingBytes = new AtomicLong();
     private final LongAdder[] processed = {new LongAdder(), new LongAdder(), new LongAdder()};
@@ -90,16 +96,16 @@ public final class Validator implements CommitListener, AutoCloseable {
     }
 
     /**
-     * @param position where the sync's checkpoint is, for the status
+     * @param checkpoint where the sync's checkpoint is: for the status, and to tell when a cutover is passed
      */
     public Validator(String task, String source, ConnectionSpec target, String metaSchema, ValidatorConfig cfg,
-                     Supplier<String> position) {
+                     Supplier<BinlogPosition> checkpoint) {
         this.task = task;
         this.source = source;
         this.target = target;
         this.cfg = cfg;
         this.store = new ValidatorStore(metaSchema, task);
-        this.position = position;
+        this.checkpoint = checkpoint;
     }
 
     /** Reads the saved stage (a task file that turns validation on starts it), the pending rows, and starts the timers. */
@@ -208,16 +214,17 @@ public final class Validator implements CommitListener, AutoCloseable {
         m.put("source", source);
         m.put("mode", mode.yamlName());
         m.put("stage", running ? ValidatorStore.RUNNING : ValidatorStore.STOPPED);
-        m.put("validatorBinlog", String.valueOf(position.get()));
-        m.put("validatorBinlogGtid", "");
+        BinlogPosition p = checkpoint.get();
+        m.put("validatorBinlog", p == null ? "" : p.dmText());
+        m.put("validatorBinlogGtid", p == null ? "" : p.gtidSet());
         m.put("result", running || stopReason.isEmpty() ? null
                 : java.util.Map.of("isCanceled", false, "errors", List.of(java.util.Map.of("message", stopReason))));
         m.put("processedRowsStatus", "insert/update/delete: " + processed[0].sum() + "/" + processed[1].sum() + "/"
                 + processed[2].sum());
         m.put("pendingRowsStatus", "insert/update/delete: " + kinds[0] + "/" + kinds[1] + "/" + kinds[2]);
         m.put("errorRowsStatus", "new/ignored/resolved: " + errors[0] + "/" + errors[1] + "/" + errors[2]);
-        m.put("cutoverBinlogPos", "");
-        m.put("cutoverBinlogGtid", "");
+        m.put("cutoverBinlogPos", cutoverPos == null ? "" : cutoverPos);
+        m.put("cutoverBinlogGtid", cutoverGtid == null ? "" : cutoverGtid);
         return m;
     }
 
@@ -323,6 +330,8 @@ public final class Validator implements CommitListener, AutoCloseable {
                 known = true;
                 stopReason = s.message() == null ? "" : s.message();
                 errorCounts = store.errorCounts(c).getOrDefault(source, new long[3]);
+                cutoverPos = s.cutoverPos();
+                cutoverGtid = s.cutoverGtid();
             }
             boolean wanted = s != null && ValidatorStore.RUNNING.equals(s.stage());
             if (wanted && !running) {
@@ -336,9 +345,42 @@ public final class Validator implements CommitListener, AutoCloseable {
                 store.savePending(c, source, List.of());
                 LOG.info("validator: task {} source {}: stopped (jdm validation stop)", task, source);
             }
+            if (running && cutoverPassed()) {
+                flush(); // the pending rows and counters as they are at the cutover, as DM saves them there
+                store.setCutover(c, source, null, null);
+                LOG.info("validator: task {} source {}: the sync passed the cutover {}; pending rows and counters "
+                        + "saved at {}", task, source, cutoverGtid != null && !cutoverGtid.isEmpty() ? cutoverGtid
+                        : cutoverPos, checkpoint.get());
+                cutoverPos = null;
+                cutoverGtid = null;
+            }
         } catch (SQLException | RuntimeException e) {
             LOG.debug("validator: could not read its stage: {}", e.getMessage());
         }
+    }
+
+    /** Whether the sync's checkpoint is at or past the saved cutover (a position, or a GTID set it contains). */
+    private boolean cutoverPassed() {
+        BinlogPosition at = checkpoint.get();
+        if (at == null) {
+            return false;
+        }
+        if (cutoverGtid != null && !cutoverGtid.isEmpty()) {
+            if (!at.hasGtid()) {
+                return false;
+            }
+            boolean mariadb = MariadbGtidSet.isMariaGtidSet(cutoverGtid);
+            GtidSet want = mariadb ? new MariadbGtidSet(cutoverGtid) : new GtidSet(cutoverGtid);
+            return want.isContainedWithin(mariadb ? new MariadbGtidSet(at.gtidSet()) : new GtidSet(at.gtidSet()));
+        }
+        if (cutoverPos != null && !cutoverPos.isEmpty()) {
+            try {
+                return at.compareTo(BinlogPosition.parseDmText(cutoverPos)) >= 0;
+            } catch (IllegalArgumentException e) {
+                return false; // written by hand into the table: jdm validation update refuses such text
+            }
+        }
+        return false;
     }
 
     /** One comparison of every pending row, in batches of batch-query-size on worker-count connections. */
@@ -498,7 +540,8 @@ public final class Validator implements CommitListener, AutoCloseable {
             kinds[e.kind()]++;
         }
         try (Connection c = DataSources.connect(target)) {
-            store.saveCounters(c, source, position.get(),
+            BinlogPosition p = checkpoint.get();
+            store.saveCounters(c, source, p == null ? "" : p.dmText(),
                     new long[] {processed[0].sum(), processed[1].sum(), processed[2].sum()}, kinds);
         } catch (SQLException e) {
             LOG.debug("validator: could not save its counters: {}", e.getMessage());

@@ -1,6 +1,7 @@
 package io.jdm.sync.validator;
 
 import io.jdm.common.error.ErrorClassifier;
+import io.jdm.common.meta.MetaColumns;
 import io.jdm.common.meta.MetaTable;
 import io.jdm.common.sql.TableName;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +59,9 @@ public final class ValidatorStore {
                 + "procd_del BIGINT NOT NULL DEFAULT 0, pending_ins BIGINT NOT NULL DEFAULT 0, "
                 + "pending_upd BIGINT NOT NULL DEFAULT 0, pending_del BIGINT NOT NULL DEFAULT 0, "
                 + "update_time TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP");
+        // where validation is to be complete (jdm validation update), kept until the sync passes it
+        MetaColumns.addIfMissing(c, state, "cutover_pos", "VARCHAR(255) NULL");
+        MetaColumns.addIfMissing(c, state, "cutover_gtid", "TEXT NULL");
         MetaTable.create(c, pending, "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, source VARCHAR(128) NOT NULL, "
                 + "schema_name VARCHAR(64) NOT NULL, table_name VARCHAR(64) NOT NULL, row_pk VARCHAR(500) NOT NULL, "
                 + "data LONGTEXT NOT NULL, KEY idx_source (source)");
@@ -78,7 +82,7 @@ public final class ValidatorStore {
 
     /** A source's validator as saved: its mode, stage, why it stopped, and its counters. */
     public record State(String source, String mode, String stage, String message, String position,
-                        long[] processed, long[] pendingRows) {
+                        long[] processed, long[] pendingRows, String cutoverPos, String cutoverGtid) {
     }
 
     /** The source's state, or null when validation never ran for it (or the tables do not exist). */
@@ -95,12 +99,15 @@ public final class ValidatorStore {
     public List<State> states(Connection c) throws SQLException {
         List<State> out = new ArrayList<>();
         try (Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT source, mode, stage, message, position, procd_ins, procd_upd, "
-                     + "procd_del, pending_ins, pending_upd, pending_del FROM " + state.quoted() + " ORDER BY source")) {
+             ResultSet rs = st.executeQuery("SELECT * FROM " + state.quoted() + " ORDER BY source")) {
+            // a table from before the cutover columns has none until a validator starts (ensure)
+            boolean cutover = hasColumn(rs, "cutover_pos");
             while (rs.next()) {
-                out.add(new State(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                        rs.getString(5), new long[] {rs.getLong(6), rs.getLong(7), rs.getLong(8)},
-                        new long[] {rs.getLong(9), rs.getLong(10), rs.getLong(11)}));
+                out.add(new State(rs.getString("source"), rs.getString("mode"), rs.getString("stage"),
+                        rs.getString("message"), rs.getString("position"),
+                        new long[] {rs.getLong("procd_ins"), rs.getLong("procd_upd"), rs.getLong("procd_del")},
+                        new long[] {rs.getLong("pending_ins"), rs.getLong("pending_upd"), rs.getLong("pending_del")},
+                        cutover ? rs.getString("cutover_pos") : null, cutover ? rs.getString("cutover_gtid") : null));
             }
         } catch (SQLException e) {
             if (!missing(e)) {
@@ -108,6 +115,30 @@ public final class ValidatorStore {
             }
         }
         return out;
+    }
+
+    private static boolean hasColumn(ResultSet rs, String name) throws SQLException {
+        java.sql.ResultSetMetaData md = rs.getMetaData();
+        for (int i = 1; i <= md.getColumnCount(); i++) {
+            if (name.equalsIgnoreCase(md.getColumnLabel(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Sets where validation is to be complete, a binlog position {@code (file, pos)} or a GTID set
+     * (null clears it).
+     */
+    public void setCutover(Connection c, String source, String pos, String gtid) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + state.quoted()
+                + " SET cutover_pos = ?, cutover_gtid = ? WHERE source = ?")) {
+            ps.setString(1, pos);
+            ps.setString(2, gtid);
+            ps.setString(3, source);
+            ps.executeUpdate();
+        }
     }
 
     /** Sets the mode and stage (a command, or a task file that turns validation on); counters stay. */
