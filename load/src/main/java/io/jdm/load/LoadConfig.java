@@ -29,13 +29,16 @@ import java.util.function.UnaryOperator;
  *               record it; null when the dump may come from elsewhere (the load never needs the source)
  * @param extraColumns the columns a source table's route adds to its target table, written with each of
  *               its rows; the target table must have them (none by default)
+ * @param sourceRouters the routes of the task's other sources, by source id, which name the target tables
+ *               their rows in the checkpoint went to (null: the same as this source's)
  */
 public record LoadConfig(String task, String sourceId, ConnectionSpec target, Path dir, int poolSize,
                          OnDuplicate onDuplicate, String metaSchema, boolean deferIndexes,
                          boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog,
                          BiPredicate<String, String> tableFilter, UnaryOperator<TableName> router,
                          int maxRetries, int maxBackoffSeconds, long transactionBytes, ConnectionSpec source,
-                         Function<TableName, ExtraColumns> extraColumns) {
+                         Function<TableName, ExtraColumns> extraColumns,
+                         Function<String, UnaryOperator<TableName>> sourceRouters) {
     /**
      * 8 MiB of statements per transaction: a commit (and its checkpoint row) every few thousand
      * rows costs little, and a kill repeats at most this much per worker. Smaller transactions
@@ -75,7 +78,7 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
         LoaderConfig d = LoaderConfig.defaults();
         return new LoadConfig(task, sourceId, target, dir, d.poolSize(), d.onDuplicate(),
                 TaskConfig.DEFAULT_META_SCHEMA, d.deferIndexes(), d.disableForeignKeyChecks(),
-                d.disableUniqueChecks(), d.disableBinlog(), null, null, 10, 30, DEFAULT_TRANSACTION_BYTES, null, null);
+                d.disableUniqueChecks(), d.disableBinlog(), null, null, 10, 30, DEFAULT_TRANSACTION_BYTES, null, null, null);
     }
 
     /** Every setting of a task file's {@code loaders:} entry but {@code dir}, which {@link #of} takes. */
@@ -87,68 +90,84 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
     public LoadConfig withPoolSize(int n) {
         return new LoadConfig(task, sourceId, target, dir, n, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns);
+                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
     }
 
     public LoadConfig withOnDuplicate(OnDuplicate d) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, d, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns);
+                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
     }
 
     public LoadConfig withMetaSchema(String schema) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, schema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns);
+                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
     }
 
     public LoadConfig withDeferIndexes(boolean defer) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, defer,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns);
+                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
     }
 
     public LoadConfig withFastPath(boolean noForeignKeyChecks, boolean noUniqueChecks, boolean noBinlog) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 noForeignKeyChecks, noUniqueChecks, noBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns);
+                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
     }
 
     public LoadConfig withTableFilter(BiPredicate<String, String> filter) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, filter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns);
+                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
     }
 
     public LoadConfig withRouter(UnaryOperator<TableName> r) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, r, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns);
+                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
     }
 
     public LoadConfig withRetry(int retries, int backoffSeconds) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, retries,
-                backoffSeconds, transactionBytes, source, extraColumns);
+                backoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
     }
 
     public LoadConfig withTransactionBytes(long bytes) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, bytes, source, extraColumns);
+                maxBackoffSeconds, bytes, source, extraColumns, sourceRouters);
     }
 
     public LoadConfig withExtraColumns(Function<TableName, ExtraColumns> e) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, e);
+                maxBackoffSeconds, transactionBytes, source, e, sourceRouters);
     }
 
     /** The source the dump was taken from: the load reads its sql_mode when the dump did not record it. */
     public LoadConfig withSource(ConnectionSpec s) {
         return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
                 disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, s, extraColumns);
+                maxBackoffSeconds, transactionBytes, s, extraColumns, sourceRouters);
+    }
+
+    /** The routes of the task's other sources (see {@link #routerOf}). */
+    public LoadConfig withSourceRouters(Function<String, UnaryOperator<TableName>> routers) {
+        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
+                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
+                maxBackoffSeconds, transactionBytes, source, extraColumns, routers);
+    }
+
+    /** The routes of source {@code id} of the task: this source's own, or another's as the task gives them. */
+    public UnaryOperator<TableName> routerOf(String id) {
+        if (id.equals(sourceId) || sourceRouters == null) {
+            return router;
+        }
+        UnaryOperator<TableName> r = sourceRouters.apply(id);
+        return r == null ? UnaryOperator.identity() : r;
     }
 
     /** The target schema of a source database. */

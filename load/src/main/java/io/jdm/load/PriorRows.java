@@ -100,7 +100,7 @@ public final class PriorRows {
 
     /** Stops the load with one line when a table among {@code targets} is {@link #keylessHeld}. */
     static void require(LoadJob job, Connection c, Collection<TableName> targets) throws SQLException {
-        List<TableName> held = keylessHeld(c, job.config.metaSchema(), job.config.task(), id -> job.config.router(),
+        List<TableName> held = keylessHeld(c, job.config.metaSchema(), job.config.task(), job.config::routerOf,
                 targets);
         if (!held.isEmpty()) {
             throw new FatalException(job.who() + ": " + problem(held, job.config.metaSchema(), job.config.task())

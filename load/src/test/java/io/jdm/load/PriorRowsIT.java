@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerFlavor;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
@@ -101,6 +102,32 @@ class PriorRowsIT {
         assertTrue(e.getMessage().contains("no primary or NOT NULL unique key"), e.getMessage());
         assertEquals(loaded, target.rows("SELECT id, v, row_key FROM `" + db + "`.t ORDER BY row_key"),
                 "nothing written a second time");
+    }
+
+    /**
+     * Two sources merged into one keyless target table by routes of their own: the second to load
+     * reads the first's checkpoint rows with the first's routes, so it sees the merged table begun by
+     * the task and loads beside those rows instead of stopping.
+     */
+    @Test
+    void anotherSourcesRowsAreReadWithItsOwnRoutes() throws Exception {
+        String merged = "PriorRowsIT_merged";
+        Path dirA = HandDump.write(source, target, tmp, null, "PriorRowsIT_ma", "CREATE TABLE `t` (id INT, v VARCHAR(20))",
+                file("(1,'a'),(1,'a')"));
+        Path dirB = HandDump.write(source, target, tmp, null, "PriorRowsIT_mb", "CREATE TABLE `t` (id INT, v VARCHAR(20))",
+                file("(2,'b')"));
+        target.execute("DROP DATABASE IF EXISTS `" + merged + "`", "CREATE DATABASE `" + merged + "`",
+                "CREATE TABLE `" + merged + "`.t (id INT, v VARCHAR(20))");
+        java.util.function.UnaryOperator<TableName> routeA = t -> t.schema().equals("PriorRowsIT_ma")
+                ? new TableName(merged, t.table().isEmpty() ? "" : "t") : t;
+        java.util.function.UnaryOperator<TableName> routeB = t -> t.schema().equals("PriorRowsIT_mb")
+                ? new TableName(merged, t.table().isEmpty() ? "" : "t") : t;
+        LoadConfig b = HandDump.config(target, "prior_merge", dirB).withRouter(routeB);
+        assertTrue(new LoadUnit(b).run().completed());
+        LoadConfig a = LoadConfig.of("prior_merge", "src_a", b.target(), dirA).withPoolSize(1).withRouter(routeA)
+                .withSourceRouters(id -> id.equals(b.sourceId()) ? routeB : null);
+        assertTrue(new LoadUnit(a).run().completed(), "the merged table holds this task's rows, from source b");
+        assertEquals(List.of("1|a", "1|a", "2|b"), target.rows("SELECT id, v FROM `" + merged + "`.t ORDER BY id"));
     }
 
     private static List<String> checkpoint(String task) throws Exception {

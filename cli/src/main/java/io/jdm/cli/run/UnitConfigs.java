@@ -76,6 +76,8 @@ public final class UnitConfigs {
                 .withMetaSchema(task.metaSchema())
                 .withTableFilter(filter::matchTable)
                 .withRouter(router(task, instance))
+                .withSourceRouters(id -> task.mysqlInstances().stream().filter(i -> i.sourceId().equals(id))
+                        .findFirst().map(i -> router(task, i)).orElse(null))
                 .withExtraColumns(extraColumns(task, instance))
                 .withSource(task.taskMode().dumpsAndLoads() ? instance.from().toConnectionSpec() : null);
     }
