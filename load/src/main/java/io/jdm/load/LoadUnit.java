@@ -12,6 +12,7 @@ import io.jdm.common.error.JdmException;
 import io.jdm.common.jdbc.TidbSession;
 import io.jdm.common.metrics.ProgressLogger;
 import io.jdm.common.position.BinlogPosition;
+import io.jdm.common.position.Flavor;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
 import java.io.IOException;
@@ -308,6 +309,26 @@ public final class LoadUnit {
     }
 
     /**
+     * Whether this session would run MariaDB's InnoDB bulk insert (MDEV-24621: an empty table written
+     * with unique_checks and foreign_key_checks both off), whose finish can deadlock on an index latch
+     * with any reader of the table, a SELECT COUNT(*) of the DBA's, for good: neither session can be
+     * killed and only a restart of the server ends it. On MariaDB unique_checks stay on when foreign
+     * keys go unchecked, as myloader keeps them on for MariaDB.
+     */
+    private boolean bulkInsertHangs() {
+        if (!config.disableForeignKeyChecks()) {
+            return false;
+        }
+        boolean mariadb = job.withRetry("reading the target's version",
+                c -> Flavor.detect(c) == Flavor.MARIADB);
+        if (mariadb) {
+            LOG.info("{}: unique_checks stay on: on MariaDB, with foreign_key_checks off, they would turn on its bulk"
+                    + " insert, which a reader of the table being loaded can hang for good", job.who());
+        }
+        return mariadb;
+    }
+
+    /**
      * The sql_mode the source's rows are written back in ({@link LoadSqlMode}) and the fast-path
      * switches, minus {@code sql_log_bin} when the user may not set it; on TiDB also DM's session
      * (see {@link TidbSession}).
@@ -321,7 +342,7 @@ public final class LoadUnit {
         if (config.disableForeignKeyChecks()) {
             vars.put("foreign_key_checks", "0");
         }
-        if (config.disableUniqueChecks()) {
+        if (config.disableUniqueChecks() && !bulkInsertHangs()) {
             vars.put("unique_checks", "0");
         }
         if (config.disableBinlog()) {

@@ -277,6 +277,41 @@ class BulkLoadIT {
     }
 
     /**
+     * On MariaDB the load never runs InnoDB's bulk insert (an empty table written with unique_checks
+     * and foreign_key_checks off), whose end can deadlock with a reader of the table for good: while
+     * its LOAD DATA runs, the table is locked IX, as by any insert, not X as by the bulk insert.
+     */
+    @Test
+    void onMariaDbTheLoadDoesNotRunTheBulkInsertAReaderCanHang() throws Exception {
+        assumeTrue(target.flavor().equals("mariadb"), "MariaDB's InnoDB bulk insert");
+        String db = "BulkLoadIT_nobulk";
+        Path dir = dump(db, "CREATE TABLE `t` (id INT PRIMARY KEY, v VARCHAR(20))",
+                (HEADER + TestData.fortyStatements()).getBytes(StandardCharsets.UTF_8));
+        String t = new TableName(db, "t").quoted();
+        target.execute("CREATE DATABASE `" + db + "`", "CREATE TABLE " + t + " (id INT PRIMARY KEY, v VARCHAR(20))",
+                "CREATE TRIGGER `" + db + "`.slow BEFORE INSERT ON " + t + " FOR EACH ROW DO SLEEP(0.01)",
+                "SET GLOBAL innodb_status_output_locks = ON");
+        try {
+            long loads = comLoad();
+            CompletableFuture<LoadResult> run = CompletableFuture.supplyAsync(new LoadUnit(config("bulk_nobulk", dir))::run);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (comLoad() == loads) {
+                assertTrue(System.nanoTime() < deadline, "no LOAD DATA began within 30 s");
+                Thread.sleep(5);
+            }
+            Thread.sleep(500);
+            String status = target.rows("SHOW ENGINE INNODB STATUS").get(0);
+            assertTrue(status.contains("TABLE LOCK table " + t + " trx id") && status.contains("lock mode IX"), status);
+            assertFalse(status.matches("(?s).*TABLE LOCK table " + java.util.regex.Pattern.quote(t)
+                    + " trx id \\d+ lock mode X\\b.*"), status);
+            assertTrue(run.get(60, TimeUnit.SECONDS).completed());
+        } finally {
+            target.execute("SET GLOBAL innodb_status_output_locks = OFF");
+        }
+        assertEquals(TestData.fortyStatementsRows(), target.rows("SELECT id, v FROM " + t + " ORDER BY id"));
+    }
+
+    /**
      * A target that has every row of a LOAD DATA and does not answer (here a trigger sleeping on the
      * last row, once: its mark is in a MyISAM table, which the rollback leaves) is killed after the
      * answer timeout, and the group loads by statements: every row once, none lost.
