@@ -27,8 +27,8 @@ public enum MetaTable {
     SHARD_MEMBER("shard_member", "shard mode: the shards of each merged table"),
     SHARD_LOCK("shard_lock", "shard mode: the group DDL locks"),
     SHARD_ARRIVAL("shard_arrival", "shard mode: which shard reached which group DDL"),
-    VALIDATOR_STATE("validator_state", "continuous validation of each source: mode, stage, counters (DM's "
-            + "_validator_checkpoint)"),
+    VALIDATOR_STATE("validator_state", "continuous validation of each source: mode, stage, counters, the cutover "
+            + "of `jdm validation update` (DM's _validator_checkpoint)"),
     VALIDATOR_PENDING("validator_pending", "continuous validation: the rows not yet compared or still differing, as "
             + "at the last meta flush (DM's _validator_pending_change)"),
     VALIDATOR_ERROR("validator_error", "continuous validation: the rows that kept differing, and what an operator "
