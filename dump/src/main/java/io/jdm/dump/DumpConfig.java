@@ -59,48 +59,39 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
     }
 
     public DumpConfig withThreads(int n) {
-        return new DumpConfig(task, sourceId, source, outputDir, n, rows, statementSize, chunkFileSizeMb,
-                consistency, where, compress, tableFilter, tableWhere);
+        return with(c -> c.threads = n);
     }
 
     public DumpConfig withRows(long n) {
-        return new DumpConfig(task, sourceId, source, outputDir, threads, n, statementSize, chunkFileSizeMb,
-                consistency, where, compress, tableFilter, tableWhere);
+        return with(c -> c.rows = n);
     }
 
     public DumpConfig withStatementSize(long bytes) {
-        return new DumpConfig(task, sourceId, source, outputDir, threads, rows, bytes, chunkFileSizeMb,
-                consistency, where, compress, tableFilter, tableWhere);
+        return with(c -> c.statementSize = bytes);
     }
 
     public DumpConfig withChunkFileSizeMb(long mb) {
-        return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, mb,
-                consistency, where, compress, tableFilter, tableWhere);
+        return with(c -> c.chunkFileSizeMb = mb);
     }
 
     public DumpConfig withConsistency(Consistency c) {
-        return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
-                c, where, compress, tableFilter, tableWhere);
+        return with(k -> k.consistency = c);
     }
 
     public DumpConfig withWhere(String condition) {
-        return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
-                consistency, condition, compress, tableFilter, tableWhere);
+        return with(c -> c.where = condition);
     }
 
     public DumpConfig withCompress(Compression c) {
-        return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
-                consistency, where, c, tableFilter, tableWhere);
+        return with(k -> k.compress = c);
     }
 
     public DumpConfig withTableFilter(BiPredicate<String, String> filter) {
-        return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
-                consistency, where, compress, filter, tableWhere);
+        return with(c -> c.tableFilter = filter);
     }
 
     public DumpConfig withTableWhere(Function<TableSchema, String> f) {
-        return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize, chunkFileSizeMb,
-                consistency, where, compress, tableFilter, f);
+        return with(c -> c.tableWhere = f);
     }
 
     /** The condition every SELECT of this table adds: {@code where} and the table's own; null for none. */
@@ -109,8 +100,7 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
     }
 
     public DumpConfig withOutputDir(Path dir) {
-        return new DumpConfig(task, sourceId, source, dir, threads, rows, statementSize, chunkFileSizeMb,
-                consistency, where, compress, tableFilter, tableWhere);
+        return with(c -> c.outputDir = dir);
     }
 
     private static void require(boolean ok, String field, Object value, String rule) {
@@ -125,5 +115,50 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
                 + " threads=" + threads + " rows=" + rows + " statementSize=" + statementSize
                 + " chunkFileSizeMb=" + chunkFileSizeMb + " consistency=" + consistency.label()
                 + (where == null ? "" : " where=" + where) + " compress=" + compress + "]";
+    }
+
+    /** This config with {@code change} made to a copy of its values: each {@code with} method changes its own. */
+    private DumpConfig with(java.util.function.Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
+        return c.build();
+    }
+
+    /** The values of a config, to change one and build another. */
+    private static final class Copy {
+        String task;
+        String sourceId;
+        ConnectionSpec source;
+        Path outputDir;
+        int threads;
+        long rows;
+        long statementSize;
+        long chunkFileSizeMb;
+        Consistency consistency;
+        String where;
+        Compression compress;
+        BiPredicate<String, String> tableFilter;
+        Function<TableSchema, String> tableWhere;
+
+        Copy(DumpConfig o) {
+            task = o.task;
+            sourceId = o.sourceId;
+            source = o.source;
+            outputDir = o.outputDir;
+            threads = o.threads;
+            rows = o.rows;
+            statementSize = o.statementSize;
+            chunkFileSizeMb = o.chunkFileSizeMb;
+            consistency = o.consistency;
+            where = o.where;
+            compress = o.compress;
+            tableFilter = o.tableFilter;
+            tableWhere = o.tableWhere;
+        }
+
+        DumpConfig build() {
+            return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize,
+                    chunkFileSizeMb, consistency, where, compress, tableFilter, tableWhere);
+        }
     }
 }

@@ -88,77 +88,60 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
     }
 
     public LoadConfig withPoolSize(int n) {
-        return new LoadConfig(task, sourceId, target, dir, n, onDuplicate, metaSchema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
+        return with(c -> c.poolSize = n);
     }
 
     public LoadConfig withOnDuplicate(OnDuplicate d) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, d, metaSchema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
+        return with(c -> c.onDuplicate = d);
     }
 
     public LoadConfig withMetaSchema(String schema) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, schema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
+        return with(c -> c.metaSchema = schema);
     }
 
     public LoadConfig withDeferIndexes(boolean defer) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, defer,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
+        return with(c -> c.deferIndexes = defer);
     }
 
     public LoadConfig withFastPath(boolean noForeignKeyChecks, boolean noUniqueChecks, boolean noBinlog) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
-                noForeignKeyChecks, noUniqueChecks, noBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
+        return with(c -> {
+            c.disableForeignKeyChecks = noForeignKeyChecks;
+            c.disableUniqueChecks = noUniqueChecks;
+            c.disableBinlog = noBinlog;
+        });
     }
 
     public LoadConfig withTableFilter(BiPredicate<String, String> filter) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, filter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
+        return with(c -> c.tableFilter = filter);
     }
 
     public LoadConfig withRouter(UnaryOperator<TableName> r) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, r, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
+        return with(c -> c.router = r);
     }
 
     public LoadConfig withRetry(int retries, int backoffSeconds) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, retries,
-                backoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
+        return with(c -> {
+            c.maxRetries = retries;
+            c.maxBackoffSeconds = backoffSeconds;
+        });
     }
 
     public LoadConfig withTransactionBytes(long bytes) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, bytes, source, extraColumns, sourceRouters);
+        return with(c -> c.transactionBytes = bytes);
     }
 
     public LoadConfig withExtraColumns(Function<TableName, ExtraColumns> e) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, e, sourceRouters);
+        return with(c -> c.extraColumns = e);
     }
 
     /** The source the dump was taken from: the load reads its sql_mode when the dump did not record it. */
     public LoadConfig withSource(ConnectionSpec s) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, s, extraColumns, sourceRouters);
+        return with(c -> c.source = s);
     }
 
     /** The routes of the task's other sources (see {@link #routerOf}). */
     public LoadConfig withSourceRouters(Function<String, UnaryOperator<TableName>> routers) {
-        return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
-                disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router, maxRetries,
-                maxBackoffSeconds, transactionBytes, source, extraColumns, routers);
+        return with(c -> c.sourceRouters = routers);
     }
 
     /** The routes of source {@code id} of the task: this source's own, or another's as the task gives them. */
@@ -180,5 +163,63 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
         return "LoadConfig[task=" + task + " source=" + sourceId + " target=" + target + " dir=" + dir
                 + " pool-size=" + poolSize + " on-duplicate=" + onDuplicate + " meta-schema=" + metaSchema
                 + " defer-indexes=" + deferIndexes + (source == null ? "" : " source=" + source.address()) + "]";
+    }
+
+    /** This config with {@code change} made to a copy of its values: each {@code with} method changes its own. */
+    private LoadConfig with(java.util.function.Consumer<Copy> change) {
+        Copy c = new Copy(this);
+        change.accept(c);
+        return c.build();
+    }
+
+    /** The values of a config, to change one and build another. */
+    private static final class Copy {
+        String task;
+        String sourceId;
+        ConnectionSpec target;
+        Path dir;
+        int poolSize;
+        OnDuplicate onDuplicate;
+        String metaSchema;
+        boolean deferIndexes;
+        boolean disableForeignKeyChecks;
+        boolean disableUniqueChecks;
+        boolean disableBinlog;
+        BiPredicate<String, String> tableFilter;
+        UnaryOperator<TableName> router;
+        int maxRetries;
+        int maxBackoffSeconds;
+        long transactionBytes;
+        ConnectionSpec source;
+        Function<TableName, ExtraColumns> extraColumns;
+        Function<String, UnaryOperator<TableName>> sourceRouters;
+
+        Copy(LoadConfig o) {
+            task = o.task;
+            sourceId = o.sourceId;
+            target = o.target;
+            dir = o.dir;
+            poolSize = o.poolSize;
+            onDuplicate = o.onDuplicate;
+            metaSchema = o.metaSchema;
+            deferIndexes = o.deferIndexes;
+            disableForeignKeyChecks = o.disableForeignKeyChecks;
+            disableUniqueChecks = o.disableUniqueChecks;
+            disableBinlog = o.disableBinlog;
+            tableFilter = o.tableFilter;
+            router = o.router;
+            maxRetries = o.maxRetries;
+            maxBackoffSeconds = o.maxBackoffSeconds;
+            transactionBytes = o.transactionBytes;
+            source = o.source;
+            extraColumns = o.extraColumns;
+            sourceRouters = o.sourceRouters;
+        }
+
+        LoadConfig build() {
+            return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
+                    disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router,
+                    maxRetries, maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
+        }
     }
 }
