@@ -16,6 +16,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -245,6 +246,28 @@ public final class TaskLease implements AutoCloseable {
                 + "owner_pid BIGINT NOT NULL, owner_pid_space VARCHAR(128) NULL, owner_start BIGINT NULL, "
                 + "token VARCHAR(64) NOT NULL, acquired_at DATETIME(3) NOT NULL, expires_at DATETIME(3) NOT NULL");
         addProcessColumns(c);
+        keepMetaVersion(c);
+    }
+
+    /**
+     * Refuses the task when a newer jdm ran it (its form of the meta tables, {@link MetaTable#VERSION},
+     * is kept in {@link MetaTable#VERSION_TABLE}), else records this one's when it is the newer.
+     */
+    private void keepMetaVersion(Connection c) throws SQLException {
+        TableName versions = MetaTable.VERSION_TABLE.of(table.schema(), task);
+        MetaTable.create(c, versions, "id TINYINT NOT NULL PRIMARY KEY, version INT NOT NULL, "
+                + "updated_at TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP ON UPDATE CURRENT_TIMESTAMP");
+        try (Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("SELECT version FROM " + versions.quoted() + " WHERE id = 1")) {
+                if (rs.next() && rs.getInt(1) > MetaTable.VERSION) {
+                    throw new FatalException("task " + task + ": its meta tables in " + table.schema() + " were"
+                            + " written by a newer jdm (their form " + rs.getInt(1) + "; this jdm reads up to "
+                            + MetaTable.VERSION + "): run the task with that jdm or a newer one");
+                }
+            }
+            st.executeUpdate("INSERT INTO " + versions.quoted() + " (id, version) VALUES (1, " + MetaTable.VERSION
+                    + ") ON DUPLICATE KEY UPDATE version = GREATEST(version, VALUES(version))");
+        }
     }
 
     /**

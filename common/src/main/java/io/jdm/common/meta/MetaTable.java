@@ -16,6 +16,8 @@ import java.util.List;
 public enum MetaTable {
     /** One lease per source: which process runs it (see io.jdm.common.lease). */
     OWNER("owner", "the lease of each source: which process runs it"),
+    VERSION_TABLE("meta_version", "the newest form of these tables a jdm that ran the task wrote; an older jdm refuses"
+            + " the task"),
     STAGE("stage", "each source's stage (dump, load, sync) and whether pause-task paused it"),
     LOADER_CHECKPOINT("loader_checkpoint", "the load's offset in each data file"),
     SYNCER_CHECKPOINT("syncer_checkpoint", "each sync writer's position, and the global checkpoint"),
@@ -35,6 +37,14 @@ public enum MetaTable {
             + "made of them (DM's _validator_error_change)"),
     VALIDATOR_TABLE("validator_table", "continuous validation: each table's stage, and why one is not validated "
             + "(DM's _validator_table_status)");
+
+    /**
+     * The form of the meta tables this jdm writes and reads, kept in {@link #VERSION_TABLE} as a process
+     * takes its lease: a jdm whose form is older than the one kept refuses the task, so that it never
+     * misreads what a newer one wrote. Raise it with a change to a meta table that an older jdm would
+     * misread, not for a column it ignores.
+     */
+    public static final int VERSION = 1;
 
     private final String suffix;
     private final String holds;
@@ -59,9 +69,9 @@ public enum MetaTable {
         return holds;
     }
 
-    /** The tables that say where a task is: all but the leases, which say who runs it. */
+    /** The tables that say where a task is: all but the leases, which say who runs it, and the form kept. */
     public static List<MetaTable> progress() {
-        return java.util.Arrays.stream(values()).filter(t -> t != OWNER).toList();
+        return java.util.Arrays.stream(values()).filter(t -> t != OWNER && t != VERSION_TABLE).toList();
     }
 
     /**

@@ -1,10 +1,12 @@
 package io.jdm.common.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.error.FatalException;
 import io.jdm.common.jdbc.ConnectionSpec;
+import io.jdm.common.meta.MetaTable;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.time.Duration;
@@ -50,6 +52,22 @@ class TaskLeaseIT {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** A task whose meta tables a newer jdm wrote (a newer form kept) is refused in one line; its own form is kept. */
+    @Test
+    void aTaskANewerJdmRanIsRefusedByAnOlderOne() throws Exception {
+        target.execute("DROP DATABASE IF EXISTS jdm_meta_lease_form");
+        TaskLease.acquire(spec, "jdm_meta_lease_form", "form", "s1", TIMING).close();
+        String kept = "SELECT version FROM jdm_meta_lease_form.form_meta_version";
+        assertEquals(List.of(String.valueOf(MetaTable.VERSION)), target.rows(kept), "kept after the lease is gone");
+        target.execute("UPDATE jdm_meta_lease_form.form_meta_version SET version = " + (MetaTable.VERSION + 1));
+        FatalException e = assertThrows(FatalException.class,
+                () -> TaskLease.acquire(spec, "jdm_meta_lease_form", "form", "s2", TIMING));
+        assertTrue(e.getMessage().contains("task form: its meta tables in jdm_meta_lease_form were written by a newer"
+                + " jdm") && !e.getMessage().contains("\n"), e.getMessage());
+        assertEquals(List.of(), target.rows("SELECT source_id FROM jdm_meta_lease_form.form_owner"), "no lease taken");
+        assertEquals(List.of(String.valueOf(MetaTable.VERSION + 1)), target.rows(kept), "the newer form stays");
     }
 
     @Test
