@@ -252,12 +252,8 @@ class BulkLoadIT {
         LoadUnit unit = new LoadUnit(cfg);
         long loads = comLoad();
         CompletableFuture<LoadResult> run = CompletableFuture.supplyAsync(unit::run);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         // no dirty read of the table: MariaDB's reader can wait forever on a bulk insert being rolled back
-        while (comLoad() == loads) {
-            assertTrue(System.nanoTime() < deadline, "no LOAD DATA began within 30 s");
-            Thread.sleep(5);
-        }
+        awaitLoadDataAfter(loads);
         Thread.sleep(500); // a tenth of its 400 rows, 10 ms each
         assertEquals(List.of("1"), target.rows("SELECT COUNT(*) FROM information_schema.PROCESSLIST"
                 + " WHERE INFO LIKE 'DO SLEEP%'"), "the LOAD DATA is still running");
@@ -294,11 +290,7 @@ class BulkLoadIT {
         try {
             long loads = comLoad();
             CompletableFuture<LoadResult> run = CompletableFuture.supplyAsync(new LoadUnit(config("bulk_nobulk", dir))::run);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (comLoad() == loads) {
-                assertTrue(System.nanoTime() < deadline, "no LOAD DATA began within 30 s");
-                Thread.sleep(5);
-            }
+            awaitLoadDataAfter(loads);
             Thread.sleep(500);
             String status = target.rows("SHOW ENGINE INNODB STATUS").get(0);
             assertTrue(status.contains("TABLE LOCK table " + t + " trx id") && status.contains("lock mode IX"), status);
@@ -407,6 +399,15 @@ class BulkLoadIT {
 
     private static void assertSameAsSource(String db) throws Exception {
         HandDump.assertSameAsSource(source, target, db);
+    }
+
+    /** Waits (30 s at most) until the target has begun a LOAD DATA since it had run {@code loads}. */
+    private static void awaitLoadDataAfter(long loads) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (comLoad() == loads) {
+            assertTrue(System.nanoTime() < deadline, "no LOAD DATA began within 30 s");
+            Thread.sleep(5);
+        }
     }
 
     private static long comLoad() throws Exception {
