@@ -12,7 +12,10 @@ import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.retry.Retries;
 import io.jdm.common.schema.Column;
+import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.JsonTextTypes;
 import io.jdm.common.sql.SqlBytes;
+import io.jdm.common.sql.ValueEncoder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,6 +25,8 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -226,29 +231,70 @@ final class ChunkWorker implements Runnable {
             throws SQLException, IOException {
         List<Column> cols = chunk.table().columns();
         String sql = query(chunk);
+        RowLiterals literals;
         try (Statement st = conn.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
             st.setFetchSize(Integer.MIN_VALUE);
             long t0 = System.nanoTime();
             try (ResultSet rs = st.executeQuery(sql)) {
                 metrics.chunkQueryLatency().recordSince(t0);
                 try {
-                    return stream(rs, conn, cols, writer, counted);
+                    literals = stream(rs, conn, cols, writer, counted);
                 } catch (IOException | RuntimeException e) {
                     SnapshotPool.abort(conn); // else closing the result set would read it to its end
                     throw e;
                 }
             }
         }
+        if (literals == null) {
+            return false;
+        }
+        refuseJsonTimestamps(conn, chunk, literals.datetimePaths());
+        return true;
     }
 
-    private boolean stream(ResultSet rs, Connection conn, List<Column> cols, DataFileWriter writer, long[] counted)
-            throws SQLException, IOException {
-        PacketRows rows = new RowLiterals(rs, cols).rows(rs);
+    /**
+     * The chunk's JSON values written as DATETIME that the source holds as TIMESTAMPs, which print
+     * alike and which no SQL expression writes into JSON: the first one found fails the dump in
+     * one line, as the sync refuses one. One statement per column, on the chunk's connection.
+     */
+    private void refuseJsonTimestamps(Connection conn, Chunk chunk, Map<Integer, Set<String>> paths)
+            throws SQLException {
+        for (Map.Entry<Integer, Set<String>> e : paths.entrySet()) {
+            String column = Identifiers.quote(chunk.table().columns().get(e.getKey()).name());
+            StringBuilder found = new StringBuilder("CASE");
+            StringBuilder any = new StringBuilder();
+            for (String p : e.getValue()) {
+                StringBuilder type = new StringBuilder("JSON_TYPE(JSON_EXTRACT(").append(column).append(", ");
+                ValueEncoder.appendString(type, p);
+                type.append(")) = 'TIMESTAMP'");
+                found.append(" WHEN ").append(type).append(" THEN ");
+                ValueEncoder.appendString(found, p);
+                any.append(any.isEmpty() ? "" : " OR ").append(type);
+            }
+            String cond = ChunkPlanner.and(ChunkPlanner.and(chunk.condition(), config.where(chunk.table().schema())),
+                    any.toString());
+            String sql = "SELECT " + found + " END FROM " + chunk.table().name().quoted() + " WHERE " + cond
+                    + " LIMIT 1";
+            try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                if (rs.next()) {
+                    throw new FatalException(prefix(chunk) + ": column " + column + ": "
+                            + JsonTextTypes.refused(rs.getString(1), "TIMESTAMP", "store it as a DATETIME on the source")
+                            .refusal());
+                }
+            }
+        }
+    }
+
+    /** The rows of {@code rs} into the writer: what wrote them, or null when the dump was halted meanwhile. */
+    private RowLiterals stream(ResultSet rs, Connection conn, List<Column> cols, DataFileWriter writer,
+                               long[] counted) throws SQLException, IOException {
+        RowLiterals literals = new RowLiterals(rs, cols);
+        PacketRows rows = literals.rows(rs);
         long pending = 0;
         while (rows.next()) {
             if (state.halted()) {
                 SnapshotPool.abort(conn);
-                return false;
+                return null;
             }
             rows.append(writer.startRow());
             writer.endRow();
@@ -260,7 +306,7 @@ final class ChunkWorker implements Runnable {
         }
         metrics.rowsCounter().add(pending);
         counted[0] += pending;
-        return true;
+        return literals;
     }
 
     private String query(Chunk chunk) {

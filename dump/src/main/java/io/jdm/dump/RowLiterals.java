@@ -1,8 +1,9 @@
 package io.jdm.dump;
 
 import io.jdm.common.schema.Column;
+import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.JsonDocument;
-import io.jdm.common.sql.JsonTextNumbers;
+import io.jdm.common.sql.JsonTextTypes;
 import io.jdm.common.sql.ResultSetValues;
 import io.jdm.common.sql.SqlBytes;
 import io.jdm.common.sql.ValueEncoder;
@@ -10,7 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Writes the current row of a streaming result set as comma-separated SQL literals in UTF-8, the
@@ -37,23 +43,58 @@ final class RowLiterals {
     private final byte[] kinds;
     /** MySQL protocol type ids of the columns, or null when the driver is not Connector/J. */
     private final int[] wireTypes;
+    /**
+     * For each MySQL JSON column, the result set index of which of its printed strings are strings
+     * ({@link JsonTextTypes#stringsSql}, selected after the columns); 0 for any other column.
+     */
+    private final int[] stringsAt;
+    /** The paths of each JSON column's values written as DATETIME, which may be TIMESTAMPs: see {@link #datetimePaths}. */
+    private final Map<Integer, Set<String>> datetimePaths = new TreeMap<>();
+    private int datetimePathCount;
 
-    /** For {@code rs}, whose columns are {@code columns} selected with {@link ResultSetValues#selectList}. */
+    /**
+     * For {@code rs}, whose columns are {@code columns} selected with {@link ResultSetValues#selectList},
+     * then, as a dump selects them ({@link TableJob#selectList}), {@link JsonTextTypes#stringsSql} of
+     * each JSON column.
+     */
     RowLiterals(ResultSet rs, List<Column> columns) throws SQLException {
         this.columns = columns.toArray(new Column[0]);
         this.kinds = new byte[this.columns.length];
+        this.stringsAt = new int[this.columns.length];
+        int extra = this.columns.length;
+        boolean selected = rs.getMetaData().getColumnCount() > extra; // not by a bare select list
         for (int i = 0; i < kinds.length; i++) {
             kinds[i] = kind(this.columns[i], rs, i + 1);
+            if (selected && this.columns[i].dataType().equals("json")) {
+                stringsAt[i] = ++extra;
+                if (kinds[i] != JSON_TEXT) {
+                    throw new IllegalStateException("JSON column " + this.columns[i].name() + " is not read as UTF-8");
+                }
+            }
         }
         this.wireTypes = PacketRows.wireTypes(rs);
     }
+
+    /**
+     * The paths, by column, of the JSON values written so far as DATETIME that the source prints as
+     * a DATETIME or a TIMESTAMP prints ({@link JsonTextTypes#datetimePaths}), for the dump to ask
+     * whether any is a TIMESTAMP, which no expression writes.
+     *
+     * @throws IllegalArgumentException past {@link #MAX_DATETIME_PATHS} distinct paths
+     */
+    Map<Integer, Set<String>> datetimePaths() {
+        return datetimePaths;
+    }
+
+    /** Distinct paths of JSON date-times a chunk may hold: each is asked of the source. */
+    static final int MAX_DATETIME_PATHS = 2_000;
 
     /**
      * The rows of {@code rs} (not yet read), read from Connector/J's row reader when no column needs
      * the result set (see {@link PacketRows}); from then on {@code rs} must only be closed.
      */
     PacketRows rows(ResultSet rs) throws SQLException {
-        boolean direct = wireTypes != null;
+        boolean direct = wireTypes != null && Arrays.stream(stringsAt).allMatch(k -> k == 0);
         for (int i = 0; i < kinds.length && direct; i++) {
             direct = kinds[i] == NUMBER || kinds[i] == TEMPORAL
                     || kinds[i] != OTHER && PacketRows.isBytes(wireTypes[i]);
@@ -111,14 +152,41 @@ final class RowLiterals {
     /**
      * A JSON document: as its text, or where the text holds numbers MySQL's parser would read back
      * otherwise (DECIMALs such as {@code 1.50} or of 30 digits become doubles, doubles of 17 digits
-     * their neighbours), as an expression that sets them back (see {@link JsonTextNumbers}).
+     * their neighbours), as an expression that sets them back (see {@link JsonTextTypes}).
      */
     private void json(SqlBytes out, int i, byte[] buf, int off, int len) {
-        JsonDocument doc = JsonTextNumbers.of(new String(buf, off, len, StandardCharsets.UTF_8));
+        json(out, i, buf, off, len, null);
+    }
+
+    /**
+     * A JSON document, where {@code strings} ({@link JsonTextTypes#stringsSql}, null: none needed)
+     * says which of its printed strings are strings: every other one is written back with its type.
+     */
+    private void json(SqlBytes out, int i, byte[] buf, int off, int len, String strings) {
+        JsonDocument doc;
+        try {
+            doc = JsonTextTypes.of(new String(buf, off, len, StandardCharsets.UTF_8), strings);
+            if (!doc.typed().isEmpty()) {
+                ValueEncoder.append(out, columns[i], doc);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("column " + Identifiers.quote(columns[i].name()) + ": " + e.getMessage(),
+                    e);
+        }
         if (doc.typed().isEmpty()) {
             ValueEncoder.appendString(out, buf, off, len);
-        } else {
-            ValueEncoder.append(out, columns[i], doc);
+            return;
+        }
+        List<String> datetimes = JsonTextTypes.datetimePaths(doc);
+        if (!datetimes.isEmpty()) {
+            Set<String> seen = datetimePaths.computeIfAbsent(i, k -> new LinkedHashSet<>());
+            for (String p : datetimes) {
+                if (seen.add(p) && ++datetimePathCount > MAX_DATETIME_PATHS) {
+                    throw new IllegalArgumentException("column " + Identifiers.quote(columns[i].name())
+                            + " holds JSON date-times at more than " + MAX_DATETIME_PATHS + " paths in one chunk,"
+                            + " too many to ask the source which are TIMESTAMPs; lower the task's rows");
+                }
+            }
         }
     }
 
@@ -185,6 +253,8 @@ final class RowLiterals {
             byte[] raw = rs.getBytes(index);
             if (raw == null) {
                 out.appendAscii("NULL");
+            } else if (stringsAt[i] > 0) {
+                json(out, i, raw, 0, raw.length, rs.getString(stringsAt[i]));
             } else {
                 value(out, i, raw, 0, raw.length);
             }

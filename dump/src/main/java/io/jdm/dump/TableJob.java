@@ -3,6 +3,7 @@ package io.jdm.dump;
 import io.jdm.common.schema.Column;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
+import io.jdm.common.sql.JsonTextTypes;
 import io.jdm.common.sql.ResultSetValues;
 import io.jdm.common.sql.TableName;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +29,13 @@ final class TableJob {
     TableJob(TableSchema schema, long estimatedRows) {
         this.schema = schema;
         this.columns = schema.writableColumns();
-        this.selectList = ResultSetValues.selectList(columns);
+        StringBuilder select = new StringBuilder(ResultSetValues.selectList(columns));
+        for (Column c : columns) {
+            if (c.dataType().equals("json")) { // MySQL's: which of its printed strings are strings
+                select.append(", ").append(JsonTextTypes.stringsSql(Identifiers.quote(c.name())));
+            }
+        }
+        this.selectList = select.toString();
         this.estimatedRows = estimatedRows;
         StringBuilder sb = new StringBuilder("INSERT INTO ");
         Identifiers.appendQuoted(sb, schema.name().table());
@@ -55,6 +62,10 @@ final class TableJob {
         return columns;
     }
 
+    /**
+     * The columns' select list, then for each MySQL JSON column, in order, which of its document's
+     * printed strings are strings ({@link JsonTextTypes#stringsSql}).
+     */
     String selectList() {
         return selectList;
     }

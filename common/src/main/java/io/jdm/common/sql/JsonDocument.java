@@ -26,8 +26,16 @@ public record JsonDocument(String text, List<Typed> typed) implements CharSequen
      * @param expression the SQL expression that makes a JSON value of the same type and value, or
      *                   null when none does
      * @param refusal    when {@code expression} is null: why, in words a user acts on
+     * @param printed    for a value MySQL prints as a string (a temporal or opaque value): that
+     *                   string, which a MariaDB target, whose JSON is text, is given in place of
+     *                   {@code expression} (MariaDB would print a TIME of over 32 hours or a
+     *                   binary string otherwise than MySQL); null for a number
      */
-    public record Typed(String path, String expression, String refusal) {
+    public record Typed(String path, String expression, String refusal, String printed) {
+        /** A number's. */
+        public Typed(String path, String expression, String refusal) {
+            this(path, expression, refusal, null);
+        }
     }
 
     public JsonDocument {
@@ -37,8 +45,10 @@ public record JsonDocument(String text, List<Typed> typed) implements CharSequen
     /**
      * Appends the SQL expression for a JSON column: {@code JSON_SET(text, path, expr, …)}, which
      * MySQL reads as JSON with every listed value of its type, and MariaDB (whose JSON is text)
-     * as the same text; without listed values the text cast to JSON (a JSON column compared with a
-     * string, as a keyless table's WHERE does, compares it with a JSON string).
+     * as the same text: a value that prints as a string is set back to that string in a comment only
+     * MariaDB executes ({@code /*M!, path, 'printed' *}{@code /}). Without listed values, the text
+     * cast to JSON (a JSON column compared with a string, as a keyless table's WHERE does, compares
+     * it with a JSON string).
      */
     void appendTo(StringBuilder sb) {
         sb.append(typed.isEmpty() ? "CAST(" : "JSON_SET(");
@@ -54,6 +64,13 @@ public record JsonDocument(String text, List<Typed> typed) implements CharSequen
             sb.append(", ");
             ValueEncoder.appendString(sb, t.path());
             sb.append(", ").append(t.expression());
+            if (t.printed() != null) { // digits, signs, base64: never the comment's end
+                sb.append(" /*M!, ");
+                ValueEncoder.appendString(sb, t.path());
+                sb.append(", ");
+                ValueEncoder.appendString(sb, t.printed());
+                sb.append(" */");
+            }
         }
         sb.append(')');
     }

@@ -3,7 +3,7 @@ package io.jdm.common.sql;
 /**
  * The one reader of JSON text as MySQL prints it ({@code SELECT doc}) for what that text hides:
  * it walks objects and arrays and reports each number and each string with its MySQL path
- * ({@code $}, {@code $."a"}, {@code $[0]}), for the dump's numbers ({@link JsonTextNumbers}) and
+ * ({@code $}, {@code $."a"}, {@code $[0]}), for the dump's numbers ({@link JsonTextTypes}) and
  * verify's numbers and strings a temporal or opaque value prints as. Literals ({@code true},
  * {@code false}, {@code null}) and containers are what their text says and are not reported.
  *

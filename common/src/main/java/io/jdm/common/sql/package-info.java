@@ -14,9 +14,10 @@
  * sync statements and verify share one encoder. It reads a column through
  * {@link io.jdm.common.sql.TypedColumn}, so the schema model sits above it. MySQL's JSON has types
  * its text cannot carry; {@link io.jdm.common.sql.JsonDocument} holds a document's text with the
- * values to set back with their type, {@link io.jdm.common.sql.JsonTextNumbers} finds those a
- * dump can tell from the text alone, and {@link io.jdm.common.sql.MySqlDoubles} prints a double as
- * MySQL does. {@link io.jdm.common.sql.JsonTextWalker} is the one reader of that text, for the
- * dump's numbers and for the values whose types verify asks the servers.
+ * values to set back with their type, {@link io.jdm.common.sql.JsonTextTypes} finds those in
+ * a dump's text (from the text alone, and with the source's word on which strings are strings),
+ * and {@link io.jdm.common.sql.MySqlDoubles} prints a double as MySQL does.
+ * {@link io.jdm.common.sql.JsonTextWalker} is the one reader of that text, for the dump and for
+ * the values whose types verify asks the servers.
  */
 package io.jdm.common.sql;

@@ -2,6 +2,7 @@ package io.jdm.sync.reader;
 
 import com.github.shyiko.mysql.binlog.event.deserialization.AbstractRowsEventDataDeserializer;
 import io.jdm.common.sql.JsonDocument;
+import io.jdm.common.sql.JsonTextTypes;
 import io.jdm.common.sql.MySqlDoubles;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -203,8 +204,9 @@ final class JsonBinaryText {
                     quote(ascii, 0, ascii.length);
                 }
                 typed.add(fieldType == FIELD_VARCHAR
-                        ? new JsonDocument.Typed(path.toString(), "x'" + HexFormat.of().formatHex(data) + "'", null)
-                        : refused(path, "binary value of MySQL field type " + fieldType + " (\"base64:type"
+                        ? new JsonDocument.Typed(path.toString(), "x'" + HexFormat.of().formatHex(data) + "'", null,
+                        text)
+                        : JsonTextTypes.refused(path, "binary value of MySQL field type " + fieldType + " (\"base64:type"
                         + fieldType + ":…\")", "store it as a string on the source (TO_BASE64)"));
             }
         }
@@ -221,14 +223,8 @@ final class JsonBinaryText {
             default -> null; // TIMESTAMP: no SQL expression has that type without a table's column
         };
         String written = fieldType == FIELD_TIME ? TemporalText.jsonTimeStoredAs(packed) : text;
-        typed.add(sqlType == null ? refused(path, "TIMESTAMP", "store it as a DATETIME on the source")
-                : new JsonDocument.Typed(path.toString(), "CAST('" + written + "' AS " + sqlType + ")", null));
-    }
-
-    private static JsonDocument.Typed refused(StringBuilder path, String what, String remedy) {
-        return new JsonDocument.Typed(path.toString(), null, "the JSON value at " + path + " is a " + what
-                + ", which no SQL expression writes into a JSON column with that type; " + remedy
-                + " or leave the table out of the task");
+        typed.add(sqlType == null ? JsonTextTypes.refused(path, "TIMESTAMP", "store it as a DATETIME on the source")
+                : new JsonDocument.Typed(path.toString(), "CAST('" + written + "' AS " + sqlType + ")", null, text));
     }
 
     /** MySQL's base64_encode: a newline after every 76 characters that more follow. */

@@ -1,5 +1,7 @@
 package io.jdm.sync.reader;
 
+import io.jdm.common.sql.JsonTextTypes;
+
 /**
  * Decodes MySQL's binlog temporal encodings into MySQL's own text form. Text, not java.time: zero
  * dates ({@code 0000-00-00}), zero parts ({@code 2024-00-00}), negative and over-24h TIME and
@@ -137,10 +139,8 @@ final class TemporalText {
     }
 
     /**
-     * The TIME that MySQL stores in JSON as {@code packed}. MySQL 5.7 and 8.0 store a TIME of 32
-     * hours or more in JSON as {@code (h / 32) * 24 + h % 32} hours (838:59:59 becomes 630:59:59,
-     * 32:00:00 becomes 24:00:00: its hours go through a datetime's 5-bit hour field into the day),
-     * so the hours written back are the ones that store to the same value.
+     * The TIME that MySQL stores in JSON as {@code packed}: the hours written back are the ones
+     * that store to the same value ({@link JsonTextTypes#timeHoursWritten}).
      */
     static String jsonTimeStoredAs(long packed) {
         return jsonTime(packed, true);
@@ -154,7 +154,7 @@ final class TemporalText {
         long tmp = Math.abs(packed);
         long hms = tmp >> 24;
         int hours = (int) ((hms >> 12) & 0x3FF);
-        hms(sb, asStored ? hours / 24 * 32 + hours % 24 : hours, (int) ((hms >> 6) & 63), (int) (hms & 63));
+        hms(sb, asStored ? JsonTextTypes.timeHoursWritten(hours) : hours, (int) ((hms >> 6) & 63), (int) (hms & 63));
         return fraction(sb, (int) (tmp & 0xFFFFFF), 6).toString();
     }
 
