@@ -665,10 +665,19 @@ final class BulkLoader {
 
     /** The bytes of {@code text} up to and including its top-level VALUES keyword; null without one. */
     private static byte[] headOf(byte[] text) {
-        // ISO-8859-1 keeps one character per byte, so the index found is a byte index
-        String s = new String(text, 0, Math.min(text.length, 1 << 16), StandardCharsets.ISO_8859_1);
-        int values = InsertRewriter.findValues(s);
-        return values < 0 ? null : Arrays.copyOf(text, values);
+        // the head is short, and a file's first statement its whole size: the scanner reads the first
+        // 2 KiB, then 16, then 64 (a VALUES found must end before what was read: "VALUE" may be cut)
+        for (int window = 1 << 11; ; window <<= 3) {
+            int n = Math.min(text.length, Math.min(window, 1 << 16));
+            // ISO-8859-1 keeps one character per byte, so the index found is a byte index
+            int values = InsertRewriter.findValues(new String(text, 0, n, StandardCharsets.ISO_8859_1));
+            if (values >= 0 && (values < n || n == text.length)) {
+                return Arrays.copyOf(text, values);
+            }
+            if (n == text.length || n == 1 << 16) {
+                return null;
+            }
+        }
     }
 
     /** Ends the transfer early; a null message is a stop. */

@@ -10,6 +10,8 @@ import io.jdm.common.error.JdmException;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.common.sql.TableName;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -55,6 +57,8 @@ final class DumpFollower {
     /** What the dump announced of a table whose target is still being created, in order. */
     private final Map<TableName, Held> held = new LinkedHashMap<>();
     private final ExecutorService creators;
+    /** The target's tables as the first table's creation found them, before the load created any. */
+    private List<TableName> priorTables;
     /** {@link #sourceSizes()}, once read. */
     private Map<TableName, Long> sourceSizes;
     /** The target connection of each creator thread, closed when the following ends. */
@@ -220,7 +224,7 @@ final class DumpFollower {
         // merged: the first source table routed here creates it, the others wait for that
         CompletableFuture<Void> creation = targetTables.computeIfAbsent(target, t -> CompletableFuture.runAsync(() -> {
             session.get().withRetry("creating " + SchemaLoader.describe(source, target), c -> {
-                PriorRows.require(job, c, List.of(target));
+                PriorRows.require(job, c, List.of(target), priorTables(c));
                 schema.createTable(c, new DumpDirectory.SchemaFile(source, path), mayBeLarge(source));
                 return null;
             });
@@ -228,6 +232,17 @@ final class DumpFollower {
         }, creators));
         created.put(source, creation);
         held.put(source, new Held());
+    }
+
+    /**
+     * The target's tables before this load created any, listed once: the tables it creates are its
+     * own, and listing them all again for each new one grew with the square of their number.
+     */
+    private synchronized List<TableName> priorTables(Connection c) throws SQLException {
+        if (priorTables == null) {
+            priorTables = PriorRows.tables(c);
+        }
+        return priorTables;
     }
 
     /**
