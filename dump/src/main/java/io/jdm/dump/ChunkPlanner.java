@@ -38,7 +38,7 @@ final class ChunkPlanner {
         TableSchema schema = job.schema();
         List<Column> key = keyColumns(schema);
         String orderBy = key.isEmpty() ? null : quotedList(key);
-        if (key.isEmpty() || rowsPerChunk <= 0 || job.estimatedRows() <= rowsPerChunk) {
+        if (!asks(job)) {
             return List.of(new Chunk(job, 1, null, orderBy));
         }
         String cond = where.apply(schema);
@@ -49,6 +49,14 @@ final class ChunkPlanner {
             out.add(new Chunk(job, i + 1, conditions.get(i), orderBy));
         }
         return out;
+    }
+
+    /**
+     * Whether planning {@code job} asks the source its key ranges; a table of one chunk (no key, or
+     * no more rows than a chunk's) is planned without a connection.
+     */
+    boolean asks(TableJob job) {
+        return !job.schema().identityKey().isEmpty() && rowsPerChunk > 0 && job.estimatedRows() > rowsPerChunk;
     }
 
     private static List<Column> keyColumns(TableSchema schema) {

@@ -110,6 +110,37 @@ class DumpUnitIT {
         assertSameOnTarget();
     }
 
+    /**
+     * A schema of many tables has their columns and keys read together ({@link SchemaDumper#READ_TOGETHER}):
+     * each table still dumps its own columns and reloads identically, keyed or not.
+     */
+    @Test
+    void aSchemaOfManyTablesDumpsEachWithItsOwnColumns() throws Exception {
+        String db = "DumpUnitIT_many";
+        int n = SchemaDumper.READ_TOGETHER + 4;
+        source.freshDatabase(db);
+        target.execute("DROP DATABASE IF EXISTS `" + db + "`");
+        for (int i = 0; i < n; i++) {
+            String key = i % 3 == 0 ? "" : i % 3 == 1 ? ", PRIMARY KEY (id)" : ", UNIQUE KEY u (c" + i + ", id)";
+            source.execute("CREATE TABLE `" + db + "`.t" + i + " (id INT NOT NULL, c" + i + " VARCHAR(" + (i + 1)
+                            + ") NOT NULL DEFAULT ''" + key + ")",
+                    "INSERT INTO `" + db + "`.t" + i + " VALUES (1, 'a'), (2, '" + "b".repeat(i + 1) + "')");
+        }
+        Path dir = tmp.resolve("many");
+        DumpResult result = new DumpUnit(DumpConfig.defaults("it", DumpTestSupport.spec(source), dir)
+                .withTableFilter((d, t) -> d.equals(db))).run();
+        assertEquals(n, result.tables());
+        assertEquals(2L * n, result.rows());
+        for (int i = 0; i < n; i++) {
+            String data = Files.readString(dir.resolve(DumpFileNames.dataFile(db, "t" + i, 1, "")));
+            assertTrue(data.contains("INSERT INTO `t" + i + "` (`id`,`c" + i + "`) VALUES"), data);
+        }
+        DumpTestSupport.load(dir, target);
+        for (int i = 0; i < n; i++) {
+            assertEquals(source.hexRows(db, "t" + i), target.hexRows(db, "t" + i), "t" + i);
+        }
+    }
+
     @Test
     void layoutMetadataAndFileFormat() throws Exception {
         Path dir = tmp.resolve("layout");

