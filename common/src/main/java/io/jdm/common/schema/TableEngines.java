@@ -5,7 +5,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -65,17 +69,37 @@ public final class TableEngines {
      * server numbers a row written again anew and it never meets the one already there.
      */
     public static boolean keyed(Connection c, TableName table) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT s.INDEX_NAME FROM information_schema.STATISTICS s"
-                + " LEFT JOIN information_schema.COLUMNS c ON c.TABLE_SCHEMA = s.TABLE_SCHEMA"
-                + " AND c.TABLE_NAME = s.TABLE_NAME AND c.COLUMN_NAME = s.COLUMN_NAME"
-                + " WHERE s.TABLE_SCHEMA = ? AND s.TABLE_NAME = ? AND s.NON_UNIQUE = 0 GROUP BY s.INDEX_NAME"
-                + " HAVING SUM(s.NULLABLE = 'YES') = 0"
-                + " AND SUM(c.EXTRA LIKE '%INVISIBLE%' AND c.EXTRA LIKE '%auto_increment%') = 0")) {
+        // two statements that name the table, not one joining STATISTICS to COLUMNS: MariaDB reads a
+        // table for information_schema only where a statement names it with constants, and the join
+        // read every table's columns (50 ms a call on a target of 1,000 tables)
+        Set<String> numberedAnew = new HashSet<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
             ps.setString(1, table.schema());
             ps.setString(2, table.table());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
+                while (rs.next()) {
+                    String extra = rs.getString(2) == null ? "" : rs.getString(2).toUpperCase(Locale.ROOT);
+                    if (extra.contains("INVISIBLE") && extra.contains("AUTO_INCREMENT")) {
+                        numberedAnew.add(rs.getString(1).toLowerCase(Locale.ROOT));
+                    }
+                }
             }
         }
+        Map<String, Boolean> keys = new LinkedHashMap<>(); // index -> whether it tells rows apart
+        try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, COLUMN_NAME, NULLABLE"
+                + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String column = rs.getString(2); // null: a part of a functional index
+                    boolean apart = !"YES".equals(rs.getString(3))
+                            && (column == null || !numberedAnew.contains(column.toLowerCase(Locale.ROOT)));
+                    keys.merge(rs.getString(1), apart, Boolean::logicalAnd);
+                }
+            }
+        }
+        return keys.containsValue(true);
     }
 }
