@@ -39,7 +39,7 @@ final class ChunkPlanner {
         List<Column> key = keyColumns(schema);
         String orderBy = key.isEmpty() ? null : quotedList(key);
         if (!asks(job)) {
-            return List.of(new Chunk(job, 1, null, orderBy));
+            return oneChunk(job);
         }
         String cond = where.apply(schema);
         List<String> conditions = key.get(0).isIntegral() ? intRanges(c, job, key.get(0), cond)
@@ -57,6 +57,12 @@ final class ChunkPlanner {
      */
     boolean asks(TableJob job) {
         return !job.schema().identityKey().isEmpty() && rowsPerChunk > 0 && job.estimatedRows() > rowsPerChunk;
+    }
+
+    /** The plan of a table that {@link #asks} nothing: the whole table, in key order where it has a key. */
+    List<Chunk> oneChunk(TableJob job) {
+        List<Column> key = keyColumns(job.schema());
+        return List.of(new Chunk(job, 1, null, key.isEmpty() ? null : quotedList(key)));
     }
 
     private static List<Column> keyColumns(TableSchema schema) {

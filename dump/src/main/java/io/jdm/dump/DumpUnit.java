@@ -322,11 +322,7 @@ public final class DumpUnit {
     /** The table's chunks, planned on a snapshot connection (another one if it is lost); null on failure. */
     private List<Chunk> planTable(SnapshotPool pool, ChunkPlanner planner, TableJob job) throws InterruptedException {
         if (!planner.asks(job)) { // without waiting for a worker to give a connection back
-            try {
-                return planner.plan(null, job);
-            } catch (SQLException e) {
-                throw new IllegalStateException("a plan of one chunk asked the source", e);
-            }
+            return planner.oneChunk(job);
         }
         while (true) {
             Connection c = pool.take(state::halted);

@@ -17,6 +17,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -69,10 +70,15 @@ final class SchemaDumper {
         }
         Map<String, Long> perSchema = tables.stream().collect(Collectors.groupingBy(TableName::schema,
                 Collectors.counting()));
+        Set<TableName> selected = new HashSet<>(tables);
         for (Map.Entry<String, Long> e : perSchema.entrySet()) {
             if (e.getValue() >= READ_TOGETHER) {
-                SchemaReader.readAll(meta, e.getKey()).forEach((table, schema) ->
-                        read.put(new TableName(e.getKey(), table), schema));
+                SchemaReader.readAll(meta, e.getKey()).forEach((table, schema) -> {
+                    TableName t = new TableName(e.getKey(), table);
+                    if (selected.contains(t)) { // the others are not kept until the dump ends
+                        read.put(t, schema);
+                    }
+                });
             }
         }
     }

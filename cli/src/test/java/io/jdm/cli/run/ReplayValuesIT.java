@@ -248,17 +248,14 @@ class ReplayValuesIT {
         assumeTrue(TestServers.sourceFlavor().isMySql(), "JSON decimals need a MySQL source");
         String db = "replay_json";
         source.freshDatabase(db);
-        target.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE IF NOT EXISTS jdm_meta",
-                "DROP TABLE IF EXISTS jdm_meta.replay_json_loader_checkpoint");
+        freshTarget(db, "replay_json");
         source.execute("CREATE TABLE " + db + ".j (id INT PRIMARY KEY, doc JSON)",
                 "INSERT INTO " + db + ".j VALUES (1, JSON_OBJECT('d', 123456789012345678901234567890, 'f', 1.50, "
                         + "'n9', " + "9".repeat(65) + ", 'x', 1.5e300, 'a', JSON_ARRAY(0.00000, 'x'))), "
                         + "(2, CAST(1.50 AS JSON)), (3, JSON_ARRAY(1, 2.5e0, '1.50')), (4, NULL)",
                 "INSERT INTO " + db + ".j SELECT 5, JSON_ARRAYAGG(RAND(ID) * POW(10, CAST(ID AS SIGNED) % 40 - 20)) "
                         + "FROM information_schema.COLLATIONS");
-        new DumpUnit(DumpConfig.defaults("replay_json", spec(source), dir.resolve("dump"))
-                .withTableFilter((s, t) -> s.equals(db))).run();
-        new LoadUnit(LoadConfig.of("replay_json", "s1", spec(target), dir.resolve("dump"))).run();
+        dumpAndLoad(db, "replay_json");
         String text = "SELECT id, CAST(doc AS CHAR) FROM " + db + ".j ORDER BY id";
         assertEquals(source.rows(text), target.rows(text));
         if (!TestServers.targetFlavor().isMySql()) {
@@ -286,8 +283,7 @@ class ReplayValuesIT {
         boolean binary = TestServers.sourceFlavor() == ServerFlavor.MYSQL8;
         String db = "replay_json_types";
         source.freshDatabase(db);
-        target.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE IF NOT EXISTS jdm_meta",
-                "DROP TABLE IF EXISTS jdm_meta.replay_json_types_loader_checkpoint");
+        freshTarget(db, "replay_json_types");
         source.execute("CREATE TABLE " + db + ".j (id INT PRIMARY KEY, doc JSON)",
                 "INSERT INTO " + db + ".j VALUES (1, JSON_OBJECT('d', CAST('2020-01-02' AS DATE), 's', '2020-01-02',"
                         + " 'a', JSON_ARRAY(CAST('-01:02:03' AS TIME), 'x', CAST('838:59:59' AS TIME),"
@@ -295,9 +291,7 @@ class ReplayValuesIT {
                         + (binary ? ", CAST(x'0102' AS BINARY)" : "") + "), 'my key', CAST('2021-12-31' AS DATE))),"
                         + " (2, CAST(CAST('2020-01-02' AS DATE) AS JSON)), (3, '{\"s\": \"2020-01-02\"}'), (4, NULL),"
                         + " (5, JSON_ARRAY('base64:type15:AQI=', CAST('00:00:01' AS TIME)))");
-        new DumpUnit(DumpConfig.defaults("replay_json_types", spec(source), dir.resolve("dump"))
-                .withTableFilter((s, t) -> s.equals(db))).run();
-        new LoadUnit(LoadConfig.of("replay_json_types", "s1", spec(target), dir.resolve("dump"))).run();
+        dumpAndLoad(db, "replay_json_types");
         String text = "SELECT id, HEX(CAST(doc AS CHAR)) FROM " + db + ".j ORDER BY id";
         assertEquals(source.rows(text), target.rows(text));
         if (TestServers.targetFlavor().isMySql()) {
@@ -325,6 +319,19 @@ class ReplayValuesIT {
                 + " expression writes into a JSON column with that type; store it as a DATETIME on the source"),
                 e.getMessage());
         assertFalse(e.getMessage().contains("\n"), e.getMessage());
+    }
+
+    /** The target without database {@code db} and without task {@code task}'s load checkpoint. */
+    private static void freshTarget(String db, String task) {
+        target.execute("DROP DATABASE IF EXISTS " + db, "CREATE DATABASE IF NOT EXISTS jdm_meta",
+                "DROP TABLE IF EXISTS jdm_meta." + task + "_loader_checkpoint");
+    }
+
+    /** Database {@code db} of the source dumped into {@code dump} and loaded into the target as task {@code task}. */
+    private void dumpAndLoad(String db, String task) {
+        new DumpUnit(DumpConfig.defaults(task, spec(source), dir.resolve("dump"))
+                .withTableFilter((s, t) -> s.equals(db))).run();
+        new LoadUnit(LoadConfig.of(task, "s1", spec(target), dir.resolve("dump"))).run();
     }
 
     private static String aiRows(String db) {
