@@ -174,7 +174,7 @@ final class OnlineDdlTask implements AutoCloseable {
         throw new AssertionError("the killed process's lease never expired");
     }
 
-    private String logs() {
+    String logs() {
         StringBuilder sb = new StringBuilder();
         try (var files = Files.list(dir)) {
             for (Path f : files.filter(f -> f.toString().endsWith(".log")).sorted().toList()) {

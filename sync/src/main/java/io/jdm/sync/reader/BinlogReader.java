@@ -104,7 +104,7 @@ public final class BinlogReader {
         }
         tracker.extraColumns(settings.extraColumns());
         OnlineDdl online = settings.onlineDdl().enabled() ? new OnlineDdl(ShadowRules.of(settings.onlineDdl()),
-                settings.onlineDdlStore(), catalog.grammar()) : null;
+                settings.onlineDdlStore(), catalog.grammar(), db -> settings.selected().test(db, "")) : null;
         DdlPlanner ddl = new DdlPlanner(tracker, online, settings.decider(), settings.selected(), settings.router(),
                 settings.shards(), catalog.grammar(), settings.operators());
         TableCache tables = new TableCache(tracker, catalog, settings.selected(), settings.router(),

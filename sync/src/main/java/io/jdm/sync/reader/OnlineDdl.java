@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,11 +71,22 @@ final class OnlineDdl {
     private final ShadowRules rules;
     /** Null: nothing is kept past the process (a reader without a sync unit's target). */
     private final OnlineDdlStore store;
+    /** Whether the task migrates any table of a schema: the shadow tables of other schemas are not its. */
+    private final Predicate<String> schemaSelected;
     private final Map<TableName, List<Entry>> recorded = new LinkedHashMap<>();
 
     OnlineDdl(ShadowRules rules, OnlineDdlStore store, DdlGrammar grammar) {
+        this(rules, store, grammar, db -> true);
+    }
+
+    /**
+     * @param schemaSelected whether the task migrates tables of a schema: a shadow table elsewhere
+     *     (another task's migration, on the same source) is left alone, its statements recorded nowhere
+     */
+    OnlineDdl(ShadowRules rules, OnlineDdlStore store, DdlGrammar grammar, Predicate<String> schemaSelected) {
         this.rules = rules;
         this.store = store;
+        this.schemaSelected = schemaSelected;
         if (store != null) {
             for (OnlineDdlStore.Recorded r : store.atStart()) {
                 SourceSession session = session(r);
@@ -91,6 +103,11 @@ final class OnlineDdl {
         return rules.isShadow(t);
     }
 
+    /** Whether {@code d} is a statement on a shadow or trash table of a schema the task migrates. */
+    private boolean ours(ParsedDdl d) {
+        return !d.isDatabase() && d.touched().stream().anyMatch(t -> rules.isShadow(t) && schemaSelected.test(t.schema()));
+    }
+
     /**
      * What to apply in place of {@code d} (one table's statement, after splitting): usually {@code d}.
      *
@@ -99,7 +116,7 @@ final class OnlineDdl {
      * @param session the session it ran in
      */
     List<Part> translate(ParsedDdl d, ChangePos at, String schema, Supplier<SourceSession> session) {
-        if (d.isDatabase() || d.touched().stream().noneMatch(rules::isShadow)) {
+        if (!ours(d)) {
             return List.of(Part.same(d));
         }
         TableName primary = d.primary();
@@ -137,7 +154,7 @@ final class OnlineDdl {
      * @param event {@code file:pos} of the statement's QUERY event, for a binlog operator
      */
     String unfaithful(ParsedDdl d, String event) {
-        if (d.isDatabase() || d.touched().stream().noneMatch(rules::isShadow)) {
+        if (!ours(d)) {
             return null;
         }
         TableName ghost = d.primary();

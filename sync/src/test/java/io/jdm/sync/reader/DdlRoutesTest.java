@@ -111,6 +111,27 @@ class DdlRoutesTest {
     }
 
     /**
+     * A shadow table of a schema the task does not migrate is another migration's (two tasks on one
+     * source): its statements are neither recorded nor refused, and pass as they are, for the planner
+     * to leave out as it leaves out every statement on a table the task does not select.
+     */
+    @Test
+    void theShadowTablesOfASchemaTheTaskLeavesOutAreNotItsOwn() {
+        OnlineDdl online = new OnlineDdl(ShadowRules.of(OnlineDdlConfig.DEFAULT), null, DdlGrammar.mysql(),
+                db -> db.equals("d"));
+        String fk = "CREATE TABLE `e`.`_t_new` (id INT PRIMARY KEY, pid INT, CONSTRAINT `_fk_p` FOREIGN KEY (pid)"
+                + " REFERENCES `e`.`p` (id))";
+        assertNull(online.unfaithful(DdlParser.parse("e", fk), "b.000001:4"));
+        assertEquals(List.of("CREATE TABLE `e`.`_t_new` (id INT PRIMARY KEY, pid INT, CONSTRAINT `_fk_p` FOREIGN KEY"
+                        + " (pid) REFERENCES `e`.`p` (id))", "ALTER TABLE `e`.`_t_new` ADD COLUMN c INT",
+                        "RENAME TABLE `e`.`_t_new` TO `e`.`t`"),
+                online(online, fk, "ALTER TABLE `e`.`_t_new` ADD COLUMN c INT", "RENAME TABLE `e`.`_t_new` TO `e`.`t`"));
+        // the task's own schema: recorded, applied at the cut-over
+        assertEquals(List.of("ALTER TABLE `d`.`t` ADD COLUMN c INT"), online(online, "CREATE TABLE `d`.`_t_new` (id INT)",
+                "ALTER TABLE `d`.`_t_new` ADD COLUMN c INT", "RENAME TABLE `d`.`t` TO `d`.`_t_old`, `d`.`_t_new` TO `d`.`t`"));
+    }
+
+    /**
      * pt-online-schema-change creates its table from SHOW CREATE TABLE with every foreign key renamed
      * ({@code fk_p} to {@code _fk_p}): the cut-over cannot give the target's table those names, so
      * the task stops there; a shadow table without foreign keys, or one made LIKE the real table, goes on.
