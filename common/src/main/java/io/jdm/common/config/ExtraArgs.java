@@ -33,8 +33,8 @@ final class ExtraArgs {
 
     /** {@code c} with the flags of {@code extra-args} applied over it, as DM applies them after the keys. */
     static MydumperConfig apply(Section s, MydumperConfig c) {
-        Optional<String> args = s.text("extra-args");
-        if (args.isEmpty() || args.get().isBlank()) {
+        Optional<String> args = MydumperKeys.EXTRA_ARGS.read(s);
+        if (args.isEmpty()) {
             return c;
         }
         ExtraArgs a = new ExtraArgs(s, c);

@@ -209,7 +209,7 @@ final class InstanceReader {
     }
 
     private static OptionalInt threads(Section s, String key) {
-        return s.optionalThreads(key, UnitReaders.MAX_THREADS);
+        return s.optionalThreads(key, TaskKey.MAX_THREADS);
     }
 
     private static void refuseDmOnlyKeys(Section s) {

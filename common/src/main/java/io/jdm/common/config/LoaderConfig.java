@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How the load unit replays a dump (an entry of {@code loaders:}).
+ * How the load unit replays a dump (an entry of {@code loaders:}); its keys are declared in {@link LoaderKeys}.
  *
  * @param dir the dump directory to read; empty in a named config means "where the dump wrote",
  *     and is always present in {@link TaskConfig#loader(MySqlInstance)}'s answer
@@ -13,8 +13,7 @@ import java.util.Optional;
  */
 public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDuplicate, boolean deferIndexes,
                            boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog) {
-    public static final int DEFAULT_POOL_SIZE = 16;
-    public static final int MAX_POOL_SIZE = UnitReaders.MAX_THREADS;
+    public static final int DEFAULT_POOL_SIZE = LoaderKeys.POOL_SIZE.def();
 
     public LoaderConfig {
         Objects.requireNonNull(dir, "dir");
@@ -22,7 +21,9 @@ public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDupli
     }
 
     public static LoaderConfig defaults() {
-        return new LoaderConfig(DEFAULT_POOL_SIZE, Optional.empty(), OnDuplicate.ERROR, false, true, true, false);
+        return new LoaderConfig(LoaderKeys.POOL_SIZE.def(), LoaderKeys.DIR.def(), LoaderKeys.ON_DUPLICATE_LOGICAL.def(),
+                LoaderKeys.DEFER_INDEXES.def(), LoaderKeys.DISABLE_FOREIGN_KEY_CHECKS.def(),
+                LoaderKeys.DISABLE_UNIQUE_CHECKS.def(), LoaderKeys.DISABLE_BINLOG.def());
     }
 
     public LoaderConfig withPoolSize(int newPoolSize) {

@@ -5,7 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How the dump unit exports a snapshot (an entry of {@code mydumpers:}).
+ * How the dump unit exports a snapshot (an entry of {@code mydumpers:}); its keys, with their defaults and limits,
+ * are declared in {@link MydumperKeys}.
  *
  * @param rows rows per chunk; 0 dumps each table as one chunk
  * @param statementSize bytes at which an INSERT statement of a dump file ends; a statement holds at
@@ -16,17 +17,13 @@ import java.util.Optional;
  */
 public record MydumperConfig(int threads, long rows, long statementSize, int chunkFilesizeMb,
                              Consistency consistency, Optional<String> where, Compression compress, Path dir) {
-    public static final int DEFAULT_THREADS = 4;
-    public static final int MAX_THREADS = UnitReaders.MAX_THREADS;
-    public static final long DEFAULT_ROWS = 200_000;
-    public static final long MAX_ROWS = 1_000_000_000;
-    /** Dumpling's default, which DM keeps when statement-size is 0. */
-    public static final long DEFAULT_STATEMENT_SIZE = 1_000_000;
-    /** A statement buffer larger than this would not fit the largest max_allowed_packet (1 GiB). */
-    public static final long MAX_STATEMENT_SIZE = 1L << 30;
-    public static final int DEFAULT_CHUNK_FILESIZE_MB = 64;
-    /** 1 TiB: far past any file worth splitting, and small enough for an int of MiB. */
-    public static final int MAX_CHUNK_FILESIZE_MB = 1 << 20;
+    public static final int DEFAULT_THREADS = MydumperKeys.THREADS.def();
+    public static final int MAX_THREADS = MydumperKeys.THREADS.maxInt();
+    public static final long DEFAULT_ROWS = MydumperKeys.ROWS.def();
+    public static final long MAX_ROWS = MydumperKeys.ROWS.max();
+    public static final long DEFAULT_STATEMENT_SIZE = MydumperKeys.STATEMENT_SIZE.def();
+    public static final long MAX_STATEMENT_SIZE = MydumperKeys.STATEMENT_SIZE.max();
+    public static final int MAX_CHUNK_FILESIZE_MB = MydumperKeys.CHUNK_FILESIZE.maxInt();
 
     public MydumperConfig {
         Objects.requireNonNull(consistency, "consistency");
@@ -37,8 +34,9 @@ public record MydumperConfig(int threads, long rows, long statementSize, int chu
 
     /** Defaults, writing into {@code ./dumped_data.<task>}. */
     public static MydumperConfig defaults(String taskName) {
-        return new MydumperConfig(DEFAULT_THREADS, DEFAULT_ROWS, DEFAULT_STATEMENT_SIZE, DEFAULT_CHUNK_FILESIZE_MB,
-                Consistency.AUTO, Optional.empty(), Compression.NONE, defaultDir(taskName));
+        return new MydumperConfig(MydumperKeys.THREADS.def(), MydumperKeys.ROWS.def(),
+                MydumperKeys.STATEMENT_SIZE.def(), MydumperKeys.CHUNK_FILESIZE.def(), MydumperKeys.CONSISTENCY.def(),
+                MydumperKeys.WHERE.def(), MydumperKeys.COMPRESS.def(), defaultDir(taskName));
     }
 
     static Path defaultDir(String taskName) {

@@ -4,7 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How the sync unit applies the binlog (an entry of {@code syncers:}).
+ * How the sync unit applies the binlog (an entry of {@code syncers:}); its keys, with their defaults and limits,
+ * are declared in {@link SyncerKeys}.
  *
  * @param queueSize slots of the ring between the binlog reader and the writers; a power of two
  * @param safeModeDuration how long rows are written idempotently (REPLACE / DELETE+REPLACE) after
@@ -17,21 +18,8 @@ import java.util.Objects;
 public record SyncerConfig(int workerCount, int batch, int queueSize, boolean safeMode, Duration safeModeDuration,
                            Duration checkpointFlushInterval, boolean compact, boolean multipleRows,
                            boolean enableGtid, Duration heartbeatInterval) {
-    public static final int DEFAULT_WORKER_COUNT = 16;
-    public static final int MAX_WORKER_COUNT = UnitReaders.MAX_THREADS;
-    /**
-     * Ten times DM's 100: with a writer's batch waiting up to 50 ms for more of the stream, fuller
-     * transactions cost the target far less per row (bounded in bytes by the target's limits).
-     */
-    public static final int DEFAULT_BATCH = 1000;
-    public static final int MAX_BATCH = 10_000;
-    /**
-     * Eight times DM's 1024: a full ring hands each writer larger batches. DM's smaller default is
-     * there to bound memory; here the sync's byte budget bounds it whatever the slot count.
-     */
-    public static final int DEFAULT_QUEUE_SIZE = 8192;
-    public static final int MIN_QUEUE_SIZE = 64;
-    public static final int MAX_QUEUE_SIZE = 1 << 20;
+    public static final int DEFAULT_WORKER_COUNT = SyncerKeys.WORKER_COUNT.def();
+    public static final int DEFAULT_BATCH = SyncerKeys.BATCH.def();
 
     public SyncerConfig {
         Objects.requireNonNull(safeModeDuration, "safeModeDuration");
@@ -40,8 +28,10 @@ public record SyncerConfig(int workerCount, int batch, int queueSize, boolean sa
     }
 
     public static SyncerConfig defaults() {
-        return new SyncerConfig(DEFAULT_WORKER_COUNT, DEFAULT_BATCH, DEFAULT_QUEUE_SIZE, false, Duration.ofSeconds(60),
-                Duration.ofSeconds(30), true, true, true, Duration.ofSeconds(10));
+        return new SyncerConfig(SyncerKeys.WORKER_COUNT.def(), SyncerKeys.BATCH.def(), SyncerKeys.QUEUE_SIZE.def(),
+                SyncerKeys.SAFE_MODE.def(), SyncerKeys.SAFE_MODE_DURATION.def(),
+                SyncerKeys.CHECKPOINT_FLUSH_INTERVAL.def(), SyncerKeys.COMPACT.def(), SyncerKeys.MULTIPLE_ROWS.def(),
+                SyncerKeys.ENABLE_GTID.def(), SyncerKeys.HEARTBEAT_INTERVAL.def());
     }
 
     public SyncerConfig withWorkerCount(int newWorkerCount) {

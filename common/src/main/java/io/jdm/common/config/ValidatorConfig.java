@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * Continuous validation (an entry of {@code validators:}, named by an instance's
  * {@code validator-config-name}): while the sync runs, each row it committed is read back from the
- * target and compared with the change that wrote it. Defaults are DM's.
+ * target and compared with the change that wrote it. Defaults are DM's ({@link ValidatorKeys}).
  *
  * @param mode what a row is compared by: {@link Mode#FULL} every column, {@link Mode#FAST} existence
  *     only, {@link Mode#NONE} not validated (DM's default)
@@ -23,17 +23,6 @@ import java.util.Objects;
 public record ValidatorConfig(Mode mode, int workerCount, Duration validateInterval, Duration checkInterval,
                               Duration rowErrorDelay, Duration metaFlushInterval, int batchQuerySize,
                               long maxPendingRowSize, long maxPendingRowCount) {
-    public static final int DEFAULT_WORKER_COUNT = 4;
-    public static final Duration DEFAULT_VALIDATE_INTERVAL = Duration.ofSeconds(10);
-    public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofSeconds(5);
-    public static final Duration DEFAULT_ROW_ERROR_DELAY = Duration.ofMinutes(30);
-    public static final Duration DEFAULT_META_FLUSH_INTERVAL = Duration.ofMinutes(5);
-    public static final int DEFAULT_BATCH_QUERY_SIZE = 100;
-    public static final long DEFAULT_MAX_PENDING_ROW_SIZE = 500L << 20;
-    public static final long DEFAULT_MAX_PENDING_ROW_COUNT = Integer.MAX_VALUE;
-    public static final int MAX_WORKER_COUNT = 64;
-    public static final int MAX_BATCH_QUERY_SIZE = 10_000;
-
     /** DM's validation modes, by their task-file names. */
     public enum Mode {
         NONE, FAST, FULL;
@@ -53,9 +42,11 @@ public record ValidatorConfig(Mode mode, int workerCount, Duration validateInter
 
     /** DM's defaults: mode none. */
     public static ValidatorConfig defaults() {
-        return new ValidatorConfig(Mode.NONE, DEFAULT_WORKER_COUNT, DEFAULT_VALIDATE_INTERVAL, DEFAULT_CHECK_INTERVAL,
-                DEFAULT_ROW_ERROR_DELAY, DEFAULT_META_FLUSH_INTERVAL, DEFAULT_BATCH_QUERY_SIZE,
-                DEFAULT_MAX_PENDING_ROW_SIZE, DEFAULT_MAX_PENDING_ROW_COUNT);
+        return new ValidatorConfig(ValidatorKeys.MODE.def(), ValidatorKeys.WORKER_COUNT.def(),
+                ValidatorKeys.VALIDATE_INTERVAL.def(), ValidatorKeys.CHECK_INTERVAL.def(),
+                ValidatorKeys.ROW_ERROR_DELAY.def(), ValidatorKeys.META_FLUSH_INTERVAL.def(),
+                ValidatorKeys.BATCH_QUERY_SIZE.def(), ValidatorKeys.MAX_PENDING_ROW_SIZE.def(),
+                ValidatorKeys.MAX_PENDING_ROW_COUNT.def());
     }
 
     /** This config in another mode ({@code jdm validation start --mode}). */
