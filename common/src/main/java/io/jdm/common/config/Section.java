@@ -547,6 +547,11 @@ public final class Section {
         }
     }
 
+    /** The keys read so far, in order: what a reader declares (for the test that holds readers to {@link TaskKey}s). */
+    Set<String> keysRead() {
+        return Collections.unmodifiableSet(known);
+    }
+
     /** Reports every key of this mapping that no getter declared. Call after all reads. */
     public void finish() {
         List<String> candidates = known.stream().filter(k -> !unsupported.contains(k)).toList();
