@@ -4,6 +4,7 @@ import io.jdm.common.meta.MetaTable;
 
 import io.jdm.bench.result.Sample;
 import io.jdm.common.config.SyncerConfig;
+import io.jdm.common.config.SyncerKeys;
 import io.jdm.common.config.ValidatorConfig;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
@@ -67,7 +68,7 @@ final class JdmReplicator implements Replicator {
     /** The task file's syncer defaults with the swept worker-count and batch. */
     SyncConfig config(BinlogPosition from) {
         return SyncConfig.builder(task, source, target)
-                .syncer(SyncerConfig.defaults().withWorkerCount(workers).withBatch(batch))
+                .syncer(SyncerConfig.defaults().with(SyncerKeys.WORKER_COUNT, workers).with(SyncerKeys.BATCH, batch))
                 .start(from).metaSchema(metaSchema).tableFilter((d, t) -> d.equals(db))
                 .validator(ValidatorConfig.defaults().withMode(validation)).build();
     }

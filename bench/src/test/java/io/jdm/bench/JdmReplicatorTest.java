@@ -36,16 +36,16 @@ class JdmReplicatorTest {
         SyncConfig c = new JdmReplicator(spec, spec, "db", "benchtask", 7, 33)
                 .config(BinlogPosition.of("mysql-bin.000001", 4));
 
-        assertEquals(7, c.workerCount());
-        assertEquals(33, c.batch());
-        assertEquals(fromTaskFile.queueSize(), c.queueSize());
-        assertEquals(fromTaskFile.checkpointFlushInterval(), c.checkpointFlushInterval());
-        assertEquals(fromTaskFile.enableGtid(), c.enableGtid());
-        assertEquals(fromTaskFile.safeMode(), c.safeMode());
-        assertEquals(fromTaskFile.safeModeDuration(), c.safeModeDuration());
-        assertEquals(fromTaskFile.compact(), c.compact());
-        assertEquals(fromTaskFile.multipleRows(), c.multipleRows());
-        assertEquals(fromTaskFile.heartbeatInterval(), c.heartbeatInterval());
+        assertEquals(7, c.syncer().workerCount());
+        assertEquals(33, c.syncer().batch());
+        assertEquals(fromTaskFile.queueSize(), c.syncer().queueSize());
+        assertEquals(fromTaskFile.checkpointFlushInterval(), c.syncer().checkpointFlushInterval());
+        assertEquals(fromTaskFile.enableGtid(), c.syncer().enableGtid());
+        assertEquals(fromTaskFile.safeMode(), c.syncer().safeMode());
+        assertEquals(fromTaskFile.safeModeDuration(), c.syncer().safeModeDuration());
+        assertEquals(fromTaskFile.compact(), c.syncer().compact());
+        assertEquals(fromTaskFile.multipleRows(), c.syncer().multipleRows());
+        assertEquals(fromTaskFile.heartbeatInterval(), c.syncer().heartbeatInterval());
         assertEquals(task.metaSchema(), c.metaSchema());
         assertEquals(task.onlineDdl(), c.onlineDdl());
     }
@@ -58,12 +58,12 @@ class JdmReplicatorTest {
         SyncConfig c = new JdmReplicator(ConnectionSpec.of("127.0.0.1", 3306, "root", ""),
                 ConnectionSpec.of("127.0.0.1", 3307, "root", ""), "db", "benchtask", 16, 100)
                 .config(BinlogPosition.of("mysql-bin.000001", 4));
-        assertEquals(8192, c.queueSize());
-        assertEquals(true, c.compact());
-        assertEquals(true, c.multipleRows());
-        assertEquals(Duration.ofSeconds(30), c.checkpointFlushInterval());
-        assertEquals(Duration.ofSeconds(60), c.safeModeDuration());
-        assertEquals(true, c.enableGtid());
-        assertEquals(false, c.safeMode());
+        assertEquals(8192, c.syncer().queueSize());
+        assertEquals(true, c.syncer().compact());
+        assertEquals(true, c.syncer().multipleRows());
+        assertEquals(Duration.ofSeconds(30), c.syncer().checkpointFlushInterval());
+        assertEquals(Duration.ofSeconds(60), c.syncer().safeModeDuration());
+        assertEquals(true, c.syncer().enableGtid());
+        assertEquals(false, c.syncer().safeMode());
     }
 }

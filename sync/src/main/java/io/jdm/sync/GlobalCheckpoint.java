@@ -78,7 +78,7 @@ final class GlobalCheckpoint {
             store.server(sourceServer(startPosition.hasGtid()).id());
             generation = 1;
             oldestGeneration = 1;
-            store.startGeneration(c, generation, cfg.workerCount(), marker(startPosition));
+            store.startGeneration(c, generation, cfg.syncer().workerCount(), marker(startPosition));
             return AppliedFilter.none();
         }
         resumed = true;
@@ -103,13 +103,13 @@ final class GlobalCheckpoint {
         }
         var latest = saved.latest();
         oldestGeneration = saved.generations().get(0).id();
-        if (latest.workerCount() == cfg.workerCount()) {
+        if (latest.workerCount() == cfg.syncer().workerCount()) {
             generation = latest.id();
         } else {
             generation = latest.id() + 1;
             LOG.info("sync: worker-count changed from {} to {}: the old writers' positions stay in use until "
-                    + "every writer has passed them", latest.workerCount(), cfg.workerCount());
-            store.startGeneration(c, generation, cfg.workerCount(), marker(startPosition));
+                    + "every writer has passed them", latest.workerCount(), cfg.syncer().workerCount());
+            store.startGeneration(c, generation, cfg.syncer().workerCount(), marker(startPosition));
         }
         AppliedFilter f = new AppliedFilter(saved.generations());
         oldGenerationsHorizon = saved.generations().stream().filter(g -> g.id() != generation)
@@ -196,7 +196,7 @@ final class GlobalCheckpoint {
     void startFlushing() {
         flusher = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory(cfg.task(), "sync",
                 "checkpoint", true));
-        long ms = cfg.checkpointFlushInterval().toMillis();
+        long ms = cfg.syncer().checkpointFlushInterval().toMillis();
         flusher.scheduleWithFixedDelay(this::flush, ms, ms, TimeUnit.MILLISECONDS);
     }
 
@@ -225,7 +225,7 @@ final class GlobalCheckpoint {
             int keepFrom = oldGenerationsHorizon == null || global.isAfter(oldGenerationsHorizon) ? generation
                     : oldestGeneration;
             try (Connection c = DataSources.connect(cfg.target())) {
-                store.saveGlobal(c, global, cfg.workerCount(), keepFrom);
+                store.saveGlobal(c, global, cfg.syncer().workerCount(), keepFrom);
                 saved = global;
                 stored();
                 if (keepFrom == generation) {

@@ -75,7 +75,7 @@ final class RingPipeline {
         this.fail = fail;
         this.stoppedAt = stoppedAt;
         this.budget = new ByteBudget(Long.getLong("jdm.sync.ring-bytes", ByteBudget.defaultLimit()), failed);
-        this.writersStopped = new CountDownLatch(cfg.workerCount());
+        this.writersStopped = new CountDownLatch(cfg.syncer().workerCount());
     }
 
     /** Wires the stages; they run from {@link #start()}. */
@@ -88,23 +88,23 @@ final class RingPipeline {
             t.setUncaughtExceptionHandler((th, ex) -> LOG.debug("sync: {} halted", th.getName(), ex));
             return t;
         };
-        disruptor = new Disruptor<>(RingSlot::new, cfg.queueSize(), quietOnHalt, ProducerType.SINGLE,
-                new ParkingWaitStrategy(cfg.checkpointFlushInterval()));
+        disruptor = new Disruptor<>(RingSlot::new, cfg.syncer().queueSize(), quietOnHalt, ProducerType.SINGLE,
+                new ParkingWaitStrategy(cfg.syncer().checkpointFlushInterval()));
         disruptor.setDefaultExceptionHandler(new Halting());
         ring = disruptor.getRingBuffer();
-        WriterSettings ws = new WriterSettings(cfg.task(), writerTarget, cfg.workerCount(), cfg.batch(),
-                cfg.compact(), cfg.multipleRows(), checkpoint.generation(), safeMode, cfg.retryBudget(),
-                cfg.retryMaxBackoff(), cfg.checkpointFlushInterval(), failed, disowned, budget, batchBytes,
+        WriterSettings ws = new WriterSettings(cfg.task(), writerTarget, cfg.syncer().workerCount(), cfg.syncer().batch(),
+                cfg.syncer().compact(), cfg.syncer().multipleRows(), checkpoint.generation(), safeMode, cfg.retryBudget(),
+                cfg.retryMaxBackoff(), cfg.syncer().checkpointFlushInterval(), failed, disowned, budget, batchBytes,
                 stoppedAt, committed);
-        DrainBarrier barrier = new DrainBarrier(cfg.workerCount(), failed);
+        DrainBarrier barrier = new DrainBarrier(cfg.syncer().workerCount(), failed);
         DdlApplier ddl = new DdlApplier(checkpoint.store(), checkpoint.markers(), checkpoint.pendingDdl(),
-                checkpoint.generation(), cfg.workerCount(), counters.ddl::increment);
+                checkpoint.generation(), cfg.syncer().workerCount(), counters.ddl::increment);
         @SuppressWarnings("unchecked")
-        EventHandler<RingSlot>[] writers = new EventHandler[cfg.workerCount()];
+        EventHandler<RingSlot>[] writers = new EventHandler[cfg.syncer().workerCount()];
         for (int i = 0; i < writers.length; i++) {
             writers[i] = new Writer(i, ws, checkpoint.store(), barrier, progress, counters, ddl, writersStopped);
         }
-        disruptor.handleEventsWith(new Causality(cfg.workerCount(), progress, applied, counters)).then(writers)
+        disruptor.handleEventsWith(new Causality(cfg.syncer().workerCount(), progress, applied, counters)).then(writers)
                 .then(new SlotCleaner());
     }
 

@@ -33,7 +33,7 @@ final class SafeMode implements Predicate<ChangePos> {
     }
 
     SafeMode(SyncConfig cfg) {
-        this(cfg.safeMode(), cfg.safeModeDuration(), cfg.safeModeUntil());
+        this(cfg.syncer().safeMode(), cfg.syncer().safeModeDuration(), cfg.safeModeUntil());
     }
 
     /**

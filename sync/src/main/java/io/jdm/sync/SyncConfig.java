@@ -3,6 +3,8 @@ package io.jdm.sync;
 import io.jdm.common.config.OnlineDdlConfig;
 import io.jdm.common.meta.MetaTable;
 import io.jdm.common.config.SyncerConfig;
+import io.jdm.common.config.SyncerKeys;
+import io.jdm.common.config.TaskKey;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.ValidatorConfig;
 import io.jdm.common.filter.ExtraColumns;
@@ -25,15 +27,15 @@ import java.util.function.UnaryOperator;
 /**
  * Everything the sync unit needs. Build one with {@link #builder}, which starts from the task file's
  * defaults, and {@link Builder#syncer} for a task file's {@code syncers:} entry. Defaults and limits a
- * user can set are the task file's ({@link SyncerConfig}, {@link TaskConfig}); this record checks only
+ * user can set are the task file's ({@link SyncerKeys}, {@link TaskConfig}); this record checks only
  * what the unit itself relies on, so a config built in code cannot break it.
  *
  * @param sourceId names this source in the checkpoint table (several sources may share a target)
- * @param queueSize ring size in slots, a power of two
  * @param start where to begin when no checkpoint exists; null means "resume, or fail"
- * @param safeModeDuration how long safe mode stays on after a start that is not exact, when
- *        {@code safeMode} is false (zero: never); a start from a checkpoint needs none, the per-writer
- *        positions make replays exact
+ * @param syncer the task file's {@code syncers:} entry as read: workers, batch, ring size, safe mode,
+ *        intervals. Its {@code safeModeDuration} is how long safe mode stays on after a start that is
+ *        not exact, when {@code safeMode} is false (zero: never); a start from a checkpoint needs none,
+ *        the per-writer positions make replays exact
  * @param safeModeUntil safe mode stays on for every change whose transaction starts before this
  *        position (null: none): a lock-free dump's highest HIGH, up to which its chunks' images and the
  *        binlog overlap
@@ -50,10 +52,8 @@ import java.util.function.UnaryOperator;
  * @param validator continuous validation of the rows the writers commit (DM's {@code validators:}; mode none by default)
  */
 public record SyncConfig(String task, String sourceId, ConnectionSpec source, ConnectionSpec target,
-                         long serverId, BinlogPosition start, int workerCount, int batch, int queueSize,
-                         boolean safeMode, Duration safeModeDuration, boolean compact, boolean multipleRows,
-                         Duration checkpointFlushInterval, String metaSchema, boolean enableGtid,
-                         Duration heartbeatInterval, BiPredicate<String, String> tableFilter,
+                         long serverId, BinlogPosition start, SyncerConfig syncer, String metaSchema,
+                         BiPredicate<String, String> tableFilter,
                          UnaryOperator<TableName> router, Duration retryBudget, Duration retryMaxBackoff,
                          EventDecider eventFilter, OnlineDdlConfig onlineDdl, BinlogPosition safeModeUntil,
                          boolean startExact, List<String> shardSources, boolean shardOptimistic,
@@ -64,6 +64,7 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(syncer, "syncer");
         sourceId = sourceId == null || sourceId.isBlank() ? "source" : sourceId;
         metaSchema = metaSchema == null || metaSchema.isBlank() ? TaskConfig.DEFAULT_META_SCHEMA : metaSchema;
         tableFilter = tableFilter == null ? (d, t) -> true : tableFilter;
@@ -73,21 +74,21 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         onlineDdl = onlineDdl == null ? OnlineDdlConfig.DEFAULT : onlineDdl;
         rowFilter = rowFilter == null ? ExpressionFilter.NONE : rowFilter;
         validator = validator == null ? ValidatorConfig.defaults() : validator;
-        safeModeDuration = safeModeDuration == null ? Duration.ZERO : safeModeDuration;
         shardSources = shardSources == null ? List.of() : List.copyOf(shardSources);
         check(task.matches("[A-Za-z0-9_-]+"), "task", task, "must be letters, digits, _ and - only (it names tables)");
         check(sourceId.length() <= 128, "sourceId", sourceId, "must be at most 128 characters (the checkpoint's "
                 + "source_id column)");
         check(serverId > 0 && serverId <= 0xFFFFFFFFL, "serverId", serverId, "must be 1..4294967295");
-        check(workerCount >= 1, "workerCount", workerCount, "must be at least 1");
-        check(batch >= 1, "batch", batch, "must be at least 1");
-        check(queueSize >= 1 && Integer.bitCount(queueSize) == 1, "queueSize", queueSize,
+        check(syncer.workerCount() >= 1, "workerCount", syncer.workerCount(), "must be at least 1");
+        check(syncer.batch() >= 1, "batch", syncer.batch(), "must be at least 1");
+        check(syncer.queueSize() >= 1 && Integer.bitCount(syncer.queueSize()) == 1, "queueSize", syncer.queueSize(),
                 "must be a power of two (the ring's size)");
-        check(positive(checkpointFlushInterval), "checkpointFlushInterval", checkpointFlushInterval, "must be > 0");
-        check(positive(heartbeatInterval), "heartbeatInterval", heartbeatInterval, "must be > 0");
+        check(positive(syncer.checkpointFlushInterval()), "checkpointFlushInterval", syncer.checkpointFlushInterval(),
+                "must be > 0");
+        check(positive(syncer.heartbeatInterval()), "heartbeatInterval", syncer.heartbeatInterval(), "must be > 0");
         check(positive(retryBudget), "retryBudget", retryBudget, "must be > 0");
         check(positive(retryMaxBackoff), "retryMaxBackoff", retryMaxBackoff, "must be > 0");
-        check(!safeModeDuration.isNegative(), "safeModeDuration", safeModeDuration, "must be >= 0");
+        check(!syncer.safeModeDuration().isNegative(), "safeModeDuration", syncer.safeModeDuration(), "must be >= 0");
     }
 
     private static boolean positive(Duration d) {
@@ -127,9 +128,10 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
     @Override
     public String toString() {
         return "SyncConfig[task=" + task + " source-id=" + sourceId + " source=" + source + " target=" + target
-                + " server-id=" + serverId + " start=" + start + " worker-count=" + workerCount + " batch=" + batch
-                + " queue-size=" + queueSize + " safe-mode=" + safeMode + " compact=" + compact
-                + " multiple-rows=" + multipleRows + " meta-schema=" + metaSchema + " enable-gtid=" + enableGtid
+                + " server-id=" + serverId + " start=" + start + " worker-count=" + syncer.workerCount()
+                + " batch=" + syncer.batch() + " queue-size=" + syncer.queueSize() + " safe-mode=" + syncer.safeMode()
+                + " compact=" + syncer.compact() + " multiple-rows=" + syncer.multipleRows()
+                + " meta-schema=" + metaSchema + " enable-gtid=" + syncer.enableGtid()
                 + " online-ddl=" + onlineDdl.enabled()
                 + (safeModeUntil == null ? "" : " safe-mode-until=" + safeModeUntil)
                 + "]";
@@ -146,17 +148,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         private String sourceId = "source";
         private long serverId = 429_496_7L;
         private BinlogPosition start;
-        private int workerCount;
-        private int batch;
-        private int queueSize;
-        private boolean safeMode;
-        private Duration safeModeDuration;
-        private boolean compact;
-        private boolean multipleRows;
-        private Duration checkpointFlushInterval;
+        private SyncerConfig syncer = SyncerConfig.defaults();
         private String metaSchema = TaskConfig.DEFAULT_META_SCHEMA;
-        private boolean enableGtid;
-        private Duration heartbeatInterval;
         private BiPredicate<String, String> tableFilter = (d, t) -> true;
         private UnaryOperator<TableName> router = UnaryOperator.identity();
         private Duration retryBudget = Duration.ofMinutes(2);
@@ -175,38 +168,37 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
             this.task = task;
             this.source = source;
             this.target = target;
-            syncer(SyncerConfig.defaults());
         }
 
-        /** Every setting of a task file's {@code syncers:} entry. */
+        /** Every setting of a task file's {@code syncers:} entry; the setters below change one of them. */
         public Builder syncer(SyncerConfig s) {
-            workerCount = s.workerCount();
-            batch = s.batch();
-            queueSize = s.queueSize();
-            safeMode = s.safeMode();
-            safeModeDuration = s.safeModeDuration();
-            compact = s.compact();
-            multipleRows = s.multipleRows();
-            checkpointFlushInterval = s.checkpointFlushInterval();
-            enableGtid = s.enableGtid();
-            heartbeatInterval = s.heartbeatInterval();
+            syncer = Objects.requireNonNull(s, "syncer");
+            return this;
+        }
+
+        /** One setting of the {@code syncers:} entry (a {@link SyncerKeys} constant). */
+        public <T> Builder syncer(TaskKey<T> key, T value) {
+            syncer = syncer.with(key, value);
             return this;
         }
 
         public Builder sourceId(String v) { sourceId = v; return this; }
         public Builder serverId(long v) { serverId = v; return this; }
         public Builder start(BinlogPosition v) { start = v; return this; }
-        public Builder workerCount(int v) { workerCount = v; return this; }
-        public Builder batch(int v) { batch = v; return this; }
-        public Builder queueSize(int v) { queueSize = v; return this; }
-        public Builder safeMode(boolean v) { safeMode = v; return this; }
-        public Builder safeModeDuration(Duration v) { safeModeDuration = v; return this; }
-        public Builder compact(boolean v) { compact = v; return this; }
-        public Builder multipleRows(boolean v) { multipleRows = v; return this; }
-        public Builder checkpointFlushInterval(Duration v) { checkpointFlushInterval = v; return this; }
+        public Builder workerCount(int v) { return syncer(SyncerKeys.WORKER_COUNT, v); }
+        public Builder batch(int v) { return syncer(SyncerKeys.BATCH, v); }
+        public Builder queueSize(int v) { return syncer(SyncerKeys.QUEUE_SIZE, v); }
+        public Builder safeMode(boolean v) { return syncer(SyncerKeys.SAFE_MODE, v); }
+        /** Null is zero: no safe mode after a start that is not exact. */
+        public Builder safeModeDuration(Duration v) {
+            return syncer(SyncerKeys.SAFE_MODE_DURATION, v == null ? Duration.ZERO : v);
+        }
+        public Builder compact(boolean v) { return syncer(SyncerKeys.COMPACT, v); }
+        public Builder multipleRows(boolean v) { return syncer(SyncerKeys.MULTIPLE_ROWS, v); }
+        public Builder checkpointFlushInterval(Duration v) { return syncer(SyncerKeys.CHECKPOINT_FLUSH_INTERVAL, v); }
         public Builder metaSchema(String v) { metaSchema = v; return this; }
-        public Builder enableGtid(boolean v) { enableGtid = v; return this; }
-        public Builder heartbeatInterval(Duration v) { heartbeatInterval = v; return this; }
+        public Builder enableGtid(boolean v) { return syncer(SyncerKeys.ENABLE_GTID, v); }
+        public Builder heartbeatInterval(Duration v) { return syncer(SyncerKeys.HEARTBEAT_INTERVAL, v); }
         public Builder tableFilter(BiPredicate<String, String> v) { tableFilter = v; return this; }
         public Builder router(UnaryOperator<TableName> v) { router = v; return this; }
         public Builder retryBudget(Duration v) { retryBudget = v; return this; }
@@ -222,10 +214,8 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         public Builder validator(ValidatorConfig v) { validator = v; return this; }
 
         public SyncConfig build() {
-            return new SyncConfig(task, sourceId, source, target, serverId, start, workerCount, batch, queueSize,
-                    safeMode, safeModeDuration, compact, multipleRows, checkpointFlushInterval, metaSchema,
-                    enableGtid, heartbeatInterval, tableFilter, router, retryBudget, retryMaxBackoff, eventFilter,
-                    onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic, extraColumns, rowFilter,
+            return new SyncConfig(task, sourceId, source, target, serverId, start, syncer, metaSchema, tableFilter,
+                    router, retryBudget, retryMaxBackoff, eventFilter, onlineDdl, safeModeUntil, startExact, shardSources, shardOptimistic, extraColumns, rowFilter,
                     validator);
         }
     }

@@ -87,7 +87,7 @@ public final class SyncUnit {
         this.cfg = cfg;
         this.validator = new Validator(cfg.task(), cfg.sourceId(), cfg.target(), cfg.metaSchema(), cfg.validator(),
                 this::checkpoint);
-        this.progress = new WriterProgress(cfg.workerCount());
+        this.progress = new WriterProgress(cfg.syncer().workerCount());
         this.checkpoint = new GlobalCheckpoint(cfg, progress, counters.checkpointFlushIntervals);
         this.pipeline = new RingPipeline(cfg, counters, progress, end::hasFailed, () -> disowned, this::fail,
                 stoppedAt);
@@ -113,7 +113,7 @@ public final class SyncUnit {
                 shards.drainAfter(appliedHorizon);
             }
             reader = new BinlogReader(new BinlogReader.Settings(cfg.task(), cfg.source(), cfg.serverId(),
-                    cfg.enableGtid(), heartbeat(), cfg.retryBudget(), cfg.retryMaxBackoff(),
+                    cfg.syncer().enableGtid(), heartbeat(), cfg.retryBudget(), cfg.retryMaxBackoff(),
                     cfg.tableFilter(), cfg.router(), cfg.target(),
                     BinlogReader.scratchSchema(cfg.metaSchema(), cfg.task(), cfg.sourceId()), cfg.eventFilter(),
                     cfg.onlineDdl(), checkpoint.startOver(), shards, operators, onlineDdl, cfg.extraColumns(),
@@ -127,7 +127,7 @@ public final class SyncUnit {
             boolean exact = checkpoint.resumed() || cfg.startExact();
             if (safeMode.started(exact)) {
                 LOG.info("sync: safe mode for the first {} (safe-mode-duration): the start position {} comes from "
-                        + "meta or a dump without a consistent snapshot", cfg.safeModeDuration(), cfg.start());
+                        + "meta or a dump without a consistent snapshot", cfg.syncer().safeModeDuration(), cfg.start());
             }
             if (cfg.safeModeUntil() != null) {
                 LOG.info("sync: safe mode until the stream passes {}, where the lock-free dump's last chunk was read",
@@ -159,7 +159,7 @@ public final class SyncUnit {
             throw f.get();
         }
         LOG.info("sync: task {} started from {} with {} writers (generation {}, server id {})", cfg.task(),
-                checkpoint.startPosition(), cfg.workerCount(), checkpoint.generation(), cfg.serverId());
+                checkpoint.startPosition(), cfg.syncer().workerCount(), checkpoint.generation(), cfg.serverId());
     }
 
     /** Takes the binlog operators written since the start; a failure to read them is retried at the next poll. */
@@ -176,7 +176,7 @@ public final class SyncUnit {
      * heartbeats are the transaction boundaries at which waiting shards' spools are drained.
      */
     private Duration heartbeat() {
-        Duration h = cfg.heartbeatInterval();
+        Duration h = cfg.syncer().heartbeatInterval();
         return shards != null && h.compareTo(Duration.ofSeconds(1)) > 0 ? Duration.ofSeconds(1) : h;
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.common.config.ConfigException;
 import io.jdm.common.config.MySqlInstance;
+import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.common.dumpdir.DumpMetadata;
@@ -101,8 +102,9 @@ class UnitConfigsTest {
     }
 
     private static List<Object> syncSettings(SyncConfig c) {
-        return List.of(c.workerCount(), c.batch(), c.queueSize(), c.safeMode(), c.safeModeDuration(), c.compact(),
-                c.multipleRows(), c.checkpointFlushInterval(), c.enableGtid(), c.heartbeatInterval());
+        SyncerConfig s = c.syncer();
+        return List.of(s.workerCount(), s.batch(), s.queueSize(), s.safeMode(), s.safeModeDuration(), s.compact(),
+                s.multipleRows(), s.checkpointFlushInterval(), s.enableGtid(), s.heartbeatInterval());
     }
 
     @Test

@@ -34,18 +34,8 @@ public record SyncerConfig(int workerCount, int batch, int queueSize, boolean sa
                 SyncerKeys.ENABLE_GTID.def(), SyncerKeys.HEARTBEAT_INTERVAL.def());
     }
 
-    public SyncerConfig withWorkerCount(int newWorkerCount) {
-        return new SyncerConfig(newWorkerCount, batch, queueSize, safeMode, safeModeDuration,
-                checkpointFlushInterval, compact, multipleRows, enableGtid, heartbeatInterval);
-    }
-
-    public SyncerConfig withBatch(int newBatch) {
-        return new SyncerConfig(workerCount, newBatch, queueSize, safeMode, safeModeDuration,
-                checkpointFlushInterval, compact, multipleRows, enableGtid, heartbeatInterval);
-    }
-
-    public SyncerConfig withEnableGtid(boolean newEnableGtid) {
-        return new SyncerConfig(workerCount, batch, queueSize, safeMode, safeModeDuration,
-                checkpointFlushInterval, compact, multipleRows, newEnableGtid, heartbeatInterval);
+    /** This config with the setting of {@code key} (one of {@link SyncerKeys}) replaced by {@code value}. */
+    public <T> SyncerConfig with(TaskKey<T> key, T value) {
+        return KeyedRecords.with(this, key, value);
     }
 }

@@ -124,9 +124,10 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stat
         SyncerConfig c = pick(syncers, instance.syncerConfigName(), instance.syncer(), "syncer",
                 SyncerConfig::defaults);
         if (instance.enableGtid().isPresent()) {
-            c = c.withEnableGtid(instance.enableGtid().get());
+            c = c.with(SyncerKeys.ENABLE_GTID, instance.enableGtid().get());
         }
-        return instance.syncerThread().isPresent() ? c.withWorkerCount(instance.syncerThread().getAsInt()) : c;
+        return instance.syncerThread().isPresent()
+                ? c.with(SyncerKeys.WORKER_COUNT, instance.syncerThread().getAsInt()) : c;
     }
 
     /** The block-allow-list rule set of this instance, if it names one. */

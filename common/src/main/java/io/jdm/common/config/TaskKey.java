@@ -157,7 +157,7 @@ public final class TaskKey<T> {
             return List.copyOf(keys);
         }
 
-        /** A thread count in 1..{@link #MAX_THREADS}; 0, DM's "not set", is the default. */
+        /** A thread count in 1..max ({@link #MAX_THREADS} for the units' own); 0, DM's "not set", is the default. */
         TaskKey<Integer> threads(String name, int def, int max, String dm, String description) {
             return add(name, "integer", def, String.valueOf(def), 1, max, "1.." + max + "; 0 is the default", dm,
                     description, (s, k) -> s.threads(k.name, k.def, k.maxInt()));
