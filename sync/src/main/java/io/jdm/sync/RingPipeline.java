@@ -92,10 +92,9 @@ final class RingPipeline {
                 new ParkingWaitStrategy(cfg.syncer().checkpointFlushInterval()));
         disruptor.setDefaultExceptionHandler(new Halting());
         ring = disruptor.getRingBuffer();
-        WriterSettings ws = new WriterSettings(cfg.task(), writerTarget, cfg.syncer().workerCount(), cfg.syncer().batch(),
-                cfg.syncer().compact(), cfg.syncer().multipleRows(), checkpoint.generation(), safeMode, cfg.retryBudget(),
-                cfg.retryMaxBackoff(), cfg.syncer().checkpointFlushInterval(), failed, disowned, budget, batchBytes,
-                stoppedAt, committed);
+        WriterSettings ws = new WriterSettings(cfg.task(), writerTarget, cfg.syncer(), checkpoint.generation(),
+                safeMode, cfg.retryBudget(), cfg.retryMaxBackoff(), failed, disowned, budget, batchBytes, stoppedAt,
+                committed);
         DrainBarrier barrier = new DrainBarrier(cfg.syncer().workerCount(), failed);
         DdlApplier ddl = new DdlApplier(checkpoint.store(), checkpoint.markers(), checkpoint.pendingDdl(),
                 checkpoint.generation(), cfg.syncer().workerCount(), counters.ddl::increment);

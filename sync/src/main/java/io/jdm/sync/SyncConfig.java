@@ -195,7 +195,9 @@ public record SyncConfig(String task, String sourceId, ConnectionSpec source, Co
         }
         public Builder compact(boolean v) { return syncer(SyncerKeys.COMPACT, v); }
         public Builder multipleRows(boolean v) { return syncer(SyncerKeys.MULTIPLE_ROWS, v); }
-        public Builder checkpointFlushInterval(Duration v) { return syncer(SyncerKeys.CHECKPOINT_FLUSH_INTERVAL, v); }
+        public Builder checkpointFlushInterval(Duration v) {
+            return syncer(SyncerKeys.CHECKPOINT_FLUSH_INTERVAL, v);
+        }
         public Builder metaSchema(String v) { metaSchema = v; return this; }
         public Builder enableGtid(boolean v) { return syncer(SyncerKeys.ENABLE_GTID, v); }
         public Builder heartbeatInterval(Duration v) { return syncer(SyncerKeys.HEARTBEAT_INTERVAL, v); }

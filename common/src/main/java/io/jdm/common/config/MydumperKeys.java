@@ -62,7 +62,8 @@ public final class MydumperKeys {
         }
         Optional<Long> mb = FileSize.megabytes(v.get());
         if (mb.isEmpty() || mb.get() > k.max()) {
-            s.problem(k.name(), "must be a size in MiB 0.." + k.max() + " such as 64 or 64MiB, got " + s.shown(k.name()));
+            s.problem(k.name(), "must be a size in MiB 0.." + k.max() + " such as 64 or 64MiB, got "
+                    + s.shown(k.name()));
             return k.def();
         }
         return (int) (long) mb.get();

@@ -38,6 +38,7 @@ class KeyedRecordsTest {
 
     @Test
     void theRecordsOwnChecksApply() {
-        assertThrows(NullPointerException.class, () -> SyncerConfig.defaults().with(SyncerKeys.HEARTBEAT_INTERVAL, null));
+        assertThrows(NullPointerException.class,
+                () -> SyncerConfig.defaults().with(SyncerKeys.HEARTBEAT_INTERVAL, null));
     }
 }

@@ -81,7 +81,7 @@ public final class Writer implements EventHandler<RingSlot> {
         this.barrier = barrier;
         this.progress = progress;
         this.counters = counters;
-        this.sql = new SqlBuilder(s.multipleRows());
+        this.sql = new SqlBuilder(s.syncer().multipleRows());
         this.ddl = ddl;
         this.stopped = stopped;
         this.retries = Retries.builder().budget(s.retryBudget()).backoff(FIRST_BACKOFF, s.maxBackoff())
@@ -127,7 +127,7 @@ public final class Writer implements EventHandler<RingSlot> {
             }
         }
         seen(slot, seq);
-        if (batch.size() >= s.batch() || batchBytes >= s.batchBytes()) {
+        if (batch.size() >= s.syncer().batch() || batchBytes >= s.batchBytes()) {
             flush();
         } else if (endOfBatch) {
             if (batch.isEmpty()) {
@@ -162,7 +162,7 @@ public final class Writer implements EventHandler<RingSlot> {
     /** Nothing of ours is pending: say so, and now and then move the stored position forward. */
     private void idle() throws InterruptedException {
         progress.committed(id, seenSeq, seenPos);
-        if (System.nanoTime() - savedNanos > s.checkpointInterval().toNanos()) {
+        if (System.nanoTime() - savedNanos > s.syncer().checkpointFlushInterval().toNanos()) {
             storePosition();
         }
     }
@@ -171,7 +171,7 @@ public final class Writer implements EventHandler<RingSlot> {
     private void storePosition() throws InterruptedException {
         if (seenPos != null && seenPos.isAfter(savedPos)) {
             sb.setLength(0);
-            store.appendUpsert(sb, s.generation(), id, s.writers(), seenPos);
+            store.appendUpsert(sb, s.generation(), id, s.syncer().workerCount(), seenPos);
             String stmt = withCommit(sb);
             ChangePos pos = seenPos;
             try {
@@ -238,10 +238,10 @@ public final class Writer implements EventHandler<RingSlot> {
      */
     private void commit(int from, int to, ChangePos pos) throws InterruptedException {
         List<Pending> part = batch.subList(from, to);
-        List<Pending> work = s.compact() ? Compactor.compact(part) : part;
+        List<Pending> work = s.syncer().compact() ? Compactor.compact(part) : part;
         sb.setLength(0);
         sql.append(sb, work, s.safeMode().test(positions.get(from)) || outsideTransactions(work));
-        store.appendUpsert(sb, s.generation(), id, s.writers(), pos);
+        store.appendUpsert(sb, s.generation(), id, s.syncer().workerCount(), pos);
         String stmt = withCommit(sb);
         List<SqlBuilder.Prepared> prepared = List.copyOf(sql.prepared());
         List<byte[]> params = List.copyOf(sql.parameters());
@@ -467,7 +467,7 @@ public final class Writer implements EventHandler<RingSlot> {
             }
             if (!s.aborted().getAsBoolean() && batch.isEmpty() && seenPos != null && seenPos.isAfter(savedPos)) {
                 sb.setLength(0);
-                store.appendUpsert(sb, s.generation(), id, s.writers(), seenPos);
+                store.appendUpsert(sb, s.generation(), id, s.syncer().workerCount(), seenPos);
                 execute(withCommit(sb));
                 savedPos = seenPos;
             }

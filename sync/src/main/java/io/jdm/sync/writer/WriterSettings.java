@@ -1,5 +1,6 @@
 package io.jdm.sync.writer;
 
+import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.sync.ring.ByteBudget;
 import io.jdm.sync.ring.ChangePos;
@@ -12,6 +13,8 @@ import java.util.function.Predicate;
 /**
  * What every writer shares.
  *
+ * @param syncer the task file's {@code syncers:} entry: the writers, their batch, compact, multiple-rows
+ *        and how often a writer that commits nothing of its own still saves its position
  * @param generation the checkpoint generation this run writes
  * @param safeMode asked per batch with the position of its first change: true while safe mode is on
  *        for it
@@ -23,9 +26,8 @@ import java.util.function.Predicate;
  * @param stoppedAt where a writer tells which statement it retries, or the target refused, for the status
  * @param committed told of each change once its batch is committed (the continuous validator)
  */
-public record WriterSettings(String task, ConnectionSpec target, int writers, int batch, boolean compact,
-                             boolean multipleRows, int generation, Predicate<ChangePos> safeMode,
-                             Duration retryBudget, Duration maxBackoff, Duration checkpointInterval,
+public record WriterSettings(String task, ConnectionSpec target, SyncerConfig syncer, int generation,
+                             Predicate<ChangePos> safeMode, Duration retryBudget, Duration maxBackoff,
                              BooleanSupplier aborted, BooleanSupplier disowned, ByteBudget budget,
                              long batchBytes, StoppedAt stoppedAt, CommitListener committed) {
 }
