@@ -108,7 +108,7 @@ public final class SyncUnit {
             prepare();
             if (!cfg.shardSources().isEmpty()) {
                 shards = new ShardCoordinator(cfg.target(), cfg.metaSchema(), cfg.task(), cfg.sourceId(),
-                        cfg.shardSources(), cfg.shardOptimistic());
+                        cfg.shardSources(), cfg.shardOptimistic(), cfg.extraColumns());
                 shards.start(cfg.source(), cfg.tableFilter(), cfg.router());
                 shards.drainAfter(appliedHorizon);
             }

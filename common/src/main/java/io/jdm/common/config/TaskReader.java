@@ -71,15 +71,6 @@ final class TaskReader {
                 root.named("validators", (n, s) -> UnitReaders.validator(s)));
         List<MySqlInstance> instances = new InstanceReader(rules, mode, sources, name, dmDirSuffix).readAll(root);
         ShardMode shardMode = shardMode();
-        if (shardMode != ShardMode.NONE) {
-            rules.routes().forEach((n, r) -> {
-                if (!r.extracts().isEmpty()) {
-                    root.problem("routes." + n, "jdm does not fill extract-table, extract-schema or extract-source "
-                            + "with shard-mode set (a shard waiting for a group DDL keeps its rows without them); "
-                            + "leave shard-mode out or remove the extract keys");
-                }
-            });
-        }
         dmOnlyKeys();
         root.finish();
         TaskConfig task = new TaskConfig(name, mode == null ? TaskMode.ALL : mode, metaSchema, status,

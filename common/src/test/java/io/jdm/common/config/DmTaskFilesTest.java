@@ -138,6 +138,11 @@ class DmTaskFilesTest {
                 assertEquals(ShardMode.PESSIMISTIC, t.shardMode());
                 assertEquals(2, t.mysqlInstances().size());
             }),
+            // is-sharding with extract-table and extract-source on its route: spooled rows get them when drained
+            Map.entry("sequence_safe_mode", t -> {
+                assertEquals(ShardMode.PESSIMISTIC, t.shardMode());
+                assertEquals(2, t.routes().get("sharding-route-rules-table").extracts().size());
+            }),
             Map.entry("shardddl1/double-source-pessimistic.yaml", t -> assertEquals(ShardMode.PESSIMISTIC,
                     t.shardMode())),
             Map.entry("shardddl_optimistic/double-source-optimistic.yaml", t -> assertEquals(ShardMode.OPTIMISTIC,
@@ -161,10 +166,6 @@ class DmTaskFilesTest {
             Map.entry("extend_column", List.of(
                     "loaders.global.import-mode: must be logical, sql or loader, got \"import-mode-placeholder\" "
                             + "(jdm loads through SQL statements only)")),
-            // is-sharding: true (pessimistic) with extract-table and extract-source on its route
-            Map.entry("sequence_safe_mode", List.of("routes.sharding-route-rules-table: jdm does not fill "
-                    + "extract-table, extract-schema or extract-source with shard-mode set (a shard waiting for a group "
-                    + "DDL keeps its rows without them); leave shard-mode out or remove the extract keys")),
             Map.entry("lightning_mode", List.of("loaders.global.import-mode: " + DmKeys.NO_PHYSICAL)));
 
     /** all_mode's regexpr-task.yaml gives each instance its own loader: {import-mode: loader}. */

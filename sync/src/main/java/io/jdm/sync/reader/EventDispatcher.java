@@ -134,7 +134,8 @@ final class EventDispatcher {
      * behind a barrier at this boundary, and its later rows go to the target table again.
      */
     private void drains() {
-        ChangePos at = new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1, ctx.gtids.positionText());
+        ChangePos at = ctx.shards.drainPosition(new ChangePos(ctx.file, Math.max(4, ctx.cursor), -1, -1,
+                ctx.gtids.positionText()));
         List<BarrierStep> steps = ctx.shards.drains(at);
         if (steps.isEmpty()) {
             return;

@@ -3,6 +3,7 @@ package io.jdm.sync.shard;
 import io.jdm.common.config.EventType;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.schema.Column;
@@ -65,6 +66,7 @@ public final class ShardCoordinator implements AutoCloseable {
     /** shard-mode optimistic: its part; null in pessimistic mode. */
     private final OptimisticShards optimistic;
     private final Spools spools;
+    private final Function<TableName, ExtraColumns> extraColumns;
     /** Reader thread: this source's shards, by source table. */
     private final Map<TableName, Shard> shards = new HashMap<>();
     /** Drains wait for a boundary after it ({@link #drainAfter}); null: none to wait for. */
@@ -111,9 +113,15 @@ public final class ShardCoordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * @param extraColumns the columns a shard's route adds to its merged table (none for most routes),
+     *     written with the rows a pessimistic group DDL kept in the shard's spool
+     */
     public ShardCoordinator(ConnectionSpec target, String metaSchema, String task, String sourceId,
-                            List<String> allSources, boolean optimistic) {
+                            List<String> allSources, boolean optimistic,
+                            Function<TableName, ExtraColumns> extraColumns) {
         this.target = target;
+        this.extraColumns = extraColumns;
         this.store = new ShardStore(metaSchema, task);
         this.spools = new Spools(store, sourceId);
         this.optimistic = optimistic
@@ -277,6 +285,21 @@ public final class ShardCoordinator implements AutoCloseable {
         this.drainHorizon = horizon;
     }
 
+    /**
+     * Where the drains of the boundary {@code at} are placed: {@code at}, or, when the stream stands at
+     * the boundary an earlier run's writers reached last (a source with nothing new since a restart),
+     * one step past it, still before the next transaction: a drain at the boundary itself would be
+     * taken for a change that run applied, and with a quiet source no later boundary would come.
+     */
+    public ChangePos drainPosition(ChangePos at) {
+        ChangePos h = drainHorizon;
+        if (h != null && h.event() == -1 && !at.isAfter(h) && h.file().equals(at.file()) && h.txnPos() == at.txnPos()
+                && h.gtidBefore().equals(at.gtidBefore())) {
+            return new ChangePos(at.file(), at.txnPos(), -1, h.row() + 1, at.gtidBefore());
+        }
+        return at;
+    }
+
     /** The table a shard's rows go to now: its newest spool, or null for the target table. */
     public TableName spoolOf(TableName shard) {
         if (optimistic != null) {
@@ -333,7 +356,7 @@ public final class ShardCoordinator implements AutoCloseable {
             TableName spool = spools.name(src, seq);
             TableName to = s.target;
             out.add(new ShardStep(false, "drained " + spool + " into " + to + " (group DDL " + seq + " ran)",
-                    c -> spools.drain(c, spool, to, src, seq), () -> {
+                    c -> spools.drain(c, spool, to, src, seq, extraColumns.apply(src)), () -> {
                         try (Connection c = DataSources.connect(target); Statement st = c.createStatement()) {
                             st.execute("DROP TABLE IF EXISTS " + spool.quoted());
                         }

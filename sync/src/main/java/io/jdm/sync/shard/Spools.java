@@ -5,6 +5,7 @@ import io.jdm.common.schema.Column;
 import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.Hashes;
 import io.jdm.sync.writer.DdlApplier;
@@ -37,7 +38,13 @@ final class Spools {
         this.sourceId = sourceId;
     }
 
-    void drain(Connection c, TableName spool, TableName to, TableName shard, int seq) throws SQLException {
+    /**
+     * Writes the spool's rows into the merged table {@code to}; {@code extra} are the columns the
+     * shard's route adds there (its extract-table, extract-schema, extract-source values), which the
+     * spool, made like the shard, lacks: they are written with each row and tell the shard's rows apart.
+     */
+    void drain(Connection c, TableName spool, TableName to, TableName shard, int seq, ExtraColumns extra)
+            throws SQLException {
         TableSchema sp = SchemaReader.read(c, spool);
         if (sp == null) {
             throw new FatalException("sync: the spool " + spool + " of shard " + shard + " is gone from the target; "
@@ -56,16 +63,25 @@ final class Spools {
             on.append(on.length() == 0 ? "" : " AND ").append("t.").append(Identifiers.quote(k)).append(" = s.")
                     .append(Identifiers.quote(k));
         }
+        for (int i = 0; i < extra.size(); i++) {
+            on.append(" AND t.").append(Identifiers.quote(extra.names().get(i))).append(" = ").append(extra.literal(i));
+        }
         String list = String.join(", ", cols);
         StringBuilder update = new StringBuilder();
         for (String col : cols) {
             update.append(update.length() == 0 ? "" : ", ").append(col).append(" = VALUES(").append(col).append(')');
         }
+        StringBuilder into = new StringBuilder(list);
+        StringBuilder select = new StringBuilder(list);
+        for (int i = 0; i < extra.size(); i++) {
+            into.append(", ").append(Identifiers.quote(extra.names().get(i)));
+            select.append(", ").append(extra.literal(i));
+        }
         try (Statement st = c.createStatement()) {
             st.execute("USE " + Identifiers.quote(to.schema())); // MariaDB resolves a multi-table DELETE's list there
             int deleted = st.executeUpdate("DELETE t FROM " + to.quoted() + " t JOIN " + spool.quoted() + " s ON " + on
                     + " WHERE s." + Identifiers.quote(DELETED) + " = 1");
-            int written = st.executeUpdate("INSERT INTO " + to.quoted() + " (" + list + ") SELECT " + list + " FROM "
+            int written = st.executeUpdate("INSERT INTO " + to.quoted() + " (" + into + ") SELECT " + select + " FROM "
                     + spool.quoted() + " WHERE " + Identifiers.quote(DELETED) + " = 0 ON DUPLICATE KEY UPDATE "
                     + update);
             LOG.debug("sync: spool {} drained into {}: {} deleted, {} written", spool, to, deleted, written);
