@@ -43,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  * after inserts, and after an update that moves a key and deletes, every target row is its shard's
  * row (values as hex) with the values DM gives the extra columns. Run with both load paths: LOAD
  * DATA (on-duplicate error) and statements (on-duplicate ignore). Then jdm verify compares each
- * shard with its rows of the merged table, finds rows changed behind the task, and fixes them.
+ * shard with its rows of the merged table, finds rows changed behind the task, and fixes them. The
+ * validator compares each shard's changed rows with its own rows of the merged table.
  */
 class ExtractColumnsIT {
     private static SqlServer source1;
@@ -112,11 +113,70 @@ class ExtractColumnsIT {
             assertEquals(List.of("1|1|1|1|extend_column1|replica01", "1|1|1|2|extend_column2|replica02",
                     "2|2|2|1|extend_column1|replica01", "3|30|3|1|extend_column1|replica01"),
                     target.rows("SELECT * FROM extend_column.t ORDER BY c1, c_table"));
+            validatorFindsEachShardsRow(run, taskFile);
         } finally {
             run.stop(Duration.ofSeconds(60));
         }
         assertNull(run.failure(), "task failed: " + run.failure());
         verifyComparesEachShardWithItsRows(taskFile);
+    }
+
+    /**
+     * The validator looks a shard's row up by its extracted values as well as by its key: with the
+     * first shard's row of key 1 changed on the target behind the task's back, a change of the second
+     * shard's row of that key is compared with the second shard's row only, and nothing is pending.
+     */
+    private static void validatorFindsEachShardsRow(BackgroundTask run, Path taskFile) throws Exception {
+        awaitValidation(taskFile, v -> v.path("pendingRowsStatus").asText().equals("insert/update/delete: 0/0/0"));
+        String before = validators(taskFile).get("mysql-replica-02").path("processedRowsStatus").asText();
+        target.execute("UPDATE extend_column.t SET c3 = 99 WHERE c1 = 1 AND c_table = '1'");
+        source2.execute("UPDATE extend_column2.t2 SET c3 = 5 WHERE c1 = 1");
+        awaitValidation(taskFile, v -> v.path("pendingRowsStatus").asText().equals("insert/update/delete: 0/0/0")
+                && !validators(taskFile).get("mysql-replica-02").path("processedRowsStatus").asText().equals(before));
+        Thread.sleep(2500); // two validate-intervals: a row compared with the other shard's would be pending now
+        for (JsonNode v : validators(taskFile).values()) {
+            assertEquals("insert/update/delete: 0/0/0", v.path("pendingRowsStatus").asText(), v.toString());
+            assertEquals("new/ignored/resolved: 0/0/0", v.path("errorRowsStatus").asText(), v.toString());
+        }
+        // as it was, for verify
+        target.execute("UPDATE extend_column.t SET c3 = 1 WHERE c1 = 1 AND c_table = '1'");
+        source2.execute("UPDATE extend_column2.t2 SET c3 = 1 WHERE c1 = 1");
+        awaitMerged(run);
+    }
+
+    /** Waits until {@code until} holds of each source's validator (60 s at most). */
+    private static void awaitValidation(Path taskFile, java.util.function.Predicate<JsonNode> until)
+            throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        Map<String, JsonNode> v = Map.of();
+        while (System.nanoTime() < deadline) {
+            v = validators(taskFile);
+            if (v.size() == 2 && v.values().stream().allMatch(until)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("validation never became as expected: " + v);
+    }
+
+    /** {@code jdm validation status}'s validators by source id. */
+    private static Map<String, JsonNode> validators(Path taskFile) {
+        PrintStream old = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            Jdm.execute("validation", "status", taskFile.toString());
+        } finally {
+            System.setOut(old);
+        }
+        Map<String, JsonNode> by = new TreeMap<>();
+        try {
+            new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8)).path("validators")
+                    .forEach(v -> by.put(v.path("source").asText(), v));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return by;
     }
 
     /**
@@ -278,14 +338,19 @@ class ExtractColumnsIT {
                 "mydumpers: {global: {threads: 2, dir: \"" + dir.resolve("dump") + "\"}}",
                 "loaders: {global: {pool-size: 4, on-duplicate: " + onDuplicate + "}}",
                 "syncers: {global: {worker-count: 4, batch: 100, checkpoint-flush-interval: 1}}",
+                // a difference stays pending, never an error, while the task runs
+                "validators: {global: {mode: full, worker-count: 2, validate-interval: 1s, check-interval: 1s, "
+                        + "row-error-delay: 30m, meta-flush-interval: 1s}}",
                 "mysql-instances:",
                 "  - source-id: mysql-replica-01",
                 "    block-allow-list: instance",
                 "    route-rules: [extend-column-table-rules, extend-column-table-source-schema-rules]",
+                "    validator-config-name: global",
                 "    from: {host: 127.0.0.1, port: " + source1.port() + ", user: root, password: \"\"}",
                 "  - source-id: mysql-replica-02",
                 "    block-allow-list: instance",
                 "    route-rules: [extend-column-table-source-schema-rules]",
+                "    validator-config-name: global",
                 "    from: {host: 127.0.0.1, port: " + source2.port() + ", user: root, password: \"\"}",
                 ""));
     }

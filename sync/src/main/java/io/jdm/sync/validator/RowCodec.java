@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.JsonDocument;
 import io.jdm.common.sql.TableName;
@@ -139,6 +140,12 @@ final class RowCodec {
         for (int k : t.key()) {
             key.add(k);
         }
+        if (!t.extra().isEmpty()) {
+            ArrayNode extra = o.putArray("extra");
+            for (int i = 0; i < t.extra().size(); i++) {
+                extra.addObject().put("name", t.extra().names().get(i)).put("value", t.extra().values().get(i));
+            }
+        }
         return o;
     }
 
@@ -151,7 +158,20 @@ final class RowCodec {
         }
         return new ValidatedTable(new TableName(o.get("source").textValue(), o.get("sourceTable").textValue()),
                 new TableName(o.get("target").textValue(), o.get("targetTable").textValue()), List.copyOf(cols),
-                ints(o.get("imageIndex")), ints(o.get("key")), null);
+                ints(o.get("imageIndex")), ints(o.get("key")), null, extra(o.get("extra")));
+    }
+
+    private static ExtraColumns extra(JsonNode a) {
+        if (a == null) {
+            return ExtraColumns.NONE;
+        }
+        List<String> names = new ArrayList<>();
+        List<String> values = new ArrayList<>();
+        for (JsonNode e : a) {
+            names.add(e.get("name").textValue());
+            values.add(e.get("value").textValue());
+        }
+        return new ExtraColumns(names, values);
     }
 
     private static int[] ints(JsonNode a) {

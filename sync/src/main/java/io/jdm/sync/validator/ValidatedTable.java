@@ -1,5 +1,6 @@
 package io.jdm.sync.validator;
 
+import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.schema.Column;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.TableInfo;
@@ -14,9 +15,11 @@ import java.util.List;
  * @param imageIndex for each compared column, its index in a row image
  * @param key the positions in {@link #columns} of the row's identity (primary key, else the first unique key)
  * @param refusal why rows of this table are not validated (shown as the table's status), or null
+ * @param extra the columns the table's route adds to the target (extract-table and its siblings): a
+ *     row is looked up on the target by them as well as by its key, as the writers find it
  */
 record ValidatedTable(TableName source, TableName target, List<Column> columns, int[] imageIndex, int[] key,
-                      String refusal) {
+                      String refusal, ExtraColumns extra) {
 
     static ValidatedTable of(TableInfo t) {
         List<Column> cols = new ArrayList<>();
@@ -31,8 +34,6 @@ record ValidatedTable(TableName source, TableName target, List<Column> columns, 
             refusal = "no primary key or unique key: a row cannot be found again";
         } else if (t.spool()) {
             refusal = "a shard waiting for a group DDL: its rows are written to a spool first";
-        } else if (!t.extra().names().isEmpty()) {
-            refusal = "extract columns fill target columns the source row lacks";
         }
         for (int k = 0; k < identity.length && refusal == null; k++) {
             key[k] = -1;
@@ -45,7 +46,7 @@ record ValidatedTable(TableName source, TableName target, List<Column> columns, 
                 refusal = "its key has a generated column";
             }
         }
-        return new ValidatedTable(t.source(), t.target(), List.copyOf(cols), image, key, refusal);
+        return new ValidatedTable(t.source(), t.target(), List.copyOf(cols), image, key, refusal, t.extra());
     }
 
     /** The compared columns' values of a row image. */

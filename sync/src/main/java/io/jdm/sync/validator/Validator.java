@@ -451,6 +451,7 @@ public final class Validator implements CommitListener, AutoCloseable {
             sql.append(one ? "" : ")");
         }
         sql.append(')');
+        t.extra().appendConditions(sql); // the shard's rows of a merged table
         Object[][] found = new Object[batch.size()][];
         // a row read back is matched by its key's text (the same Java values), else by comparing values
         // (a key the target gives in another form), so a batch is not compared row against row
