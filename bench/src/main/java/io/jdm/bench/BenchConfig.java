@@ -28,12 +28,14 @@ import java.util.Objects;
  * @param runner how jdm's dump, load, verify and backlog sync samples run: each a whole jdm process
  *        started by the launcher as a user starts it (the figure), or units inside this JVM (a
  *        profiling aid only, and the report's title says so)
+ * @param targetDelay held each way between every tool and the target (a {@link LatencyProxy}), for a
+ *        target across a network; zero: none
  */
 public record BenchConfig(String name, String database, int tables, long rowsPerTable, ConnectionSpec source,
                           ConnectionSpec target, WorkloadKind workload, KeyDistribution keys, int workloadThreads,
                           int warmUpRuns, Duration warmUp, Duration duration, int repetitions, boolean peers,
                           DumpSweep dump, LoadSweep load, SyncSweep sync, VerifySweep verify, RunSweep run,
-                          Path output, Runner runner) {
+                          Path output, Runner runner, Duration targetDelay) {
 
     /** How jdm's samples run. */
     public enum Runner { PROCESS, IN_JVM }
@@ -121,17 +123,17 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
 
     public BenchConfig withOutput(Path dir) {
         return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
-                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, run, dir, runner);
+                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, run, dir, runner, targetDelay);
     }
 
     public BenchConfig withServers(ConnectionSpec src, ConnectionSpec tgt) {
         return new BenchConfig(name, database, tables, rowsPerTable, src, tgt, workload, keys, workloadThreads,
-                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, run, output, runner);
+                warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, run, output, runner, targetDelay);
     }
 
     public BenchConfig withPeers(boolean on) {
         return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
-                warmUpRuns, warmUp, duration, repetitions, on, dump, load, sync, verify, run, output, runner);
+                warmUpRuns, warmUp, duration, repetitions, on, dump, load, sync, verify, run, output, runner, targetDelay);
     }
 
     @Override

@@ -79,13 +79,17 @@ final class BenchConfigParser {
             out = base.resolve(out);
         }
         BenchConfig.Runner runner = root.choice("runner", BenchConfig.Runner.PROCESS, Section.names(BenchConfig.Runner.values()));
+        Duration targetDelay = root.duration("target-delay", Duration.ZERO);
+        if (targetDelay.compareTo(Duration.ofSeconds(1)) > 0) {
+            root.problem("target-delay", "must be at most 1s (held each way), got " + root.shown("target-delay"));
+        }
         root.finish();
         if (dump == null && load == null && sync == null && verify == null && run == null) {
             root.problem("sweeps", "must name at least one of dump, load, run, sync, verify");
             return null;
         }
         return new BenchConfig(name, db, tables, rows, source, target, workload, keys, threads, warmRuns, warmUp,
-                duration, reps, peers, dump, load, sync, verify, run, out, runner);
+                duration, reps, peers, dump, load, sync, verify, run, out, runner, targetDelay);
     }
 
     private static DumpSweep dump(Section s) {

@@ -41,10 +41,21 @@ public final class BenchRunner {
             source = source != null ? source : spec(pair.source());
             target = target != null ? target : spec(pair.target());
         }
+        LatencyProxy proxy = null;
+        if (!cfg.targetDelay().isZero()) {
+            proxy = LatencyProxy.start(target.host(), target.port(), cfg.targetDelay());
+            out.println("jdm bench: the target " + target.address() + " behind a proxy holding each way "
+                    + cfg.targetDelay().toMillis() + " ms, on 127.0.0.1:" + proxy.port());
+            target = new ConnectionSpec("127.0.0.1", proxy.port(), target.user(), target.password(),
+                    target.session(), target.tls(), target.connectTimeoutSeconds(), target.rsaKey());
+        }
         Path work = Files.createTempDirectory("jdm-bench-");
         try {
             return measure(source, target, work);
         } finally {
+            if (proxy != null) {
+                proxy.close();
+            }
             Tools.deleteTree(work);
             if (pair != null) {
                 pair.closeQuietly();
