@@ -11,6 +11,10 @@ import io.jdm.common.jdbc.DataSources;
 import io.jdm.sync.validator.ValidatorStore;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,8 +77,17 @@ final class ValidationCommand implements Callable<Integer> {
             description = "Start validating the rows the task's sync commits from now on (a stopped validator "
                     + "starts again in the mode it had).")
     static final class Start implements Callable<Integer> {
+        private static final DateTimeFormatter START_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd[ ]['T']HH:mm:ss");
+
         @Mixin
         BinlogCommand.TaskOptions options = new BinlogCommand.TaskOptions();
+
+        @Option(names = "--start-time", paramLabel = "'YYYY-MM-DD HH:MM:SS'",
+                description = "Compare only the changes the source logged at or after this time (this machine's "
+                        + "time zone; DM's 2006-01-02T15:04:05 form too). The validator follows the sync: changes "
+                        + "the sync applied before this command are not compared, whatever the time (jdm verify "
+                        + "compares the tables).")
+        String startTime;
 
         @Option(names = "--mode", paramLabel = "full|fast",
                 description = "full compares every column, fast only that the row exists (default: the task "
@@ -87,6 +100,7 @@ final class ValidationCommand implements Callable<Integer> {
             if (mode != null && !mode.equals("full") && !mode.equals("fast")) {
                 throw new UsageError("validation start: --mode must be full or fast, got " + mode);
             }
+            Long startMillis = startMillis();
             List<String> started = onTarget(task, "start", (c, store) -> {
                 store.ensure(c);
                 List<String> ids = new ArrayList<>();
@@ -94,12 +108,29 @@ final class ValidationCommand implements Callable<Integer> {
                     ValidatorStore.State s = store.state(c, id);
                     String m = s != null ? s.mode() : mode != null ? mode : fileMode(task, id);
                     store.setStage(c, id, m, ValidatorStore.RUNNING, "");
+                    store.setStartTime(c, id, startMillis);
                     ids.add(id + " (" + m + ")");
                 }
                 return ids;
             });
             return print(result(true, "validation started for " + String.join(", ", started)
+                    + (startMillis == null ? "" : ", for changes the source logged at or after " + startTime.strip()
+                    + " that the sync commits from now on")
                     + "; a running task follows within check-interval"));
+        }
+
+        /** {@code --start-time} in this machine's time zone, as ms since 1970; null without it. */
+        private Long startMillis() {
+            if (startTime == null) {
+                return null;
+            }
+            try {
+                return LocalDateTime.parse(startTime.strip(), START_TIME).atZone(ZoneId.systemDefault()).toInstant()
+                        .toEpochMilli();
+            } catch (DateTimeParseException e) {
+                throw new UsageError("validation start: --start-time must be 'YYYY-MM-DD HH:MM:SS' or "
+                        + "YYYY-MM-DDTHH:MM:SS, got " + startTime);
+            }
         }
 
         private static String fileMode(TaskConfig task, String id) {

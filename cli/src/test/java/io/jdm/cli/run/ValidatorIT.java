@@ -183,6 +183,45 @@ class ValidatorIT {
         assertNull(run.failure(), "task failed: " + run.failure());
     }
 
+    /**
+     * {@code validation start --start-time}: a change the source logged before that time is not
+     * compared, one logged after it is.
+     */
+    @Test
+    void startTimeLeavesOutChangesLoggedBeforeIt() throws Exception {
+        fresh();
+        Path task = task();
+        BackgroundTask run = started(task);
+        try {
+            awaitStatus(task, s -> s.path("stage").asText().equals("Running"));
+            jdm(0, "validation", "stop", task.toString());
+            awaitStatus(task, s -> s.path("stage").asText().equals("Stopped"));
+            java.time.LocalDateTime at = java.time.LocalDateTime.now().plusSeconds(8).withNano(0);
+            jdm(0, "validation", "start", "--start-time", at.toString().replace('T', ' '), task.toString());
+            JsonNode v = awaitStatus(task, s -> s.path("stage").asText().equals("Running"));
+            Thread.sleep(1500); // the running validator reads its start time with its stage, every check-interval
+            org.junit.jupiter.api.Assumptions.assumeTrue(java.time.LocalDateTime.now().isBefore(at.minusSeconds(2)),
+                    "this machine took too long to get here for the test to mean anything");
+            String before = v.path("processedRowsStatus").asText();
+            source.execute("INSERT INTO " + DB + ".t1 (id, name) VALUES (8, 'h')");
+            awaitRow(8);
+            while (java.time.LocalDateTime.now().isBefore(at.plusSeconds(1))) {
+                Thread.sleep(100);
+            }
+            source.execute("INSERT INTO " + DB + ".t1 (id, name) VALUES (9, 'i')");
+            awaitRow(9);
+            String[] n = before.replace("insert/update/delete: ", "").split("/");
+            String after = "insert/update/delete: " + (Integer.parseInt(n[0]) + 1) + "/" + n[1] + "/" + n[2];
+            awaitStatus(task, s -> s.path("processedRowsStatus").asText().equals(after));
+            Thread.sleep(2500); // two validate-intervals: row 8 would have been counted by now
+            assertEquals(after, status(task).path("processedRowsStatus").asText(), "only row 9 is compared");
+        } finally {
+            run.stop(Duration.ofSeconds(60));
+        }
+        assertNull(run.failure(), "task failed: " + run.failure());
+        jdm(2, "validation", "start", "--start-time", "yesterday", task().toString());
+    }
+
     /** In fast mode only a row's existence is checked: the same changed row is no error. */
     @Test
     void fastModeChecksOnlyThatTheRowExists() throws Exception {

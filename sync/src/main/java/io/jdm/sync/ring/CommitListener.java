@@ -7,8 +7,11 @@ package io.jdm.sync.ring;
  */
 @FunctionalInterface
 public interface CommitListener {
-    CommitListener NONE = (kind, table, before, after) -> { };
+    CommitListener NONE = (kind, table, before, after, eventMillis) -> { };
 
-    /** {@code before} is null for an INSERT, {@code after} for a DELETE. */
-    void committed(RowChange.Kind kind, TableInfo table, Object[] before, Object[] after);
+    /**
+     * {@code before} is null for an INSERT, {@code after} for a DELETE; {@code eventMillis} is when
+     * the source logged the change (its binlog event's time).
+     */
+    void committed(RowChange.Kind kind, TableInfo table, Object[] before, Object[] after, long eventMillis);
 }

@@ -62,6 +62,8 @@ public final class Validator implements CommitListener, AutoCloseable {
     private final ValidatorStore store;
     private final Supplier<BinlogPosition> checkpoint;
     /** Where validation is to be complete (jdm validation update), as saved; null when none. */
+    /** jdm validation start --start-time: changes the source logged before it are not compared. */
+    private volatile long startMillis = Long.MIN_VALUE;
     private volatile String cutoverPos;
     private volatile String cutoverGtid;
     private final ConcurrentHashMap<String, Entry> pending = new ConcurrentHashMap<>();
@@ -229,8 +231,8 @@ public final class Validator implements CommitListener, AutoCloseable {
     }
 
     @Override
-    public void committed(RowChange.Kind kind, TableInfo info, Object[] before, Object[] after) {
-        if (!running) {
+    public void committed(RowChange.Kind kind, TableInfo info, Object[] before, Object[] after, long eventMillis) {
+        if (!running || eventMillis < startMillis) {
             return;
         }
         ValidatedTable t = table(info);
@@ -332,6 +334,7 @@ public final class Validator implements CommitListener, AutoCloseable {
                 errorCounts = store.errorCounts(c).getOrDefault(source, new long[3]);
                 cutoverPos = s.cutoverPos();
                 cutoverGtid = s.cutoverGtid();
+                startMillis = s.startMillis() == null ? Long.MIN_VALUE : s.startMillis();
             }
             boolean wanted = s != null && ValidatorStore.RUNNING.equals(s.stage());
             if (wanted && !running) {

@@ -62,6 +62,8 @@ public final class ValidatorStore {
         // where validation is to be complete (jdm validation update), kept until the sync passes it
         MetaColumns.addIfMissing(c, state, "cutover_pos", "VARCHAR(255) NULL");
         MetaColumns.addIfMissing(c, state, "cutover_gtid", "TEXT NULL");
+        // jdm validation start --start-time: changes the source logged before it are not compared (ms since 1970)
+        MetaColumns.addIfMissing(c, state, "start_time", "BIGINT NULL");
         MetaTable.create(c, pending, "id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, source VARCHAR(128) NOT NULL, "
                 + "schema_name VARCHAR(64) NOT NULL, table_name VARCHAR(64) NOT NULL, row_pk VARCHAR(500) NOT NULL, "
                 + "data LONGTEXT NOT NULL, KEY idx_source (source)");
@@ -81,8 +83,11 @@ public final class ValidatorStore {
     }
 
     /** A source's validator as saved: its mode, stage, why it stopped, and its counters. */
+    /**
+     * @param startMillis changes the source logged before this time are not compared (ms since 1970), or null
+     */
     public record State(String source, String mode, String stage, String message, String position,
-                        long[] processed, long[] pendingRows, String cutoverPos, String cutoverGtid) {
+                        long[] processed, long[] pendingRows, String cutoverPos, String cutoverGtid, Long startMillis) {
     }
 
     /** The source's state, or null when validation never ran for it (or the tables do not exist). */
@@ -102,12 +107,16 @@ public final class ValidatorStore {
              ResultSet rs = st.executeQuery("SELECT * FROM " + state.quoted() + " ORDER BY source")) {
             // a table from before the cutover columns has none until a validator starts (ensure)
             boolean cutover = hasColumn(rs, "cutover_pos");
+            boolean startTime = hasColumn(rs, "start_time");
             while (rs.next()) {
+                long start = startTime ? rs.getLong("start_time") : 0;
+                Long startMillis = startTime && !rs.wasNull() ? start : null;
                 out.add(new State(rs.getString("source"), rs.getString("mode"), rs.getString("stage"),
                         rs.getString("message"), rs.getString("position"),
                         new long[] {rs.getLong("procd_ins"), rs.getLong("procd_upd"), rs.getLong("procd_del")},
                         new long[] {rs.getLong("pending_ins"), rs.getLong("pending_upd"), rs.getLong("pending_del")},
-                        cutover ? rs.getString("cutover_pos") : null, cutover ? rs.getString("cutover_gtid") : null));
+                        cutover ? rs.getString("cutover_pos") : null, cutover ? rs.getString("cutover_gtid") : null,
+                        startMillis));
             }
         } catch (SQLException e) {
             if (!missing(e)) {
@@ -150,6 +159,19 @@ public final class ValidatorStore {
             ps.setString(2, mode);
             ps.setString(3, stage);
             ps.setString(4, message);
+            ps.executeUpdate();
+        }
+    }
+
+    /** Sets (or, null, clears) the time before which the source's changes are not compared. */
+    public void setStartTime(Connection c, String source, Long millis) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE " + state.quoted() + " SET start_time = ? WHERE source = ?")) {
+            if (millis == null) {
+                ps.setNull(1, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(1, millis);
+            }
+            ps.setString(2, source);
             ps.executeUpdate();
         }
     }

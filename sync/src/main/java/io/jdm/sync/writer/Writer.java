@@ -205,7 +205,7 @@ public final class Writer implements EventHandler<RingSlot> {
         counters.committed(lastEventMillis);
         counters.lastCommitWallMillis.set(System.currentTimeMillis());
         for (Pending p : batch) {
-            s.committed().committed(p.kind(), p.table(), p.before(), p.after());
+            s.committed().committed(p.kind(), p.table(), p.before(), p.after(), p.eventMillis());
         }
         batch.clear();
         positions.clear();
