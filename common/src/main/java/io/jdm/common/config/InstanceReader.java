@@ -33,7 +33,7 @@ final class InstanceReader {
     }
 
     List<MySqlInstance> readAll(Section root) {
-        String key = "mysql-instances";
+        String key = TaskRootKeys.MYSQL_INSTANCES.name();
         List<MySqlInstance> all = root.list(key, this::instance);
         if (!root.has(key)) {
             root.problem(key, "required");

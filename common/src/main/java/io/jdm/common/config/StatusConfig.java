@@ -14,7 +14,7 @@ import java.util.Optional;
  * @param token {@link Secret#EMPTY} when none is configured
  */
 public record StatusConfig(String addr, Secret token, Optional<StatusTls> tls) {
-    public static final String DEFAULT_ADDR = "127.0.0.1:8261";
+    public static final String DEFAULT_ADDR = TaskRootKeys.STATUS_ADDR.def();
 
     public StatusConfig {
         Objects.requireNonNull(addr, "addr");

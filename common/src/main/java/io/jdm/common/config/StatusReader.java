@@ -34,6 +34,10 @@ final class StatusReader {
     /** RFC 6750's token characters are fewer; any visible ASCII travels in a header unchanged. */
     private static final Pattern VISIBLE_ASCII = Pattern.compile("[\\x21-\\x7e]+");
     private static final String MAKE_ONE = "openssl rand -hex 32 makes one";
+    private static final String TOKEN = TaskRootKeys.STATUS_TOKEN.name();
+    private static final String TOKEN_FILE = TaskRootKeys.STATUS_TOKEN_FILE.name();
+    private static final String TLS_CERT = TaskRootKeys.STATUS_TLS_CERT.name();
+    private static final String TLS_KEY = TaskRootKeys.STATUS_TLS_KEY.name();
 
     private final Section root;
 
@@ -43,76 +47,78 @@ final class StatusReader {
 
     static StatusConfig read(Section root) {
         StatusReader r = new StatusReader(root);
-        return new StatusConfig(r.addr(), r.token(), r.tls());
+        return new StatusConfig(TaskRootKeys.STATUS_ADDR.read(root), r.token(), r.tls());
     }
 
-    private String addr() {
-        Optional<String> v = root.optionalMatching("status-addr", HOST_PORT, "be host:port");
+    /** The reader of {@link TaskRootKeys#STATUS_ADDR}: host:port with a port in 1..65535. */
+    static String addr(Section root, TaskKey<String> k) {
+        String key = k.name();
+        Optional<String> v = root.optionalMatching(key, HOST_PORT, "be host:port");
         if (v.isPresent()) {
             Matcher m = HOST_PORT.matcher(v.get());
             int port = m.matches() ? Integer.parseInt(m.group(1)) : 0;
             if (port < 1 || port > 65535) {
-                root.problem("status-addr", "port must be 1..65535, got " + root.shown("status-addr"));
+                root.problem(key, "port must be 1..65535, got " + root.shown(key));
             }
         }
-        return v.orElse(StatusConfig.DEFAULT_ADDR);
+        return v.orElse(k.def());
     }
 
     private Secret token() {
-        boolean inline = root.has("status-token");
-        boolean file = root.has("status-token-file");
+        boolean inline = root.has(TOKEN);
+        boolean file = root.has(TOKEN_FILE);
         if (inline && file) {
-            root.problem("status-token-file", "set status-token or status-token-file, not both");
+            root.problem(TOKEN_FILE, "set status-token or status-token-file, not both");
             return Secret.EMPTY;
         }
         return inline ? fromEnvironment() : file ? fromFile() : Secret.EMPTY;
     }
 
     private Secret fromEnvironment() {
-        Matcher written = ONE_VARIABLE.matcher(root.written("status-token"));
+        Matcher written = ONE_VARIABLE.matcher(root.written(TOKEN));
         if (!written.matches()) {
-            root.problem("status-token", "must be one environment variable, as \"${JDM_STATUS_TOKEN}\", or use "
+            root.problem(TOKEN, "must be one environment variable, as \"${JDM_STATUS_TOKEN}\", or use "
                     + "status-token-file: a token written in the task file is read by whoever reads the file");
             return Secret.EMPTY;
         }
-        Secret value = root.secret("status-token");
+        Secret value = root.secret(TOKEN);
         if (root.ctx().env().apply(written.group(1)) == null) {
             return Secret.EMPTY; // the substitution said so: the variable is not set
         }
-        return checked("status-token", value.reveal(), "");
+        return checked(TOKEN, value.reveal(), "");
     }
 
     /** The file's text without surrounding white space (the newline an editor or echo leaves). */
     private Secret fromFile() {
-        Optional<byte[]> bytes = readFile("status-token-file");
+        Optional<byte[]> bytes = readFile(TOKEN_FILE);
         if (bytes.isEmpty()) {
             return Secret.EMPTY;
         }
-        String what = "the token in " + root.shown("status-token-file") + " ";
+        String what = "the token in " + root.shown(TOKEN_FILE) + " ";
         try {
             String text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes.get())).toString();
-            return checked("status-token-file", text.strip(), what);
+            return checked(TOKEN_FILE, text.strip(), what);
         } catch (CharacterCodingException e) {
-            root.problem("status-token-file", what + "must be printable ASCII without spaces (" + MAKE_ONE + ")");
+            root.problem(TOKEN_FILE, what + "must be printable ASCII without spaces (" + MAKE_ONE + ")");
             return Secret.EMPTY;
         }
     }
 
     /** Certificate and key, set together, read and checked here; the key is never shown. */
     private Optional<StatusTls> tls() {
-        boolean cert = root.has("status-tls-cert");
-        boolean key = root.has("status-tls-key");
+        boolean cert = root.has(TLS_CERT);
+        boolean key = root.has(TLS_KEY);
         if (cert != key) {
-            root.problem(cert ? "status-tls-key" : "status-tls-cert", "status-tls-cert and status-tls-key must be "
+            root.problem(cert ? TLS_KEY : TLS_CERT, "status-tls-cert and status-tls-key must be "
                     + "set together");
             return Optional.empty();
         }
         if (!cert) {
             return Optional.empty();
         }
-        Optional<List<X509Certificate>> chain = readFile("status-tls-cert").flatMap(b -> pem("status-tls-cert",
+        Optional<List<X509Certificate>> chain = readFile(TLS_CERT).flatMap(b -> pem(TLS_CERT,
                 b, Pem::certificates));
-        Optional<PrivateKey> privateKey = readFile("status-tls-key").flatMap(b -> pem("status-tls-key", b,
+        Optional<PrivateKey> privateKey = readFile(TLS_KEY).flatMap(b -> pem(TLS_KEY, b,
                 Pem::privateKey));
         if (chain.isEmpty() || privateKey.isEmpty()) {
             return Optional.empty();
@@ -120,8 +126,8 @@ final class StatusReader {
         try {
             Tls.of(List.of(), chain.get(), privateKey.get()); // checks that the key signs for the certificate
         } catch (IllegalArgumentException e) {
-            root.problem("status-tls-key", root.shown("status-tls-key") + " is not the key of the certificate in "
-                    + root.shown("status-tls-cert"));
+            root.problem(TLS_KEY, root.shown(TLS_KEY) + " is not the key of the certificate in "
+                    + root.shown(TLS_CERT));
             return Optional.empty();
         }
         return Optional.of(new StatusTls(chain.get(), privateKey.get()));

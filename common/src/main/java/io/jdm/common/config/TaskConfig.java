@@ -35,9 +35,9 @@ public record TaskConfig(String name, TaskMode taskMode, String metaSchema, Stat
                          ShardMode shardMode, List<String> runSourceIds) {
     /** The config name used by instances that name none. */
     public static final String GLOBAL = "global";
-    public static final String DEFAULT_META_SCHEMA = "jdm_meta";
+    public static final String DEFAULT_META_SCHEMA = TaskRootKeys.META_SCHEMA.def();
     /** DM follows gh-ost and pt-online-schema-change shadow tables unless online-ddl is false. */
-    public static final boolean DEFAULT_ONLINE_DDL = true;
+    public static final boolean DEFAULT_ONLINE_DDL = TaskRootKeys.ONLINE_DDL.def();
     public static final String DEFAULT_STATUS_ADDR = StatusConfig.DEFAULT_ADDR;
 
     public TaskConfig {

@@ -5,11 +5,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
- * One key of a unit section of the task file ({@code mydumpers:}, {@code loaders:}, {@code syncers:},
- * {@code validators:}), declared once: its name, type, default, range, DM's default and what it
- * does. The reader ({@link #read}), the records' defaults and limits, the validation messages and the
+ * One key of the task file's top level or of a unit section ({@code mydumpers:}, {@code loaders:},
+ * {@code syncers:}, {@code validators:}), declared once: its name, type, default, range, DM's default
+ * and what it does. The reader ({@link #read}), the records' defaults and limits, the validation messages and the
  * key reference of {@code docs/task-file.md} ({@link TaskKeys#render()}) all come from here.
  *
  * @param <T> the value read
@@ -17,6 +18,8 @@ import java.util.Objects;
 public final class TaskKey<T> {
     /** One limit for every thread count of a task file (threads, pool-size, worker-count and their aliases). */
     static final int MAX_THREADS = 1024;
+    /** The section name of the task file's own keys ({@link TaskRootKeys}). */
+    public static final String TOP_LEVEL = "(top level)";
 
     /** How a key's value is read from its section, with the declaration's default and range. */
     @FunctionalInterface
@@ -35,9 +38,10 @@ public final class TaskKey<T> {
     private final String dmDefault;
     private final String description;
     private final Reader<T> reader;
+    private final boolean nested;
 
     private TaskKey(Declarer d, String name, String type, T def, String defText, long min, long max, String range,
-                    String dmDefault, String description, Reader<T> reader) {
+                    String dmDefault, String description, Reader<T> reader, boolean nested) {
         this.section = d.section;
         this.name = name;
         this.type = type;
@@ -49,6 +53,7 @@ public final class TaskKey<T> {
         this.dmDefault = dmDefault;
         this.description = description;
         this.reader = reader;
+        this.nested = nested;
     }
 
     /** The declarations of one section, in the order the section reads them. */
@@ -128,6 +133,16 @@ public final class TaskKey<T> {
         return type.equals(Declarer.IGNORED);
     }
 
+    /** Refused when set to anything but DM's empty value (a DM feature jdm lacks). */
+    public boolean refused() {
+        return type.equals(Declarer.REFUSED);
+    }
+
+    /** A mapping or list of rules with a reader and a reference of its own; declared here by name only. */
+    public boolean nested() {
+        return nested;
+    }
+
     private void requireRange() {
         if (min > max) {
             throw new IllegalStateException(section + "." + name + " has no numeric range");
@@ -136,12 +151,15 @@ public final class TaskKey<T> {
 
     @Override
     public String toString() {
-        return section + ".*." + name;
+        return section.equals(TOP_LEVEL) ? name : section + ".*." + name;
     }
 
     /** Declares the keys of one section, remembering them in order for {@link #declared()}. */
     static final class Declarer {
         static final String IGNORED = "ignored";
+        static final String REFUSED = "refused";
+        /** The default column of a key the task file must set. */
+        static final String REQUIRED = "required";
         /** DM's default column for a key DM does not have. */
         static final String NOT_IN_DM = "—";
 
@@ -197,11 +215,23 @@ public final class TaskKey<T> {
             return add(name, "duration", def, goText(def), 1, 0, range, dm, description, reader);
         }
 
+        /** One of {@code names}; {@code def} null means required. */
         <E> TaskKey<E> choice(String name, E def, Map<String, E> names, String dm, String description) {
-            String defText = names.entrySet().stream().filter(e -> e.getValue().equals(def))
+            String defText = def == null ? REQUIRED : names.entrySet().stream().filter(e -> e.getValue().equals(def))
                     .map(Map.Entry::getKey).findFirst().orElseThrow();
             return add(name, "one of " + String.join(", ", names.keySet()), def, defText, 1, 0, "", dm,
                     description, (s, k) -> s.choice(k.name, k.def, names));
+        }
+
+        /**
+         * Text that must match {@code rule}; {@code def} null means required. {@code because}, when not
+         * empty, follows the rule in the message.
+         */
+        TaskKey<String> matching(String name, String def, Pattern rule, String because, String dm,
+                                 String description) {
+            String ruleText = "match " + rule.pattern() + (because.isEmpty() ? "" : " (" + because + ")");
+            return add(name, "text", def, def == null ? REQUIRED : def, 1, 0, rule.pattern(), dm, description,
+                    (s, k) -> s.matching(k.name, rule, ruleText, k.def));
         }
 
         /** A key whose type, default and rule are its reader's own. */
@@ -218,10 +248,32 @@ public final class TaskKey<T> {
             });
         }
 
+        /**
+         * A DM key jdm refuses: set to anything but DM's empty value (which dmctl's get-task writes back)
+         * means a problem that gives {@code reason}.
+         */
+        TaskKey<Void> refused(String name, String reason) {
+            return add(name, REFUSED, null, "", 1, 0, "", "", reason, (s, k) -> {
+                s.unsupportedUnlessEmpty(k.name, k.description);
+                return null;
+            });
+        }
+
+        /** A mapping or list of rules, read and described elsewhere; {@code type} says which. */
+        TaskKey<Void> nested(String name, String type, String description) {
+            return add(name, type, null, "", 1, 0, "", "", description, null, true);
+        }
+
         private <V> TaskKey<V> add(String name, String type, V def, String defText, long min, long max, String range,
                                    String dm, String description, Reader<V> reader) {
+            return add(name, type, def, defText, min, max, range, dm, description, reader, false);
+        }
+
+        private <V> TaskKey<V> add(String name, String type, V def, String defText, long min, long max, String range,
+                                   String dm, String description, Reader<V> reader, boolean nested) {
             Objects.requireNonNull(description, "description");
-            TaskKey<V> k = new TaskKey<>(this, name, type, def, defText, min, max, range, dm, description, reader);
+            TaskKey<V> k = new TaskKey<>(this, name, type, def, defText, min, max, range, dm, description, reader,
+                    nested);
             keys.add(k);
             return k;
         }
