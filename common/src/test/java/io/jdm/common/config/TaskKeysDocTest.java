@@ -31,6 +31,8 @@ class TaskKeysDocTest {
     /** A key of a section entry in conf/: four spaces in, possibly commented out. */
     private static final Pattern ENTRY_KEY = Pattern.compile("^    (?:# ?)?([a-z][a-z0-9-]*):(?:\\s|$)");
     private static final Pattern TOP_KEY = Pattern.compile("^([a-z][a-z0-9-]*):");
+    /** A top-level key in conf/, possibly commented out ({@code collation_compatible} has DM's underscore). */
+    private static final Pattern ROOT_KEY = Pattern.compile("^(?:# ?)?([a-z][a-z0-9_-]*):(?:\\s|$)");
 
     @Test
     void readersReadTheDeclaredKeys() {
@@ -38,6 +40,16 @@ class TaskKeysDocTest {
         assertReads(LoaderKeys.ALL, s -> UnitReaders.loader(s, Optional.empty()));
         assertReads(SyncerKeys.ALL, UnitReaders::syncer);
         assertReads(ValidatorKeys.ALL, UnitReaders::validator);
+    }
+
+    /** An empty task file is full of problems, and the task reader still reads every top-level key. */
+    @Test
+    void taskReaderReadsTheDeclaredTopLevelKeys() {
+        ReadContext ctx = ReadContext.forTask(new ArrayList<>(), new ArrayList<>(), "test", Path.of("."), v -> null);
+        Section root = Section.document("{}", ctx).orElseThrow();
+        TaskReader.read(root, SourceFiles.NONE);
+        assertEquals(List.copyOf(names(TaskRootKeys.ALL)), List.copyOf(root.keysRead()),
+                "top-level keys read vs keys declared, in order");
     }
 
     private static void assertReads(List<TaskKey<?>> declared, Function<Section, ?> reader) {
@@ -83,7 +95,8 @@ class TaskKeysDocTest {
     void taskAllShowsEveryDeclaredKey() throws IOException {
         Map<String, Set<String>> shown = confKeys(repoRoot().resolve("conf/task-all.yaml"));
         List<String> missing = new ArrayList<>();
-        TaskKeys.sections().forEach((section, keys) -> keys.stream().filter(k -> !k.ignored())
+        TaskKeys.sections().forEach((section, keys) -> keys.stream()
+                .filter(k -> !k.ignored() && !k.refused() && !k.nested())
                 .filter(k -> !shown.getOrDefault(section, Set.of()).contains(k.name()))
                 .forEach(k -> missing.add(k.toString())));
         assertEquals(List.of(), missing, "declared keys that conf/task-all.yaml does not show (commented out is fine)");
@@ -102,11 +115,15 @@ class TaskKeysDocTest {
         assertEquals(List.of(), undeclared, "keys of the conf/ examples that no declaration names");
     }
 
-    /** Unit section → the keys its entries show, commented out or not. */
+    /** Unit section (or the top level) → the keys its entries show, commented out or not. */
     private static Map<String, Set<String>> confKeys(Path file) throws IOException {
         Map<String, Set<String>> out = new java.util.LinkedHashMap<>();
         String section = null;
         for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+            Matcher root = ROOT_KEY.matcher(line);
+            if (root.find()) {
+                out.computeIfAbsent(TaskKey.TOP_LEVEL, s -> new LinkedHashSet<>()).add(root.group(1));
+            }
             Matcher top = TOP_KEY.matcher(line);
             if (top.find()) {
                 section = TaskKeys.sections().containsKey(top.group(1)) ? top.group(1) : null;
