@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 public final class TestServers {
     private static final Logger LOG = LoggerFactory.getLogger(TestServers.class);
     private static ServerPair shared;
+    private static SqlServer second;
 
     private TestServers() {
     }
@@ -51,6 +52,21 @@ public final class TestServers {
     public static ServerFlavor targetFlavor() {
         String[] parts = selection().split(":");
         return flavor(parts[parts.length - 1]);
+    }
+
+    /**
+     * A second source of the shared source's flavour, for the tests whose task has two sources (shards
+     * of one merged table on two servers), shared by them in this JVM: started on first use, stopped
+     * by a shutdown hook. Each test keeps to its own databases on it.
+     */
+    public static synchronized SqlServer secondSource() {
+        if (second == null) {
+            SqlServer s = startSource("it-source2", ServerProfile.SOURCE);
+            second = s;
+            Runtime.getRuntime().addShutdownHook(new Thread(s::close, "jdm-embedded-shutdown-2"));
+            LOG.info("test servers: second source {}", s);
+        }
+        return second;
     }
 
     /** Starts another server of the shared source's flavour (a second shard source, a replica). */

@@ -11,8 +11,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.cli.Jdm;
 import io.jdm.common.config.TaskConfig;
 import io.jdm.common.config.TaskConfigLoader;
-import io.jdm.embedded.EmbeddedMariaDb;
-import io.jdm.embedded.ServerProfile;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.io.ByteArrayOutputStream;
@@ -28,7 +26,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ExtractColumnsIT {
     private static SqlServer source1;
-    private static EmbeddedMariaDb source2;
+    private static SqlServer source2;
     private static SqlServer target;
 
     @TempDir
@@ -58,14 +55,7 @@ class ExtractColumnsIT {
     static void servers() {
         source1 = TestServers.shared().source();
         target = TestServers.shared().target();
-        source2 = EmbeddedMariaDb.start("extract-source2", ServerProfile.SOURCE);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (source2 != null) {
-            source2.close();
-        }
+        source2 = TestServers.secondSource();
     }
 
     @ParameterizedTest
@@ -161,21 +151,9 @@ class ExtractColumnsIT {
 
     /** {@code jdm validation status}'s validators by source id. */
     private static Map<String, JsonNode> validators(Path taskFile) {
-        PrintStream old = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            Jdm.execute("validation", "status", taskFile.toString());
-        } finally {
-            System.setOut(old);
-        }
         Map<String, JsonNode> by = new TreeMap<>();
-        try {
-            new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8)).path("validators")
-                    .forEach(v -> by.put(v.path("source").asText(), v));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        InProcess.json("validation", "status", taskFile.toString()).path("validators")
+                .forEach(v -> by.put(v.path("source").asText(), v));
         return by;
     }
 

@@ -1,24 +1,17 @@
 package io.jdm.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.jdm.common.config.TaskConfigLoader;
-import io.jdm.embedded.EmbeddedMariaDb;
-import io.jdm.embedded.ServerProfile;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,8 +33,9 @@ class SequenceSafeModeIT {
     private static final String SRC = "sequence_safe_mode_test";
     private static final String DST = "sequence_safe_mode_target";
     private static final String META = "jdm_meta_ssm";
+    private static final String CASE = "dm-sequence-safe-mode";
     private static SqlServer source1;
-    private static EmbeddedMariaDb source2;
+    private static SqlServer source2;
     private static SqlServer target;
 
     @TempDir
@@ -51,35 +45,28 @@ class SequenceSafeModeIT {
     static void servers() {
         source1 = TestServers.shared().source();
         target = TestServers.shared().target();
-        source2 = EmbeddedMariaDb.start("ssm-source2", ServerProfile.SOURCE);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (source2 != null) {
-            source2.close();
-        }
+        source2 = TestServers.secondSource();
     }
 
     @Test
     void shardsMergedWithTheirNamesKeepThemThroughGroupDdlsAndARestart() throws Exception {
         target.execute("DROP DATABASE IF EXISTS " + DST, "DROP DATABASE IF EXISTS " + META);
-        source1.execute(script("db1.prepare.sql"));
-        source2.execute(script("db2.prepare.sql"));
+        source1.execute(InProcess.dmStatements(CASE, "db1.prepare.sql"));
+        source2.execute(InProcess.dmStatements(CASE, "db2.prepare.sql"));
         // as DM's run.sh creates it
         target.execute("create database if not exists " + DST, "create table " + DST + ".t_target (id bigint "
                 + "auto_increment, uid int, name varchar(80), c_table varchar(255), c_source varchar(255), primary key "
                 + "(id, c_table, c_source), unique key(uid)) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin");
         Path task = task();
 
-        BackgroundTask run = started(task);
+        BackgroundTask run = InProcess.started(task, "ssm-it");
         try {
             awaitMerged(run, "id, uid, name");
-            source1.execute(script("db1.increment.sql"));
-            source2.execute(script("db2.increment.sql"));
+            source1.execute(InProcess.dmStatements(CASE, "db1.increment.sql"));
+            source2.execute(InProcess.dmStatements(CASE, "db2.increment.sql"));
             awaitMerged(run, "id, uid, name, level, age");
             // the first source's shards add age2 and go on writing: their rows wait for the second's
-            source1.execute(script("db1.increment2.sql"));
+            source1.execute(InProcess.dmStatements(CASE, "db1.increment2.sql"));
             Thread.sleep(2000);
         } finally {
             run.stop(Duration.ofSeconds(60));
@@ -89,9 +76,9 @@ class SequenceSafeModeIT {
                 + "' AND TABLE_NAME = 't_target' AND COLUMN_NAME = 'age2'").equals(List.of("0")),
                 "the group DDL waits for the second source's shards");
 
-        run = started(task);
+        run = InProcess.started(task, "ssm-it");
         try {
-            source2.execute(script("db2.increment2.sql"));
+            source2.execute(InProcess.dmStatements(CASE, "db2.increment2.sql"));
             awaitMerged(run, "id, uid, name, level, age, age2");
         } finally {
             run.stop(Duration.ofSeconds(60));
@@ -141,24 +128,13 @@ class SequenceSafeModeIT {
         return String.join(", ", out);
     }
 
-    private static BackgroundTask started(Path task) throws Exception {
-        TaskRunner runner = new TaskRunner(new TaskConfigLoader().load(task), TaskRunner.Stages.FROM_TASK_MODE);
-        BackgroundTask run = BackgroundTask.start(runner, "ssm-it");
-        try {
-            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
-        } catch (AssertionError | RuntimeException e) {
-            run.stop(Duration.ofSeconds(60));
-            throw e;
-        }
-        return run;
-    }
 
     /**
      * DM's dm-task.yaml as it is, given this test's servers: the target's port, each source's
      * connection (DM takes them from its source files), a meta schema of its own and where to dump.
      */
     private Path task() throws IOException {
-        String dm = resource("dm-task.yaml");
+        String dm = InProcess.dmFile(CASE, "dm-task.yaml");
         String one = "    syncer-config-name: \"global\"\n";
         int first = dm.indexOf(one);
         int second = dm.indexOf(one, first + one.length());
@@ -176,20 +152,5 @@ class SequenceSafeModeIT {
         return "    from: {host: 127.0.0.1, port: " + s.port() + ", user: root, password: \"\"}\n";
     }
 
-    private static String resource(String file) throws IOException {
-        try (InputStream in = SequenceSafeModeIT.class.getResourceAsStream("/dm-sequence-safe-mode/" + file)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
 
-    /** One of DM's data files, statement by statement. */
-    private static String[] script(String file) throws IOException {
-        List<String> statements = new ArrayList<>();
-        for (String s : resource(file).split(";\n")) {
-            if (!s.isBlank()) {
-                statements.add(s.strip().replaceAll(";$", ""));
-            }
-        }
-        return statements.toArray(String[]::new);
-    }
 }

@@ -1,32 +1,20 @@
 package io.jdm.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jdm.cli.Jdm;
-import io.jdm.common.config.TaskConfigLoader;
-import io.jdm.embedded.EmbeddedMariaDb;
-import io.jdm.embedded.ServerProfile;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,9 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
 class ValidatorCheckpointIT {
     private static final String DB = "validator_checkpoint";
     private static final String META = "jdm_meta_vcp";
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CASE = "dm-validator-checkpoint";
     private static SqlServer source1;
-    private static EmbeddedMariaDb source2;
+    private static SqlServer source2;
     private static SqlServer target;
 
     @TempDir
@@ -58,24 +46,17 @@ class ValidatorCheckpointIT {
     static void servers() {
         source1 = TestServers.shared().source();
         target = TestServers.shared().target();
-        source2 = EmbeddedMariaDb.start("validator-cp-source2", ServerProfile.SOURCE);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (source2 != null) {
-            source2.close();
-        }
+        source2 = TestServers.secondSource();
     }
 
     @Test
     void eachSourcesPendingRowsAreSavedApartAndOutliveARestart() throws Exception {
         target.execute("DROP DATABASE IF EXISTS " + DB, "DROP DATABASE IF EXISTS " + META);
-        source1.execute(script("db1.prepare.sql"));
-        source2.execute(script("db2.prepare.sql"));
+        source1.execute(InProcess.dmStatements(CASE, "db1.prepare.sql"));
+        source2.execute(InProcess.dmStatements(CASE, "db2.prepare.sql"));
         Path task = task();
 
-        BackgroundTask run = started(task);
+        BackgroundTask run = InProcess.started(task, "validator-cp-it");
         try {
             // DM's SkipDML: the target gets rows 1 to 4 of t1_1 and t2_1 under other keys
             target.execute(skipBelowFive("t1_1"), skipBelowFive("t2_1"));
@@ -96,7 +77,7 @@ class ValidatorCheckpointIT {
         assertEquals(List.of("0"), target.rows("SELECT COUNT(*) FROM " + META + ".test_validator_error"));
 
         // a restart reads back what was saved
-        run = started(task);
+        run = InProcess.started(task, "validator-cp-it");
         try {
             awaitStatus(task, pending("1/1/0", "1/0/0"));
             // the rows DM's failpoint skipped, written by hand
@@ -146,25 +127,13 @@ class ValidatorCheckpointIT {
         return out;
     }
 
-    /** The task running in this process, its sync started on both sources. */
-    private static BackgroundTask started(Path task) throws Exception {
-        TaskRunner runner = new TaskRunner(new TaskConfigLoader().load(task), TaskRunner.Stages.FROM_TASK_MODE);
-        BackgroundTask run = BackgroundTask.start(runner, "validator-cp-it");
-        try {
-            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
-        } catch (AssertionError | RuntimeException e) {
-            run.stop(Duration.ofSeconds(60));
-            throw e;
-        }
-        return run;
-    }
 
     /**
      * DM's dm-task.yaml as it is, given this test's servers: the target's port, each source's
      * connection (DM takes them from its source files), a meta schema of its own and where to dump.
      */
     private Path task() throws IOException {
-        String dm = resource("dm-task.yaml");
+        String dm = InProcess.dmFile(CASE, "dm-task.yaml");
         String text = dm.replace("port: 4000", "port: " + target.port())
                 .replace("task-mode: all\n", "task-mode: all\nmeta-schema: " + META + "\n"
                         + "mydumpers: {global: {dir: \"" + dir.resolve("dump") + "\"}}\n")
@@ -184,7 +153,7 @@ class ValidatorCheckpointIT {
     private static void awaitStatus(Path task, Predicate<JsonNode> until) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (true) {
-            JsonNode out = jdm("validation", "status", task.toString());
+            JsonNode out = InProcess.json("validation", "status", task.toString());
             if (until.test(out.path("validators"))) {
                 return;
             }
@@ -193,33 +162,6 @@ class ValidatorCheckpointIT {
         }
     }
 
-    /** Runs jdm in this process and reads its JSON output. */
-    private static JsonNode jdm(String... args) throws Exception {
-        PrintStream old = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            Jdm.execute(args);
-        } finally {
-            System.setOut(old);
-        }
-        return JSON.readTree(out.toString(StandardCharsets.UTF_8));
-    }
 
-    private static String resource(String file) throws IOException {
-        try (InputStream in = ValidatorCheckpointIT.class.getResourceAsStream("/dm-validator-checkpoint/" + file)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
 
-    /** One of DM's data files, statement by statement. */
-    private static String[] script(String file) throws IOException {
-        List<String> statements = new ArrayList<>();
-        for (String s : resource(file).split(";\n")) {
-            if (!s.isBlank()) {
-                statements.add(s.strip().replaceAll(";$", ""));
-            }
-        }
-        return statements.toArray(String[]::new);
-    }
 }
