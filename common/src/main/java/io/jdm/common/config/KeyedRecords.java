@@ -3,6 +3,8 @@ package io.jdm.common.config;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A copy of a unit config record with one value replaced, the record component named by its task-file
@@ -20,10 +22,29 @@ final class KeyedRecords {
      * @throws IllegalArgumentException when the record has no component for the key
      */
     static <R extends Record, T> R with(R record, TaskKey<T> key, T value) {
+        return with(record, key, componentName(key), value);
+    }
+
+    /**
+     * {@code record} with {@code value} in the component of {@code key}, one of {@code keys} (its section's
+     * keys), whose component is named as {@link #componentName} says unless {@code renamed} says otherwise.
+     *
+     * @throws IllegalArgumentException when the key is not one of {@code keys} or the record has no component for it
+     */
+    static <R extends Record, T> R with(R record, List<TaskKey<?>> keys,
+                                        Map<TaskKey<?>, String> renamed, TaskKey<T> key, T value) {
+        String name = renamed.containsKey(key) ? renamed.get(key) : componentName(key);
+        if (!keys.contains(key)) {
+            throw new IllegalArgumentException(record.getClass().getSimpleName() + " has no component " + name
+                    + " for " + key);
+        }
+        return with(record, key, name, value);
+    }
+
+    private static <R extends Record, T> R with(R record, TaskKey<T> key, String name, T value) {
         RecordComponent[] components = record.getClass().getRecordComponents();
         Object[] args = new Object[components.length];
         Class<?>[] types = new Class<?>[components.length];
-        String name = componentName(key);
         boolean found = false;
         try {
             for (int i = 0; i < components.length; i++) {

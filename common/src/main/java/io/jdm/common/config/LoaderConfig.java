@@ -1,6 +1,7 @@
 package io.jdm.common.config;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,6 +15,9 @@ import java.util.Optional;
 public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDuplicate, boolean deferIndexes,
                            boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog) {
     public static final int DEFAULT_POOL_SIZE = LoaderKeys.POOL_SIZE.def();
+    /** DM's two names of on-duplicate are the one component {@code onDuplicate}. */
+    private static final Map<TaskKey<?>, String> COMPONENTS = Map.of(LoaderKeys.ON_DUPLICATE_LOGICAL, "onDuplicate",
+            LoaderKeys.ON_DUPLICATE, "onDuplicate");
 
     public LoaderConfig {
         Objects.requireNonNull(dir, "dir");
@@ -26,18 +30,26 @@ public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDupli
                 LoaderKeys.DISABLE_UNIQUE_CHECKS.def(), LoaderKeys.DISABLE_BINLOG.def());
     }
 
+    /**
+     * This config with the setting of {@code key} (one of {@link LoaderKeys}) replaced by {@code value};
+     * {@code on-duplicate-logical} and {@code on-duplicate} both set {@link #onDuplicate}.
+     *
+     * @throws IllegalArgumentException for a key of another section or one that is only read (ignored keys,
+     *     {@code import-mode})
+     */
+    public <T> LoaderConfig with(TaskKey<T> key, T value) {
+        return KeyedRecords.with(this, LoaderKeys.ALL, COMPONENTS, key, value);
+    }
+
     public LoaderConfig withPoolSize(int newPoolSize) {
-        return new LoaderConfig(newPoolSize, dir, onDuplicate, deferIndexes, disableForeignKeyChecks,
-                disableUniqueChecks, disableBinlog);
+        return with(LoaderKeys.POOL_SIZE, newPoolSize);
     }
 
     public LoaderConfig withDir(Path newDir) {
-        return new LoaderConfig(poolSize, Optional.of(newDir), onDuplicate, deferIndexes, disableForeignKeyChecks,
-                disableUniqueChecks, disableBinlog);
+        return with(LoaderKeys.DIR, Optional.of(newDir));
     }
 
     public LoaderConfig withOnDuplicate(OnDuplicate newOnDuplicate) {
-        return new LoaderConfig(poolSize, dir, newOnDuplicate, deferIndexes, disableForeignKeyChecks,
-                disableUniqueChecks, disableBinlog);
+        return with(LoaderKeys.ON_DUPLICATE_LOGICAL, newOnDuplicate);
     }
 }

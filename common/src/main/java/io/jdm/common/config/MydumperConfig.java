@@ -1,6 +1,7 @@
 package io.jdm.common.config;
 
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -24,6 +25,8 @@ public record MydumperConfig(int threads, long rows, long statementSize, int chu
     public static final long DEFAULT_STATEMENT_SIZE = MydumperKeys.STATEMENT_SIZE.def();
     public static final long MAX_STATEMENT_SIZE = MydumperKeys.STATEMENT_SIZE.max();
     public static final int MAX_CHUNK_FILESIZE_MB = MydumperKeys.CHUNK_FILESIZE.maxInt();
+    /** Keys whose component is not named after them. */
+    private static final Map<TaskKey<?>, String> COMPONENTS = Map.of(MydumperKeys.CHUNK_FILESIZE, "chunkFilesizeMb");
 
     public MydumperConfig {
         Objects.requireNonNull(consistency, "consistency");
@@ -43,14 +46,30 @@ public record MydumperConfig(int threads, long rows, long statementSize, int chu
         return Path.of("./dumped_data." + taskName);
     }
 
+    /**
+     * This config with the setting of {@code key} (one of {@link MydumperKeys}) replaced by {@code value};
+     * {@code dir} must be present here (its default depends on the task name, see {@link #defaults}).
+     *
+     * @throws IllegalArgumentException for a key of another section, one that is only read (ignored keys,
+     *     {@code extra-args}) or an empty {@code dir}
+     */
+    public <T> MydumperConfig with(TaskKey<T> key, T value) {
+        if (key == MydumperKeys.DIR) {
+            return withDir(((Optional<?>) value).map(Path.class::cast).orElseThrow(() ->
+                    new IllegalArgumentException("MydumperConfig.dir must be a directory, got none")));
+        }
+        return KeyedRecords.with(this, MydumperKeys.ALL, COMPONENTS, key, value);
+    }
+
     public MydumperConfig withThreads(int newThreads) {
-        return new MydumperConfig(newThreads, rows, statementSize, chunkFilesizeMb, consistency, where, compress, dir);
+        return with(MydumperKeys.THREADS, newThreads);
     }
 
     public MydumperConfig withRows(long newRows) {
-        return new MydumperConfig(threads, newRows, statementSize, chunkFilesizeMb, consistency, where, compress, dir);
+        return with(MydumperKeys.ROWS, newRows);
     }
 
+    /** The resolved dump directory (the {@code dir} component is a path, not the key's optional one). */
     public MydumperConfig withDir(Path newDir) {
         return new MydumperConfig(threads, rows, statementSize, chunkFilesizeMb, consistency, where, compress, newDir);
     }
