@@ -1,24 +1,31 @@
 package io.jdm.load;
 
 import io.jdm.common.config.LoaderConfig;
+import io.jdm.common.config.LoaderKeys;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.config.TaskKey;
 import io.jdm.common.filter.ExtraColumns;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.sql.TableName;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 
 /**
  * What the load unit needs. Build with {@link #of} (the task file's defaults), {@link #withLoader}
- * (a task file's {@code loaders:} entry) and the {@code with...} methods. Defaults and limits a user
+ * (a task file's {@code loaders:} entry), {@link #with(TaskKey, Object)} (one of its settings) and the
+ * {@code with...} methods. Defaults and limits a user
  * can set are the task file's ({@link LoaderConfig}, {@link TaskConfig}); this record checks only
  * what the unit itself relies on, so a config built in code cannot break it.
  *
  * @param sourceId names this source in the checkpoint, so several sources can load into one target
+ * @param dir the dump directory to read, resolved; {@code loader}'s {@code dir} is set to it
+ * @param loader the task file's {@code loaders:} entry: pool size, on-duplicate, defer-indexes and the
+ *               checks and binlog the load turns off
  * @param tableFilter selects source tables by (schema, table)
  * @param router maps a source table to its target table; several sources may map to one (merge).
  *               Databases are routed as {@code router.apply(new TableName(db, "")).schema()}
@@ -32,10 +39,8 @@ import java.util.function.UnaryOperator;
  * @param sourceRouters the routes of the task's other sources, by source id, which name the target tables
  *               their rows in the checkpoint went to (null: the same as this source's)
  */
-public record LoadConfig(String task, String sourceId, ConnectionSpec target, Path dir, int poolSize,
-                         OnDuplicate onDuplicate, String metaSchema, boolean deferIndexes,
-                         boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog,
-                         BiPredicate<String, String> tableFilter, UnaryOperator<TableName> router,
+public record LoadConfig(String task, String sourceId, ConnectionSpec target, Path dir, LoaderConfig loader,
+                         String metaSchema, BiPredicate<String, String> tableFilter, UnaryOperator<TableName> router,
                          int maxRetries, int maxBackoffSeconds, long transactionBytes, ConnectionSpec source,
                          Function<TableName, ExtraColumns> extraColumns,
                          Function<String, UnaryOperator<TableName>> sourceRouters) {
@@ -49,16 +54,17 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
     public LoadConfig {
         Objects.requireNonNull(target, "LoadConfig.target");
         Objects.requireNonNull(dir, "LoadConfig.dir");
+        Objects.requireNonNull(loader, "LoadConfig.loader");
+        loader = loader.dir().equals(Optional.of(dir)) ? loader : loader.withDir(dir);
         require(task != null && task.matches("[A-Za-z0-9_-]+"), "task", task,
                 "must be letters, digits, _ and - only (it names tables)");
         require(sourceId != null && !sourceId.isBlank() && sourceId.length() <= 128, "sourceId", sourceId,
                 "must be 1..128 characters (the checkpoint's source_id column)");
-        require(poolSize >= 1, "poolSize", poolSize, "must be at least 1");
+        require(loader.poolSize() >= 1, "poolSize", loader.poolSize(), "must be at least 1");
         require(metaSchema != null && !metaSchema.isBlank(), "metaSchema", metaSchema, "must not be blank");
         require(maxRetries >= 0, "maxRetries", maxRetries, "must be >= 0");
         require(maxBackoffSeconds >= 1, "maxBackoffSeconds", maxBackoffSeconds, "must be at least 1");
         require(transactionBytes >= 1, "transactionBytes", transactionBytes, "must be at least 1");
-        onDuplicate = onDuplicate == null ? OnDuplicate.ERROR : onDuplicate;
         tableFilter = tableFilter == null ? (db, tbl) -> true : tableFilter;
         router = router == null ? UnaryOperator.identity() : router;
         extraColumns = extraColumns == null ? t -> ExtraColumns.NONE : extraColumns;
@@ -75,73 +81,104 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
      * 10 retries of a file with pauses up to 30 s, {@link #DEFAULT_TRANSACTION_BYTES} per transaction.
      */
     public static LoadConfig of(String task, String sourceId, ConnectionSpec target, Path dir) {
-        LoaderConfig d = LoaderConfig.defaults();
-        return new LoadConfig(task, sourceId, target, dir, d.poolSize(), d.onDuplicate(),
-                TaskConfig.DEFAULT_META_SCHEMA, d.deferIndexes(), d.disableForeignKeyChecks(),
-                d.disableUniqueChecks(), d.disableBinlog(), null, null, 10, 30, DEFAULT_TRANSACTION_BYTES, null, null, null);
+        return new LoadConfig(task, sourceId, target, dir, LoaderConfig.defaults(), TaskConfig.DEFAULT_META_SCHEMA,
+                null, null, 10, 30, DEFAULT_TRANSACTION_BYTES, null, null, null);
     }
 
     /** Every setting of a task file's {@code loaders:} entry but {@code dir}, which {@link #of} takes. */
     public LoadConfig withLoader(LoaderConfig l) {
-        return withPoolSize(l.poolSize()).withOnDuplicate(l.onDuplicate()).withDeferIndexes(l.deferIndexes())
-                .withFastPath(l.disableForeignKeyChecks(), l.disableUniqueChecks(), l.disableBinlog());
+        return copy(c -> c.loader = Objects.requireNonNull(l, "LoadConfig.loader"));
+    }
+
+    /**
+     * This config with one setting of the {@code loaders:} entry (a {@link LoaderKeys} constant) replaced;
+     * the directory is {@link #dir}, which {@link #of} takes.
+     */
+    public <T> LoadConfig with(TaskKey<T> key, T value) {
+        if (key == LoaderKeys.DIR) {
+            throw new IllegalArgumentException("LoadConfig.dir is given to LoadConfig.of, not set by " + key);
+        }
+        return withLoader(loader.with(key, value));
+    }
+
+    /** {@code loader().poolSize()}; this and the five below read the {@code loaders:} entry's settings. */
+    public int poolSize() {
+        return loader.poolSize();
+    }
+
+    public OnDuplicate onDuplicate() {
+        return loader.onDuplicate();
+    }
+
+    public boolean deferIndexes() {
+        return loader.deferIndexes();
+    }
+
+    public boolean disableForeignKeyChecks() {
+        return loader.disableForeignKeyChecks();
+    }
+
+    public boolean disableUniqueChecks() {
+        return loader.disableUniqueChecks();
+    }
+
+    public boolean disableBinlog() {
+        return loader.disableBinlog();
     }
 
     public LoadConfig withPoolSize(int n) {
-        return with(c -> c.poolSize = n);
+        return with(LoaderKeys.POOL_SIZE, n);
     }
 
+    /** Null is {@link OnDuplicate#ERROR}, the default. */
     public LoadConfig withOnDuplicate(OnDuplicate d) {
-        return with(c -> c.onDuplicate = d);
+        return with(LoaderKeys.ON_DUPLICATE_LOGICAL, d == null ? OnDuplicate.ERROR : d);
     }
 
     public LoadConfig withMetaSchema(String schema) {
-        return with(c -> c.metaSchema = schema);
+        return copy(c -> c.metaSchema = schema);
     }
 
     public LoadConfig withDeferIndexes(boolean defer) {
-        return with(c -> c.deferIndexes = defer);
+        return with(LoaderKeys.DEFER_INDEXES, defer);
     }
 
     public LoadConfig withFastPath(boolean noForeignKeyChecks, boolean noUniqueChecks, boolean noBinlog) {
-        return with(c -> {
-            c.disableForeignKeyChecks = noForeignKeyChecks;
-            c.disableUniqueChecks = noUniqueChecks;
-            c.disableBinlog = noBinlog;
-        });
+        return with(LoaderKeys.DISABLE_FOREIGN_KEY_CHECKS, noForeignKeyChecks)
+                .with(LoaderKeys.DISABLE_UNIQUE_CHECKS, noUniqueChecks).with(LoaderKeys.DISABLE_BINLOG, noBinlog);
     }
 
     public LoadConfig withTableFilter(BiPredicate<String, String> filter) {
-        return with(c -> c.tableFilter = filter);
+        return copy(c -> c.tableFilter = filter);
     }
 
     public LoadConfig withRouter(UnaryOperator<TableName> r) {
-        return with(c -> c.router = r);
+        return copy(c -> c.router = r);
     }
 
     public LoadConfig withRetry(int retries, int backoffSeconds) {
-        return with(c -> {
+        return copy(c -> {
             c.maxRetries = retries;
             c.maxBackoffSeconds = backoffSeconds;
         });
     }
 
     public LoadConfig withTransactionBytes(long bytes) {
-        return with(c -> c.transactionBytes = bytes);
+        return copy(c -> c.transactionBytes = bytes);
     }
 
     public LoadConfig withExtraColumns(Function<TableName, ExtraColumns> e) {
-        return with(c -> c.extraColumns = e);
+        return copy(c -> c.extraColumns = e);
     }
 
     /** The source the dump was taken from: the load reads its sql_mode when the dump did not record it. */
     public LoadConfig withSource(ConnectionSpec s) {
-        return with(c -> c.source = s);
+        return copy(c -> c.source = s);
     }
 
     /** The routes of the task's other sources (see {@link #routerOf}). */
     public LoadConfig withSourceRouters(Function<String, UnaryOperator<TableName>> routers) {
-        return with(c -> c.sourceRouters = routers);
+        return copy(c -> c.sourceRouters = routers);
     }
 
     /** The routes of source {@code id} of the task: this source's own, or another's as the task gives them. */
@@ -161,12 +198,12 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
     @Override
     public String toString() {
         return "LoadConfig[task=" + task + " source=" + sourceId + " target=" + target + " dir=" + dir
-                + " pool-size=" + poolSize + " on-duplicate=" + onDuplicate + " meta-schema=" + metaSchema
-                + " defer-indexes=" + deferIndexes + (source == null ? "" : " source=" + source.address()) + "]";
+                + " pool-size=" + loader.poolSize() + " on-duplicate=" + loader.onDuplicate() + " meta-schema=" + metaSchema
+                + " defer-indexes=" + loader.deferIndexes() + (source == null ? "" : " source=" + source.address()) + "]";
     }
 
     /** This config with {@code change} made to a copy of its values: each {@code with} method changes its own. */
-    private LoadConfig with(java.util.function.Consumer<Copy> change) {
+    private LoadConfig copy(java.util.function.Consumer<Copy> change) {
         Copy c = new Copy(this);
         change.accept(c);
         return c.build();
@@ -178,13 +215,8 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
         String sourceId;
         ConnectionSpec target;
         Path dir;
-        int poolSize;
-        OnDuplicate onDuplicate;
         String metaSchema;
-        boolean deferIndexes;
-        boolean disableForeignKeyChecks;
-        boolean disableUniqueChecks;
-        boolean disableBinlog;
+        LoaderConfig loader;
         BiPredicate<String, String> tableFilter;
         UnaryOperator<TableName> router;
         int maxRetries;
@@ -199,13 +231,8 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
             sourceId = o.sourceId;
             target = o.target;
             dir = o.dir;
-            poolSize = o.poolSize;
-            onDuplicate = o.onDuplicate;
             metaSchema = o.metaSchema;
-            deferIndexes = o.deferIndexes;
-            disableForeignKeyChecks = o.disableForeignKeyChecks;
-            disableUniqueChecks = o.disableUniqueChecks;
-            disableBinlog = o.disableBinlog;
+            loader = o.loader;
             tableFilter = o.tableFilter;
             router = o.router;
             maxRetries = o.maxRetries;
@@ -217,8 +244,7 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
         }
 
         LoadConfig build() {
-            return new LoadConfig(task, sourceId, target, dir, poolSize, onDuplicate, metaSchema, deferIndexes,
-                    disableForeignKeyChecks, disableUniqueChecks, disableBinlog, tableFilter, router,
+            return new LoadConfig(task, sourceId, target, dir, loader, metaSchema, tableFilter, router,
                     maxRetries, maxBackoffSeconds, transactionBytes, source, extraColumns, sourceRouters);
         }
     }
