@@ -3,54 +3,63 @@ package io.jdm.dump;
 import io.jdm.common.config.Compression;
 import io.jdm.common.config.Consistency;
 import io.jdm.common.config.MydumperConfig;
+import io.jdm.common.config.MydumperKeys;
+import io.jdm.common.config.TaskKey;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.schema.TableSchema;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
- * What one dump does. Defaults and limits a user can set are the task file's ({@link MydumperConfig});
- * this record checks only what the unit itself relies on, so a config built in code cannot break it.
+ * What one dump does. Build with {@link #of} (a task file's {@code mydumpers:} entry), {@link #defaults},
+ * {@link #with(TaskKey, Object)} (one of the entry's settings) and the {@code with...} methods. Defaults and
+ * limits a user can set are the task file's ({@link MydumperConfig}); this record checks only what the unit
+ * itself relies on, so a config built in code cannot break it.
  *
  * @param sourceId the source's name in the task file, used in messages and metric labels
- * @param threads connections reading at once; chunks of all tables share them
- * @param rows rows per chunk; 0 dumps every table as one chunk
- * @param statementSize bytes (UTF-8) at which a multi-row INSERT ends, as mydumper and Dumpling count them;
- *     a statement always holds at least one row
- * @param chunkFileSizeMb a data file is closed after about this many MB of SQL text; 0 = no limit
- * @param where an extra condition every table's SELECT adds with AND; null for none
+ * @param outputDir the directory the dump writes; {@code mydumper}'s {@code dir} is set to it
+ * @param mydumper the task file's {@code mydumpers:} entry: threads (connections reading at once; chunks of
+ *        all tables share them), rows per chunk (0: every table as one chunk), statement size (bytes, UTF-8,
+ *        at which a multi-row INSERT ends, as mydumper and Dumpling count them; a statement always holds at
+ *        least one row), chunk file size (a data file is closed after about this many MB of SQL text; 0: no
+ *        limit), consistency, where (an extra condition every table's SELECT adds with AND; kept stripped,
+ *        blank is none) and compression
  * @param tableFilter (schema, table) → dump it; system schemas are never dumped
  * @param tableWhere a table's own condition, added with AND beside {@code where} (null for none): the
  *        rows DM's expression-filter would not insert are not dumped either
  */
-public record DumpConfig(String task, String sourceId, ConnectionSpec source, Path outputDir, int threads, long rows,
-                         long statementSize, long chunkFileSizeMb, Consistency consistency, String where,
-                         Compression compress, BiPredicate<String, String> tableFilter,
+public record DumpConfig(String task, String sourceId, ConnectionSpec source, Path outputDir,
+                         MydumperConfig mydumper, BiPredicate<String, String> tableFilter,
                          Function<TableSchema, String> tableWhere) {
     public DumpConfig {
         require(task != null && !task.isBlank(), "task", task, "must not be blank");
         sourceId = sourceId == null || sourceId.isBlank() ? "source" : sourceId;
         Objects.requireNonNull(source, "DumpConfig.source");
         Objects.requireNonNull(outputDir, "DumpConfig.outputDir");
-        require(threads >= 1, "threads", threads, "must be at least 1");
-        require(rows >= 0, "rows", rows, "must be >= 0 (0 = no chunking)");
+        Objects.requireNonNull(mydumper, "DumpConfig.mydumper");
+        mydumper = mydumper.dir().equals(outputDir) ? mydumper : mydumper.withDir(outputDir);
+        Optional<String> where = mydumper.where().map(String::strip).filter(w -> !w.isEmpty());
+        mydumper = where.equals(mydumper.where()) ? mydumper : mydumper.with(MydumperKeys.WHERE, where);
+        require(mydumper.threads() >= 1, "threads", mydumper.threads(), "must be at least 1");
+        require(mydumper.rows() >= 0, "rows", mydumper.rows(), "must be >= 0 (0 = no chunking)");
         // the statement buffer is one array: the task file's limit is what the unit can hold
-        require(statementSize >= 1 && statementSize <= MydumperConfig.MAX_STATEMENT_SIZE, "statementSize",
-                statementSize, "must be 1.." + MydumperConfig.MAX_STATEMENT_SIZE + " bytes");
-        require(chunkFileSizeMb >= 0, "chunkFileSizeMb", chunkFileSizeMb, "must be >= 0 (0 = no limit)");
-        Objects.requireNonNull(consistency, "DumpConfig.consistency");
-        where = where == null || where.isBlank() ? null : where.strip();
-        compress = compress == null ? Compression.NONE : compress;
+        require(mydumper.statementSize() >= 1 && mydumper.statementSize() <= MydumperConfig.MAX_STATEMENT_SIZE,
+                "statementSize", mydumper.statementSize(), "must be 1.." + MydumperConfig.MAX_STATEMENT_SIZE + " bytes");
+        require(mydumper.chunkFilesizeMb() >= 0, "chunkFileSizeMb", mydumper.chunkFilesizeMb(),
+                "must be >= 0 (0 = no limit)");
         tableFilter = tableFilter == null ? (db, tbl) -> true : tableFilter;
         tableWhere = tableWhere == null ? t -> null : tableWhere;
     }
 
-    /** A task file's {@code mydumpers:} entry as this unit's config; every table is selected until {@link #withTableFilter}. */
+    /**
+     * A task file's {@code mydumpers:} entry as this unit's config, writing into its {@code dir}; every table
+     * is selected until {@link #withTableFilter}.
+     */
     public static DumpConfig of(String task, String sourceId, ConnectionSpec source, MydumperConfig m) {
-        return new DumpConfig(task, sourceId, source, m.dir(), m.threads(), m.rows(), m.statementSize(),
-                m.chunkFilesizeMb(), m.consistency(), m.where().orElse(null), m.compress(), null, null);
+        return new DumpConfig(task, sourceId, source, m.dir(), m, null, null);
     }
 
     /** The task file's defaults ({@link MydumperConfig#defaults}), writing into {@code outputDir}. */
@@ -58,49 +67,95 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
         return of(task, "source", source, MydumperConfig.defaults(task).withDir(outputDir));
     }
 
+    /**
+     * This config with one setting of the {@code mydumpers:} entry (a {@link MydumperKeys} constant) replaced;
+     * the directory is {@link #outputDir}, which {@link #withOutputDir} sets.
+     */
+    public <T> DumpConfig with(TaskKey<T> key, T value) {
+        if (key == MydumperKeys.DIR) {
+            throw new IllegalArgumentException("DumpConfig.outputDir is set by withOutputDir, not by " + key);
+        }
+        MydumperConfig m = mydumper.with(key, value);
+        return copy(c -> c.mydumper = m);
+    }
+
+    /** {@code mydumper().threads()}; this and the six below read the {@code mydumpers:} entry's settings. */
+    public int threads() {
+        return mydumper.threads();
+    }
+
+    public long rows() {
+        return mydumper.rows();
+    }
+
+    public long statementSize() {
+        return mydumper.statementSize();
+    }
+
+    public long chunkFileSizeMb() {
+        return mydumper.chunkFilesizeMb();
+    }
+
+    public Consistency consistency() {
+        return mydumper.consistency();
+    }
+
+    /** The condition every table's SELECT adds; null for none. */
+    public String where() {
+        return mydumper.where().orElse(null);
+    }
+
+    public Compression compress() {
+        return mydumper.compress();
+    }
+
     public DumpConfig withThreads(int n) {
-        return with(c -> c.threads = n);
+        return with(MydumperKeys.THREADS, n);
     }
 
     public DumpConfig withRows(long n) {
-        return with(c -> c.rows = n);
+        return with(MydumperKeys.ROWS, n);
     }
 
     public DumpConfig withStatementSize(long bytes) {
-        return with(c -> c.statementSize = bytes);
+        return with(MydumperKeys.STATEMENT_SIZE, bytes);
     }
 
     public DumpConfig withChunkFileSizeMb(long mb) {
-        return with(c -> c.chunkFileSizeMb = mb);
+        require(mb >= 0, "chunkFileSizeMb", mb, "must be >= 0 (0 = no limit)");
+        require(mb <= Integer.MAX_VALUE, "chunkFileSizeMb", mb, "must be at most " + Integer.MAX_VALUE);
+        return with(MydumperKeys.CHUNK_FILESIZE, (int) mb);
     }
 
     public DumpConfig withConsistency(Consistency c) {
-        return with(k -> k.consistency = c);
+        return with(MydumperKeys.CONSISTENCY, Objects.requireNonNull(c, "DumpConfig.consistency"));
     }
 
+    /** Null or blank is none. */
     public DumpConfig withWhere(String condition) {
-        return with(c -> c.where = condition);
+        return with(MydumperKeys.WHERE, Optional.ofNullable(condition));
     }
 
+    /** Null is {@link Compression#NONE}. */
     public DumpConfig withCompress(Compression c) {
-        return with(k -> k.compress = c);
+        return with(MydumperKeys.COMPRESS, c == null ? Compression.NONE : c);
     }
 
     public DumpConfig withTableFilter(BiPredicate<String, String> filter) {
-        return with(c -> c.tableFilter = filter);
+        return copy(c -> c.tableFilter = filter);
     }
 
     public DumpConfig withTableWhere(Function<TableSchema, String> f) {
-        return with(c -> c.tableWhere = f);
+        return copy(c -> c.tableWhere = f);
     }
 
     /** The condition every SELECT of this table adds: {@code where} and the table's own; null for none. */
     public String where(TableSchema table) {
-        return ChunkPlanner.and(where, tableWhere.apply(table));
+        return ChunkPlanner.and(where(), tableWhere.apply(table));
     }
 
     public DumpConfig withOutputDir(Path dir) {
-        return with(c -> c.outputDir = dir);
+        return copy(c -> c.outputDir = dir);
     }
 
     private static void require(boolean ok, String field, Object value, String rule) {
@@ -112,13 +167,13 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
     @Override
     public String toString() {
         return "DumpConfig[task=" + task + " source=" + sourceId + " " + source + " dir=" + outputDir
-                + " threads=" + threads + " rows=" + rows + " statementSize=" + statementSize
-                + " chunkFileSizeMb=" + chunkFileSizeMb + " consistency=" + consistency.label()
-                + (where == null ? "" : " where=" + where) + " compress=" + compress + "]";
+                + " threads=" + threads() + " rows=" + rows() + " statementSize=" + statementSize()
+                + " chunkFileSizeMb=" + chunkFileSizeMb() + " consistency=" + consistency().label()
+                + (where() == null ? "" : " where=" + where()) + " compress=" + compress() + "]";
     }
 
     /** This config with {@code change} made to a copy of its values: each {@code with} method changes its own. */
-    private DumpConfig with(java.util.function.Consumer<Copy> change) {
+    private DumpConfig copy(java.util.function.Consumer<Copy> change) {
         Copy c = new Copy(this);
         change.accept(c);
         return c.build();
@@ -130,13 +185,7 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
         String sourceId;
         ConnectionSpec source;
         Path outputDir;
-        int threads;
-        long rows;
-        long statementSize;
-        long chunkFileSizeMb;
-        Consistency consistency;
-        String where;
-        Compression compress;
+        MydumperConfig mydumper;
         BiPredicate<String, String> tableFilter;
         Function<TableSchema, String> tableWhere;
 
@@ -145,20 +194,13 @@ public record DumpConfig(String task, String sourceId, ConnectionSpec source, Pa
             sourceId = o.sourceId;
             source = o.source;
             outputDir = o.outputDir;
-            threads = o.threads;
-            rows = o.rows;
-            statementSize = o.statementSize;
-            chunkFileSizeMb = o.chunkFileSizeMb;
-            consistency = o.consistency;
-            where = o.where;
-            compress = o.compress;
+            mydumper = o.mydumper;
             tableFilter = o.tableFilter;
             tableWhere = o.tableWhere;
         }
 
         DumpConfig build() {
-            return new DumpConfig(task, sourceId, source, outputDir, threads, rows, statementSize,
-                    chunkFileSizeMb, consistency, where, compress, tableFilter, tableWhere);
+            return new DumpConfig(task, sourceId, source, outputDir, mydumper, tableFilter, tableWhere);
         }
     }
 }

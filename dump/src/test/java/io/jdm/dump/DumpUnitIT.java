@@ -305,8 +305,8 @@ class DumpUnitIT {
         DumpConfig cfg = config(dir).withRows(2000);
         cfg = new DumpConfig(cfg.task(), cfg.sourceId(),
                 io.jdm.common.jdbc.ConnectionSpec.of(source.host(), source.port(), "dumpit_limited", "pw"),
-                dir, cfg.threads(), cfg.rows(), cfg.statementSize(), cfg.chunkFileSizeMb(), Consistency.AUTO,
-                null, Compression.NONE, cfg.tableFilter(), cfg.tableWhere());
+                dir, cfg.mydumper(), cfg.tableFilter(), cfg.tableWhere()).withConsistency(Consistency.AUTO)
+                .withWhere(null).withCompress(Compression.NONE);
         DumpResult r = new DumpUnit(cfg).run();
         assertEquals("lock", DumpMetadata.readFrom(dir).orElseThrow().consistency());
         assertNotNull(r.position());

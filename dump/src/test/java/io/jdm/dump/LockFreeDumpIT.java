@@ -133,8 +133,7 @@ class LockFreeDumpIT {
         Path dir = tmp.resolve("auto");
         DumpConfig c = config(dir).withConsistency(Consistency.AUTO);
         c = new DumpConfig(c.task(), c.sourceId(), io.jdm.common.jdbc.ConnectionSpec.of(source.host(), source.port(),
-                "lockfree_dump", "pw"), dir, c.threads(), c.rows(), c.statementSize(), c.chunkFileSizeMb(),
-                c.consistency(), c.where(), c.compress(), c.tableFilter(), c.tableWhere());
+                "lockfree_dump", "pw"), dir, c.mydumper(), c.tableFilter(), c.tableWhere());
         DumpResult r = new DumpUnit(c).run();
         assertEquals("lock-free", DumpMetadata.readFrom(dir).orElseThrow().consistency());
         assertEquals(ChunkJournal.lowest(ChunkJournal.readFrom(dir)).orElseThrow(), r.position());
