@@ -60,6 +60,11 @@ public final class Writer implements EventHandler<RingSlot> {
     /** The position of each change in {@link #batch}, for a batch committed in parts. */
     private final List<ChangePos> positions = new ArrayList<>();
     private final StringBuilder sb = new StringBuilder(64 * 1024);
+    /**
+     * A statement longer than this (a sixty-fourth of the heap, in chars) is followed by a new connection:
+     * Connector/J keeps a connection's send buffer as large as the largest statement it sent.
+     */
+    private static final long REOPEN_AFTER_CHARS = Runtime.getRuntime().maxMemory() / 64;
     private Connection conn;
     private ChangePos seenPos;
     private long seenSeq = -1;
@@ -213,8 +218,14 @@ public final class Writer implements EventHandler<RingSlot> {
         batchBytes = 0;
         progress.committed(id, seenSeq, seenPos);
         if (sb.capacity() > 4 << 20) {
+            boolean huge = sb.capacity() > REOPEN_AFTER_CHARS;
             sb.setLength(0);
             sb.trimToSize(); // one huge batch should not pin its buffer forever
+            if (huge) {
+                // nor the driver's send buffer, which the connection keeps as large as its largest statement:
+                // with every writer holding one, rows of many MB outgrew a small heap
+                closeQuietly();
+            }
         }
     }
 
