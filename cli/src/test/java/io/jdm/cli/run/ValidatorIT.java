@@ -1,7 +1,6 @@
 package io.jdm.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jdm.cli.Jdm;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.cli.TestTasks;
-import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.io.ByteArrayOutputStream;
@@ -268,14 +266,8 @@ class ValidatorIT {
 
     /** The task running in this process, its sync started. */
     private BackgroundTask started(Path task) throws Exception {
-        runner = new TaskRunner(new TaskConfigLoader().load(task), TaskRunner.Stages.FROM_TASK_MODE);
-        BackgroundTask run = BackgroundTask.start(runner, "validator-it");
-        try {
-            assertNotNull(run.awaitSync(Duration.ofMinutes(2)), "sync never started: " + run.failure());
-        } catch (AssertionError | RuntimeException e) {
-            run.stop(Duration.ofSeconds(60));
-            throw e;
-        }
+        BackgroundTask run = InProcess.started(task, "validator-it");
+        runner = run.runner();
         return run;
     }
 
