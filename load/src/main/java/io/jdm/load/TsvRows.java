@@ -60,12 +60,34 @@ final class TsvRows {
             len += n;
         }
 
+        /** Room for {@code n} more bytes in {@link #buf}. */
+        void reserve(int n) {
+            if (len + n > buf.length) {
+                grow(n);
+            }
+        }
+
         private void grow(int n) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
         }
     }
 
     private static final long BACKSLASHES = ByteWords.repeat('\\');
+    /** The value of a hex digit byte, or -1. */
+    private static final byte[] HEX_VALUE = new byte[256];
+    /** For a byte of a value, the letter LOAD DATA's escape of it ends with ({@link #plain}), or 0: none. */
+    private static final byte[] TSV_ESCAPE = new byte[256];
+
+    static {
+        Arrays.fill(HEX_VALUE, (byte) -1);
+        for (int d = 0; d < 16; d++) {
+            HEX_VALUE[Character.forDigit(d, 16)] = (byte) d;
+            HEX_VALUE[Character.toUpperCase(Character.forDigit(d, 16))] = (byte) d;
+        }
+        TSV_ESCAPE['\t'] = 't';
+        TSV_ESCAPE['\n'] = 'n';
+        TSV_ESCAPE['\\'] = '\\';
+    }
 
     /** The statement's bytes: {@code sql[start, end)}. */
     private final byte[] sql;
@@ -162,6 +184,15 @@ final class TsvRows {
         byte c = sql[i];
         if (c == '\'' || c == '"') {
             return string(i, out);
+        }
+        if (c == '0' && i + 2 < end && sql[i + 1] == 'x' && column == Column.BINARY) {
+            // 0x… (how a dump writes a binary value): its digits decoded as they are scanned
+            int mark = out.len;
+            int to = hexPairs(i + 2, out);
+            if (to > i + 2 && (to == end || !isWordByte(sql[to]))) {
+                return to;
+            }
+            out.len = mark; // an odd count, or not hex after all: the general path below
         }
         int word = i;
         while (word < end && isWordByte(sql[word])) {
@@ -313,13 +344,62 @@ final class TsvRows {
         if ((to - from) % 2 != 0) {
             plain((byte) digit(sql[i++]), out);
         }
+        out.reserve(to - i); // a byte is two digits, and at most two bytes escaped
+        byte[] o = out.buf;
+        int len = out.len;
         for (; i < to; i += 2) {
-            plain((byte) (digit(sql[i]) << 4 | digit(sql[i + 1])), out);
+            int hi = HEX_VALUE[sql[i] & 0xff];
+            int lo = HEX_VALUE[sql[i + 1] & 0xff];
+            if ((hi | lo) < 0) {
+                throw new Unsupported("a malformed hex literal");
+            }
+            int b = hi << 4 | lo;
+            byte e = TSV_ESCAPE[b];
+            if (e == 0) {
+                o[len++] = (byte) b;
+            } else {
+                o[len++] = '\\';
+                o[len++] = e;
+            }
         }
+        out.len = len;
+    }
+
+    /**
+     * Decodes pairs of hex digits from {@code from} while there are; returns the index of the first
+     * byte not decoded.
+     */
+    private int hexPairs(int from, Out out) {
+        byte[] sql = this.sql;
+        int i = from;
+        int last = end - 1;
+        while (i < last) {
+            out.reserve(4096);
+            byte[] o = out.buf;
+            int len = out.len;
+            for (int stop = Math.min(last, i + 2048); i < stop; i += 2) {
+                int hi = HEX_VALUE[sql[i] & 0xff];
+                int lo = HEX_VALUE[sql[i + 1] & 0xff];
+                if ((hi | lo) < 0) {
+                    out.len = len;
+                    return i;
+                }
+                int b = hi << 4 | lo;
+                byte e = TSV_ESCAPE[b];
+                if (e == 0) {
+                    o[len++] = (byte) b;
+                } else {
+                    o[len++] = '\\';
+                    o[len++] = e;
+                }
+            }
+            out.len = len;
+        }
+        return i;
     }
 
     private static int digit(byte b) throws Unsupported {
-        int d = Character.digit(b, 16);
+        int d = HEX_VALUE[b & 0xff];
         if (d < 0) {
             throw new Unsupported("a malformed hex literal");
         }

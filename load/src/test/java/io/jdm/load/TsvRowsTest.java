@@ -87,6 +87,41 @@ class TsvRowsTest {
         assertEquals("\n", convert("(X'')", B));
     }
 
+    /** Long literals, as a dump writes BLOBs, in either case of digit, odd (0x only) or even: every byte value. */
+    @Test
+    void longHexLiteralsBecomeTheirBytesWithTheBytesLoadDataReadsAsStructureEscaped() throws Exception {
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 300; round++) {
+            int n = random.nextInt(600);
+            StringBuilder digits = new StringBuilder();
+            StringBuilder expected = new StringBuilder();
+            boolean odd = random.nextInt(4) == 0;
+            if (odd) {
+                int d = random.nextInt(16);
+                digits.append(Character.forDigit(d, 16));
+                expected.append(d == 9 ? "\\t" : d == 10 ? "\\n" : String.valueOf((char) d));
+            }
+            for (int i = 0; i < n; i++) {
+                int b = random.nextInt(256);
+                String hex = String.format("%02x", b);
+                digits.append(random.nextBoolean() ? hex : hex.toUpperCase(java.util.Locale.ROOT));
+                expected.append(switch (b) {
+                    case '\t' -> "\\t";
+                    case '\n' -> "\\n";
+                    case '\\' -> "\\\\";
+                    default -> String.valueOf((char) b);
+                });
+            }
+            // X'…' takes an even count of digits only
+            String literal = digits.length() == 0 ? "X''" : odd || random.nextBoolean() ? "0x" + digits
+                    : "X'" + digits + "'";
+            assertEquals("1\t" + expected + "\t2\n", convert("(1, " + literal + " ,2)", N, B, N), literal);
+        }
+        assertThrows(TsvRows.Unsupported.class, () -> convert("(0x41g)", B), "a word that is not hex");
+        assertThrows(TsvRows.Unsupported.class, () -> convert("(X'4')", B), "an odd quoted literal");
+        assertThrows(TsvRows.Unsupported.class, () -> convert("(X'4G')", B), "a letter that is not a digit");
+    }
+
     @Test
     void whatTextWouldMeanDifferentlyIsRefused() {
         assertThrows(TsvRows.Unsupported.class, () -> convert("(2)", O), "an unquoted number in an ENUM or YEAR");

@@ -50,9 +50,14 @@ public final class SqlLexer {
     private static final byte BLANK = 1;
     private static final byte SPECIAL = 2;
     private static final byte[] BYTES = new byte[256];
+    private static final long SEMICOLONS = ByteWords.repeat(';');
+    private static final long BACKTICKS = ByteWords.repeat('`');
 
     static {
         for (char c : ";'\"`#-/*()".toCharArray()) {
+            if (c >= '0' && c != ';' && c != '`') {
+                throw new IllegalStateException("skipCode's eight-byte test misses special byte " + c);
+            }
             BYTES[c] = SPECIAL;
         }
         for (char c : " \n\r\t\f\u000b".toCharArray()) {
@@ -224,6 +229,14 @@ public final class SqlLexer {
                 return i;
             }
             markContent(base + i);
+        }
+        // eight bytes at a time while none is special: every special byte is below '0' but ';' and '`'
+        // (a dump's long runs of code are hex literals of binary values)
+        for (int last = end - 8; i <= last; i += 8) {
+            long w = ByteWords.word(b, i);
+            if ((ByteWords.below(w, '0') | ByteWords.equal(w, SEMICOLONS) | ByteWords.equal(w, BACKTICKS)) != 0) {
+                break;
+            }
         }
         while (i < end && BYTES[b[i] & 0xff] != SPECIAL) {
             i++;

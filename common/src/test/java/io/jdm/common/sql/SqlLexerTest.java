@@ -102,6 +102,24 @@ class SqlLexerTest {
         assertEquals(expected, statementsFed(SqlDialect.DEFAULT, sql));
     }
 
+    /**
+     * Long runs of code (a dump's hex literals) are skipped a word at a time: a special byte at any
+     * offset still counts (the semicolon: each statement's own end, after a run of every length).
+     */
+    @Test
+    void aSpecialByteAfterALongRunOfCodeCountsAtEveryOffset() {
+        for (String special : List.of("'x'", "\"y\"", "`z`", "# c\n", "-- c\n", "/* c */", "(1)", "-1", "*2")) {
+            for (int run = 0; run < 40; run++) {
+                String first = "INSERT INTO t VALUES (0x" + "Ab".repeat(run) + special + ")";
+                String sql = first + ";SELECT 0x" + "cD".repeat(run) + ";";
+                List<String> expected = List.of(first, "SELECT 0x" + "cD".repeat(run));
+                for (int piece : new int[] {1, 3, 7, 8, 9, 1 << 16}) {
+                    assertEquals(expected, statements(SqlDialect.DEFAULT, sql, piece), sql + " in pieces of " + piece);
+                }
+            }
+        }
+    }
+
     @Test
     void segmentsDoNotDependOnWhereTheInputIsCut() {
         String sql = "a 'it''s \\' -- x' b -- note\n/*!50100 PARTITION BY HASH(id) '*/' */ `a``b`.\"q\"\"r\""
