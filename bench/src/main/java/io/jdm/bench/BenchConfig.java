@@ -3,6 +3,7 @@ package io.jdm.bench;
 import io.jdm.common.config.ValidatorConfig;
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
+import io.jdm.bench.workload.Payload;
 import io.jdm.common.config.ConfigException;
 import io.jdm.common.config.Section;
 import io.jdm.common.jdbc.ConnectionSpec;
@@ -19,6 +20,7 @@ import java.util.Objects;
  * names the task file's keys. Every message names the YAML key, the value and the rule:
  * {@code sweeps.sync.worker-count[1]: must be 1..1024, got 2000}.
  *
+ * @param payload wide-row columns added to every table ({@link Payload#NONE}: sysbench's shape)
  * @param source null means an embedded MariaDB source (ROW binlog, GTID) started by the run
  * @param target null means an embedded MariaDB target
  * @param warmUpRuns untimed runs before each dump/load setting
@@ -31,7 +33,8 @@ import java.util.Objects;
  * @param targetDelay held each way between every tool and the target (a {@link LatencyProxy}), for a
  *        target across a network; zero: none
  */
-public record BenchConfig(String name, String database, int tables, long rowsPerTable, ConnectionSpec source,
+public record BenchConfig(String name, String database, int tables, long rowsPerTable, Payload payload,
+                          ConnectionSpec source,
                           ConnectionSpec target, WorkloadKind workload, KeyDistribution keys, int workloadThreads,
                           int warmUpRuns, Duration warmUp, Duration duration, int repetitions, boolean peers,
                           DumpSweep dump, LoadSweep load, SyncSweep sync, VerifySweep verify, RunSweep run,
@@ -122,17 +125,17 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
     }
 
     public BenchConfig withOutput(Path dir) {
-        return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
+        return new BenchConfig(name, database, tables, rowsPerTable, payload, source, target, workload, keys, workloadThreads,
                 warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, run, dir, runner, targetDelay);
     }
 
     public BenchConfig withServers(ConnectionSpec src, ConnectionSpec tgt) {
-        return new BenchConfig(name, database, tables, rowsPerTable, src, tgt, workload, keys, workloadThreads,
+        return new BenchConfig(name, database, tables, rowsPerTable, payload, src, tgt, workload, keys, workloadThreads,
                 warmUpRuns, warmUp, duration, repetitions, peers, dump, load, sync, verify, run, output, runner, targetDelay);
     }
 
     public BenchConfig withPeers(boolean on) {
-        return new BenchConfig(name, database, tables, rowsPerTable, source, target, workload, keys, workloadThreads,
+        return new BenchConfig(name, database, tables, rowsPerTable, payload, source, target, workload, keys, workloadThreads,
                 warmUpRuns, warmUp, duration, repetitions, on, dump, load, sync, verify, run, output, runner, targetDelay);
     }
 

@@ -8,6 +8,7 @@ import io.jdm.bench.BenchConfig.VerifySweep;
 import io.jdm.bench.BenchConfig.WorkloadKind;
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
+import io.jdm.bench.workload.Payload;
 import io.jdm.common.config.DatabaseReader;
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.MydumperConfig;
@@ -52,6 +53,7 @@ final class BenchConfigParser {
         long rows = ds.map(d -> d.longInteger("rows-per-table", 10_000, 1, 100_000_000)).orElse(10_000L);
         String db = ds.map(d -> d.matching("database", DATABASE, "be letters, digits and _ only", "jdm_bench"))
                 .orElse("jdm_bench");
+        Payload payload = ds.flatMap(d -> d.section("payload")).map(BenchConfigParser::payload).orElse(Payload.NONE);
         ds.ifPresent(Section::finish);
         ConnectionSpec source = server(root, "source");
         ConnectionSpec target = server(root, "target");
@@ -88,8 +90,19 @@ final class BenchConfigParser {
             root.problem("sweeps", "must name at least one of dump, load, run, sync, verify");
             return null;
         }
-        return new BenchConfig(name, db, tables, rows, source, target, workload, keys, threads, warmRuns, warmUp,
+        return new BenchConfig(name, db, tables, rows, payload, source, target, workload, keys, threads, warmRuns, warmUp,
                 duration, reps, peers, dump, load, sync, verify, run, out, runner, targetDelay);
+    }
+
+    /** {@code payload: {min-bytes, max-bytes}}: a TEXT and a BLOB column, together this wide a row. */
+    private static Payload payload(Section s) {
+        int min = s.integer("min-bytes", 4096, 2, 1 << 20);
+        int max = s.integer("max-bytes", 16_384, 2, 1 << 20);
+        if (max < min) {
+            s.problem("max-bytes", "must be at least min-bytes (" + min + "), got " + max);
+        }
+        s.finish();
+        return new Payload(min, Math.max(min, max));
     }
 
     private static DumpSweep dump(Section s) {

@@ -71,8 +71,10 @@ public final class BenchRunner {
                     + "(/usr/bin/time, Debian package time); install it or set runner: in-jvm");
         }
         Recorder rec = new Recorder(out);
-        rec.note(String.format(Locale.ROOT, "dataset: %d sbtest tables x %d rows in `%s`; source %s, target %s; "
-                + "%d repetition(s) per setting", cfg.tables(), cfg.rowsPerTable(), cfg.database(),
+        rec.note(String.format(Locale.ROOT, "dataset: %d sbtest tables x %d rows%s in `%s`; source %s, target %s; "
+                + "%d repetition(s) per setting", cfg.tables(), cfg.rowsPerTable(), cfg.payload().present()
+                        ? String.format(Locale.ROOT, " with a TEXT and a BLOB column of %d-%d bytes together",
+                                cfg.payload().minBytes(), cfg.payload().maxBytes()) : "", cfg.database(),
                 source.address(), target.address(), cfg.repetitions()));
         prepare(source);
         BenchEnv env = new BenchEnv(cfg, source, target, work, rec);
@@ -108,7 +110,7 @@ public final class BenchRunner {
                 cfg.rowsPerTable());
         long t0 = System.nanoTime();
         try (HikariDataSource ds = DataSources.pool(source, 4, "bench-prepare")) {
-            new Workload(ds, cfg.database(), cfg.tables()).prepare(cfg.rowsPerTable(), Math.min(4, cfg.tables()));
+            new Workload(ds, cfg.database(), cfg.tables(), cfg.payload()).prepare(cfg.rowsPerTable(), Math.min(4, cfg.tables()));
         }
         out.printf(Locale.ROOT, "jdm bench: prepared in %.1fs%n", (System.nanoTime() - t0) / 1e9);
     }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
+import io.jdm.bench.workload.Payload;
 import io.jdm.common.config.MydumperConfig;
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.ValidatorConfig;
@@ -87,6 +88,16 @@ class BenchConfigTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> BenchConfig.parse(
                 "sweeps: {sync: {validation: [thorough]}}", BASE));
         assertTrue(e.getMessage().contains("must be one of none, fast, full"), e.getMessage());
+    }
+
+    @Test
+    void widePayloadIsADatasetSection() {
+        BenchConfig c = BenchConfig.parse("dataset: {payload: {min-bytes: 4096, max-bytes: 16384}}\n"
+                + "sweeps: {run: {}}", BASE);
+        assertEquals(new Payload(4096, 16_384), c.payload());
+        assertFalse(BenchConfig.parse("sweeps: {run: {}}", BASE).payload().present());
+        assertMessage("dataset.payload.max-bytes: must be at least min-bytes (8000), got 100",
+                "dataset: {payload: {min-bytes: 8000, max-bytes: 100}}\nsweeps: {run: {}}");
     }
 
     @Test

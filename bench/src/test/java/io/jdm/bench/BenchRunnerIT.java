@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.zaxxer.hikari.HikariDataSource;
 import io.jdm.bench.result.BenchResults;
 import io.jdm.bench.result.Sample;
+import io.jdm.bench.workload.Payload;
 import io.jdm.bench.workload.Workload;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.DataSources;
@@ -19,6 +20,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +154,30 @@ class BenchRunnerIT {
         assertTrue(m.get(Sample.SECONDS) > 0 && m.get(Sample.MB_PER_S) > 0, m.toString());
         assertTrue(m.get(Sample.CPU_S) >= 0 && m.get(Sample.RSS_MB) > 0, "summed over the clients: " + m);
         assertEquals(servers, m.containsKey(Sample.SERVER_CPU_S), "server CPU where the servers are children");
+    }
+
+    /** Wide rows: every row of the prepared tables carries a TEXT and a BLOB of the asked width together. */
+    @Test
+    void widePayloadRowsAreAsWideAsAsked() throws Exception {
+        ConnectionSpec source = spec(TestServers.shared().source());
+        String db = "benchrunnerit_wide";
+        try (Connection c = DataSources.connect(source); Statement st = c.createStatement()) {
+            st.execute("DROP DATABASE IF EXISTS " + db);
+        }
+        try (HikariDataSource ds = DataSources.pool(source, 2, "benchrunnerit-wide")) {
+            new Workload(ds, db, 2, new Payload(4096, 16_384)).prepare(700, 2);
+        }
+        try (Connection c = DataSources.connect(source); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT COUNT(*), MIN(OCTET_LENGTH(doc) + LENGTH(bin)), "
+                     + "MAX(OCTET_LENGTH(doc) + LENGTH(bin)), COUNT(DISTINCT LENGTH(bin)), "
+                     + "SUM(doc REGEXP '^[a-z]+$') FROM " + db + ".sbtest2")) {
+            rs.next();
+            assertEquals(700, rs.getLong(1));
+            assertTrue(rs.getLong(2) >= 4096 && rs.getLong(3) <= 16_384, rs.getLong(2) + ".." + rs.getLong(3));
+            assertTrue(rs.getLong(4) > 100, "widths are drawn per row: " + rs.getLong(4) + " distinct");
+            assertEquals(700, rs.getLong(5), "doc is printable text");
+            st.execute("DROP DATABASE " + db);
+        }
     }
 
     private static ConnectionSpec spec(SqlServer s) {

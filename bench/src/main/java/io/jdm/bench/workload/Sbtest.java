@@ -13,10 +13,15 @@ public final class Sbtest {
     }
 
     public static String createTable(String db, int i) {
+        return createTable(db, i, Payload.NONE);
+    }
+
+    /** sysbench's table with the wide-row columns of {@code payload}, if any. */
+    public static String createTable(String db, int i, Payload payload) {
         return "CREATE TABLE IF NOT EXISTS " + Identifiers.quote(db) + "." + Identifiers.quote(tableName(i)) + " ("
                 + "id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, "
                 + "c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', "
-                + "PRIMARY KEY (id), KEY k_" + i + " (k)) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+                + "PRIMARY KEY (id), KEY k_" + i + " (k)" + payload.columns() + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
     }
 
     /** sysbench's c: ten groups of eleven digits joined by '-' (119 characters). */

@@ -31,6 +31,7 @@ public final class Workload implements AutoCloseable {
     private final DataSource ds;
     private final String db;
     private final int tables;
+    private final Payload payload;
     private final AtomicLong[] maxId;
     private final Throughput transactions = new Throughput("transactions");
     private final Throughput rowChanges = new Throughput("row_changes");
@@ -40,9 +41,15 @@ public final class Workload implements AutoCloseable {
     private final List<Future<?>> futures = new ArrayList<>();
 
     public Workload(DataSource ds, String db, int tables) {
+        this(ds, db, tables, Payload.NONE);
+    }
+
+    /** Tables of sysbench's shape with the wide-row columns of {@code payload}, filled by {@link #prepare}. */
+    public Workload(DataSource ds, String db, int tables, Payload payload) {
         this.ds = ds;
         this.db = db;
         this.tables = tables;
+        this.payload = payload;
         this.maxId = new AtomicLong[tables + 1];
         for (int i = 0; i <= tables; i++) {
             maxId[i] = new AtomicLong();
@@ -54,7 +61,7 @@ public final class Workload implements AutoCloseable {
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(db));
             for (int i = 1; i <= tables; i++) {
-                st.execute(Sbtest.createTable(db, i));
+                st.execute(Sbtest.createTable(db, i, payload));
             }
         }
         ExecutorService ex = Executors.newFixedThreadPool(Math.max(1, threads),
@@ -86,18 +93,24 @@ public final class Workload implements AutoCloseable {
 
     private void fill(int table, long rows) throws SQLException {
         SplittableRandom r = new SplittableRandom(table * 7919L);
-        String head = "INSERT INTO " + qualified(table) + " (k, c, pad) VALUES ";
+        String head = "INSERT INTO " + qualified(table) + (payload.present() ? " (k, c, pad, doc, bin)" : " (k, c, pad)")
+                + " VALUES ";
+        int perStatement = payload.rowsPerStatement();
         try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
             long done = 0;
             while (done < rows) {
-                int n = (int) Math.min(1000, rows - done);
+                int n = (int) Math.min(perStatement, rows - done);
                 StringBuilder sb = new StringBuilder(head.length() + n * 200).append(head);
                 for (int i = 0; i < n; i++) {
                     if (i > 0) {
                         sb.append(',');
                     }
                     sb.append('(').append(1 + r.nextInt((int) Math.max(1, rows))).append(",'")
-                            .append(Sbtest.c(r)).append("','").append(Sbtest.pad(r)).append("')");
+                            .append(Sbtest.c(r)).append("','").append(Sbtest.pad(r)).append('\'');
+                    if (payload.present()) {
+                        payload.appendValues(sb, r);
+                    }
+                    sb.append(')');
                 }
                 st.execute(sb.toString());
                 done += n;

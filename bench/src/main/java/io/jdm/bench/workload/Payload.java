@@ -1,0 +1,46 @@
+package io.jdm.bench.workload;
+
+import java.util.SplittableRandom;
+
+/**
+ * Wide rows: a TEXT column {@code doc} and a BLOB column {@code bin} added to the sbtest shape, the
+ * two together between {@code minBytes} and {@code maxBytes} a row (half each, drawn per row), for the
+ * shape of rows of 4–16 KB. {@link #NONE} keeps sysbench's shape.
+ */
+public record Payload(int minBytes, int maxBytes) {
+    public static final Payload NONE = new Payload(0, 0);
+
+    /** Bytes a single INSERT of the prepare step aims at, far below any max_allowed_packet. */
+    private static final int STATEMENT_BYTES = 4 << 20;
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    public boolean present() {
+        return maxBytes > 0;
+    }
+
+    /** The columns this shape adds to sbtest's, as they go into CREATE TABLE. */
+    String columns() {
+        return present() ? ", doc TEXT NULL, bin BLOB NULL" : "";
+    }
+
+    /** Rows a prepare statement holds: 1000, or fewer when each is wide (hex doubles the BLOB). */
+    int rowsPerStatement() {
+        return present() ? Math.max(1, Math.min(1000, STATEMENT_BYTES / (2 * maxBytes + 200))) : 1000;
+    }
+
+    /** Appends {@code ,'doc',X'bin'} of one row: printable ASCII text, then random bytes. */
+    void appendValues(StringBuilder sb, SplittableRandom r) {
+        int total = minBytes + (maxBytes > minBytes ? r.nextInt(maxBytes - minBytes + 1) : 0);
+        int text = total / 2;
+        sb.append(",'");
+        for (int i = 0; i < text; i++) {
+            sb.append((char) ('a' + r.nextInt(26)));
+        }
+        sb.append("',X'");
+        for (int i = text; i < total; i++) {
+            int b = r.nextInt(256);
+            sb.append(HEX[b >>> 4]).append(HEX[b & 15]);
+        }
+        sb.append('\'');
+    }
+}
