@@ -80,6 +80,34 @@ public final class SqlBytes {
         buf[len++] = b;
     }
 
+    /**
+     * The two upper-case hex digits of each of {@code n} bytes of {@code src} from {@code off}, written
+     * with local indexes (the long commands run on C1, which keeps a field in memory in a loop).
+     */
+    void putHex(byte[] src, int off, int n) {
+        ensure(2 * n);
+        byte[] o = buf;
+        int j = len;
+        for (int i = off, end = off + n; i < end; i++) {
+            int d = (src[i] & 0xff) << 1;
+            o[j] = HEX_DIGITS[d];
+            o[j + 1] = HEX_DIGITS[d + 1];
+            j += 2;
+        }
+        len = j;
+    }
+
+    /** For byte b, its two hex digits at 2b and 2b + 1. */
+    private static final byte[] HEX_DIGITS = new byte[512];
+
+    static {
+        byte[] digits = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+        for (int b = 0; b < 256; b++) {
+            HEX_DIGITS[2 * b] = digits[b >> 4];
+            HEX_DIGITS[2 * b + 1] = digits[b & 15];
+        }
+    }
+
     private void grow(int n) {
         long want = Math.max((long) len + n, (long) buf.length * 2);
         if (want > Integer.MAX_VALUE - 16) {

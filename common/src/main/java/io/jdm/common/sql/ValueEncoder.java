@@ -22,7 +22,6 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ValueEncoder {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
-    private static final byte[] HEX_BYTES = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
     /** For each byte value, the character after the backslash that escapes it, or 0 when it needs none. */
     private static final byte[] ESCAPE = new byte[256];
     private static final long BACKSLASHES = ByteWords.repeat('\\');
@@ -175,11 +174,7 @@ public final class ValueEncoder {
         out.ensure(2 + 2 * len);
         out.put((byte) '0');
         out.put((byte) 'x');
-        for (int i = off, n = off + len; i < n; i++) {
-            byte b = bytes[i];
-            out.put(HEX_BYTES[(b >> 4) & 0xF]);
-            out.put(HEX_BYTES[b & 0xF]);
-        }
+        out.putHex(bytes, off, len);
     }
 
     /** {@code 0x0A0B}, or {@code x''} for no bytes. */
