@@ -110,7 +110,7 @@ public final class BenchRunner {
                 cfg.rowsPerTable());
         long t0 = System.nanoTime();
         try (HikariDataSource ds = DataSources.pool(source, 4, "bench-prepare")) {
-            new Workload(ds, cfg.database(), cfg.tables(), cfg.payload()).prepare(cfg.rowsPerTable(), Math.min(4, cfg.tables()));
+            new Workload(ds, cfg.database(), cfg.tables(), cfg.payload()).prepare(cfg.rowsPerTable(), 4);
         }
         out.printf(Locale.ROOT, "jdm bench: prepared in %.1fs%n", (System.nanoTime() - t0) / 1e9);
     }

@@ -68,12 +68,18 @@ public final class Workload implements AutoCloseable {
                 new NamedThreadFactory("bench", "workload", "prepare", true));
         try {
             List<Future<?>> fs = new ArrayList<>();
+            // fewer tables than threads: each table filled by several, in parts
+            int parts = Math.max(1, threads / tables);
             for (int i = 1; i <= tables; i++) {
-                int t = i;
-                fs.add(ex.submit(() -> {
-                    fill(t, rowsPerTable);
-                    return null;
-                }));
+                for (int p = 0; p < parts; p++) {
+                    int t = i;
+                    int part = p;
+                    long rows = rowsPerTable / parts + (p < rowsPerTable % parts ? 1 : 0);
+                    fs.add(ex.submit(() -> {
+                        fill(t, part, rows, rowsPerTable);
+                        return null;
+                    }));
+                }
             }
             for (Future<?> f : fs) {
                 f.get();
@@ -91,8 +97,9 @@ public final class Workload implements AutoCloseable {
         }
     }
 
-    private void fill(int table, long rows) throws SQLException {
-        SplittableRandom r = new SplittableRandom(table * 7919L);
+    /** {@code rows} rows of one part of a table, their k drawn from 1..{@code keys} as sysbench's. */
+    private void fill(int table, int part, long rows, long keys) throws SQLException {
+        SplittableRandom r = new SplittableRandom(table * 7919L + part * 104_729L);
         String head = "INSERT INTO " + qualified(table) + (payload.present() ? " (k, c, pad, doc, bin)" : " (k, c, pad)")
                 + " VALUES ";
         int perStatement = payload.rowsPerStatement();
@@ -105,7 +112,7 @@ public final class Workload implements AutoCloseable {
                     if (i > 0) {
                         sb.append(',');
                     }
-                    sb.append('(').append(1 + r.nextInt((int) Math.max(1, rows))).append(",'")
+                    sb.append('(').append(1 + r.nextInt((int) Math.min(Integer.MAX_VALUE, Math.max(1, keys)))).append(",'")
                             .append(Sbtest.c(r)).append("','").append(Sbtest.pad(r)).append('\'');
                     if (payload.present()) {
                         payload.appendValues(sb, r);
