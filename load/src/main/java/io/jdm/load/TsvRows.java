@@ -188,7 +188,7 @@ final class TsvRows {
         if (c == '0' && i + 2 < end && sql[i + 1] == 'x' && column == Column.BINARY) {
             // 0x… (how a dump writes a binary value): its digits decoded as they are scanned
             int mark = out.len;
-            int to = hexPairs(i + 2, out);
+            int to = hexPairs(i + 2, end, out);
             if (to > i + 2 && (to == end || !isWordByte(sql[to]))) {
                 return to;
             }
@@ -344,35 +344,19 @@ final class TsvRows {
         if ((to - from) % 2 != 0) {
             plain((byte) digit(sql[i++]), out);
         }
-        out.reserve(to - i); // a byte is two digits, and at most two bytes escaped
-        byte[] o = out.buf;
-        int len = out.len;
-        for (; i < to; i += 2) {
-            int hi = HEX_VALUE[sql[i] & 0xff];
-            int lo = HEX_VALUE[sql[i + 1] & 0xff];
-            if ((hi | lo) < 0) {
-                throw new Unsupported("a malformed hex literal");
-            }
-            int b = hi << 4 | lo;
-            byte e = TSV_ESCAPE[b];
-            if (e == 0) {
-                o[len++] = (byte) b;
-            } else {
-                o[len++] = '\\';
-                o[len++] = e;
-            }
+        if (hexPairs(i, to, out) != to) {
+            throw new Unsupported("a malformed hex literal");
         }
-        out.len = len;
     }
 
     /**
-     * Decodes pairs of hex digits from {@code from} while there are; returns the index of the first
-     * byte not decoded.
+     * Decodes pairs of hex digits from {@code from} while there are, up to {@code limit}; returns the
+     * index of the first byte not decoded.
      */
-    private int hexPairs(int from, Out out) {
+    private int hexPairs(int from, int limit, Out out) {
         byte[] sql = this.sql;
         int i = from;
-        int last = end - 1;
+        int last = limit - 1;
         while (i < last) {
             out.reserve(4096);
             byte[] o = out.buf;
