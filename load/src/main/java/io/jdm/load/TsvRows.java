@@ -75,7 +75,7 @@ final class TsvRows {
     private static final long BACKSLASHES = ByteWords.repeat('\\');
     /** The value of a hex digit byte, or -1. */
     private static final byte[] HEX_VALUE = new byte[256];
-    /** For a byte of a value, the letter LOAD DATA's escape of it ends with ({@link #plain}), or 0: none. */
+    /** For a byte of a value, the letter after the backslash LOAD DATA reads it by, or 0: the byte as it is. */
     private static final byte[] TSV_ESCAPE = new byte[256];
 
     static {
@@ -300,22 +300,14 @@ final class TsvRows {
         }
     }
 
-    /** One byte of a value, escaped where LOAD DATA would read it as structure. */
+    /** One byte of a value, escaped where LOAD DATA would read it as structure ({@link #TSV_ESCAPE}). */
     private static void plain(byte b, Out out) {
-        switch (b) {
-            case '\t' -> {
-                out.put((byte) '\\');
-                out.put((byte) 't');
-            }
-            case '\n' -> {
-                out.put((byte) '\\');
-                out.put((byte) 'n');
-            }
-            case '\\' -> {
-                out.put((byte) '\\');
-                out.put((byte) '\\');
-            }
-            default -> out.put(b);
+        byte e = TSV_ESCAPE[b & 0xff];
+        if (e == 0) {
+            out.put(b);
+        } else {
+            out.put((byte) '\\');
+            out.put(e);
         }
     }
 

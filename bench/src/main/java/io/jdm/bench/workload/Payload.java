@@ -1,5 +1,6 @@
 package io.jdm.bench.workload;
 
+import io.jdm.common.sql.ValueEncoder;
 import java.util.SplittableRandom;
 
 /**
@@ -12,7 +13,6 @@ public record Payload(int minBytes, int maxBytes) {
 
     /** Bytes a single INSERT of the prepare step aims at, far below any max_allowed_packet. */
     private static final int STATEMENT_BYTES = 4 << 20;
-    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     public boolean present() {
         return maxBytes > 0;
@@ -28,7 +28,7 @@ public record Payload(int minBytes, int maxBytes) {
         return present() ? Math.max(1, Math.min(1000, STATEMENT_BYTES / (2 * maxBytes + 200))) : 1000;
     }
 
-    /** Appends {@code ,'doc',X'bin'} of one row: printable ASCII text, then random bytes. */
+    /** Appends {@code ,'doc',0x…} of one row: printable ASCII text, then random bytes. */
     void appendValues(StringBuilder sb, SplittableRandom r) {
         int total = minBytes + (maxBytes > minBytes ? r.nextInt(maxBytes - minBytes + 1) : 0);
         int text = total / 2;
@@ -36,11 +36,11 @@ public record Payload(int minBytes, int maxBytes) {
         for (int i = 0; i < text; i++) {
             sb.append((char) ('a' + r.nextInt(26)));
         }
-        sb.append("',X'");
-        for (int i = text; i < total; i++) {
-            int b = r.nextInt(256);
-            sb.append(HEX[b >>> 4]).append(HEX[b & 15]);
+        byte[] bin = new byte[total - text];
+        for (int i = 0; i < bin.length; i++) {
+            bin[i] = (byte) r.nextInt(256);
         }
-        sb.append('\'');
+        sb.append("',");
+        ValueEncoder.appendHex(sb, bin);
     }
 }
