@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * of several MiB each, more of them than the heap holds, and one binary value five eighths of the
  * target's {@code max_allowed_packet}: every row arrives byte for byte and the process never runs
  * out of memory (the ring and the writers' batches are bounded in bytes, and large binary values are
- * not doubled as hex on the way to the target).
+ * not doubled as hex on the way to the target). At 256 MiB the sixteen writers must not keep their
+ * last batch's values once its bytes are given back: when they did, the process ran out of memory.
  */
 class LargeRowsIT {
     private static final int MIB = 1 << 20;
@@ -57,7 +58,7 @@ class LargeRowsIT {
                 "    from: {host: 127.0.0.1, port: " + source.port() + ", user: root, password: \"\"}",
                 ""));
         Path out = dir.resolve("out.log");
-        Process p = JdmChild.start(out, List.of("-Xmx512m"), "run", task.toString());
+        Process p = JdmChild.start(out, List.of("-Xmx256m"), "run", task.toString());
         int rows = 64;
         try {
             RunSignalIT.waitForRow(target, "large_rows.t", 1);
@@ -65,7 +66,7 @@ class LargeRowsIT {
             try (Connection c = source.connect();
                  PreparedStatement ps = c.unwrap(JdbcConnection.class)
                          .serverPrepareStatement("INSERT INTO large_rows.t VALUES (?, ?, ?)")) {
-                // 64 x 9 MiB: more than the process's whole heap
+                // 64 x 9 MiB: more than twice the process's whole heap
                 for (int id = 2; id <= rows; id++) {
                     byte[] b = new byte[8 * MIB];
                     random.nextBytes(b);

@@ -52,9 +52,7 @@ final class SqlBuilder {
      * written as {@code ?}: {@link #parameters()} lists them in order.
      */
     void append(StringBuilder sb, List<Pending> batch, boolean safe) {
-        parameters.clear();
-        prepared.clear();
-        statementParameters = 0;
+        clear();
         if (multipleRows) {
             batch = Grouper.group(batch, safe);
         }
@@ -97,6 +95,16 @@ final class SqlBuilder {
     /** The values of the {@code ?} in what {@link #append} wrote last, in order. */
     List<byte[]> parameters() {
         return parameters;
+    }
+
+    /**
+     * Lets go of what {@link #append} wrote last. Its values are the batch's row images: kept here,
+     * every writer would hold its last batch's large values after their byte budget was given back.
+     */
+    void clear() {
+        parameters.clear();
+        prepared.clear();
+        statementParameters = 0;
     }
 
     /** The statements with parameters in what {@link #append} wrote last, in order. */

@@ -217,7 +217,7 @@ public final class Writer implements EventHandler<RingSlot> {
         s.budget().release(batchBytes);
         batchBytes = 0;
         progress.committed(id, seenSeq, seenPos);
-        if (sb.capacity() > 4 << 20) {
+        if (sb.capacity() > 1 << 20) { // up to 2 MiB a writer, past which a batch pays for its own buffer
             boolean huge = sb.capacity() > REOPEN_AFTER_CHARS;
             sb.setLength(0);
             sb.trimToSize(); // one huge batch should not pin its buffer forever
@@ -256,6 +256,7 @@ public final class Writer implements EventHandler<RingSlot> {
         String stmt = withCommit(sb);
         List<SqlBuilder.Prepared> prepared = List.copyOf(sql.prepared());
         List<byte[]> params = List.copyOf(sql.parameters());
+        sql.clear();
         if (LOG.isTraceEnabled()) {
             LOG.trace("writer {} at {}:\n{}", id, pos, stmt);
         }
