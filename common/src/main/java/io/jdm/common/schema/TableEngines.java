@@ -10,10 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The storage engine of each target table, read once per table. A table whose engine keeps rows
+ * The storage engine of each target table, read once per table (or per schema, {@link TableReadCache}). A table whose engine keeps rows
  * outside transactions (MyISAM, Aria, MEMORY, ARCHIVE, CSV...) keeps what a failed or killed
  * transaction wrote into it: the load writes its files statement by statement, each announced in
  * its checkpoint before it runs ({@code FileLoader}), and sync replays its changes in safe mode
@@ -25,40 +24,68 @@ public final class TableEngines {
     public record Engine(String name, boolean transactional, boolean keyed) {
     }
 
-    private final Map<TableName, Engine> known = new ConcurrentHashMap<>();
-
-    /** The engine of {@code table}, read on {@code c} the first time (a table not there reads as transactional). */
-    public Engine of(Connection c, TableName table) throws SQLException {
-        Engine e = known.get(table);
-        if (e == null) {
-            e = read(c, table);
-            known.put(table, e);
+    private final TableReadCache<Engine> known = new TableReadCache<>(new TableReadCache.Reader<>() {
+        @Override
+        public Engine one(Connection c, TableName table) throws SQLException {
+            return readOne(c, table);
         }
-        return e;
+
+        @Override
+        public Map<String, Engine> whole(Connection c, String schema) throws SQLException {
+            return readAll(c, schema);
+        }
+    });
+
+    /**
+     * The engine of {@code table}, read on {@code c} the first time, or with its schema's when many
+     * of its tables are asked for ({@link TableReadCache}); a table not there reads as transactional.
+     */
+    public Engine of(Connection c, TableName table) throws SQLException {
+        return known.get(c, table);
     }
 
     /** The engine of {@code table} as the server says now (a table not there reads as transactional). */
     public static Engine read(Connection c, TableName table) throws SQLException {
-        String name = null;
-        boolean transactional = true;
-        try (PreparedStatement ps = c.prepareStatement("SELECT t.ENGINE, e.TRANSACTIONS FROM information_schema.TABLES t"
-                + " LEFT JOIN information_schema.ENGINES e ON e.ENGINE = t.ENGINE"
-                + " WHERE t.TABLE_SCHEMA = ? AND t.TABLE_NAME = ?")) {
-            ps.setString(1, table.schema());
-            ps.setString(2, table.table());
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    name = rs.getString(1);
-                    // an engine the server does not list (TiDB's own tables) is taken at its word: transactional
-                    transactional = !"NO".equalsIgnoreCase(rs.getString(2));
-                }
-            }
-        }
-        boolean keyed = !transactional && keyed(c, table);
+        Engine e = readOne(c, table);
         if (!c.getAutoCommit()) {
             c.commit();
         }
-        return new Engine(name, transactional, keyed);
+        return e;
+    }
+
+    private static final String ENGINES = "SELECT t.TABLE_NAME, t.ENGINE, e.TRANSACTIONS FROM information_schema.TABLES t"
+            + " LEFT JOIN information_schema.ENGINES e ON e.ENGINE = t.ENGINE WHERE t.TABLE_SCHEMA = ?";
+
+    private static Engine readOne(Connection c, TableName table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(ENGINES + " AND t.TABLE_NAME = ?")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? engine(c, table, rs) : new Engine(null, true, false);
+            }
+        }
+    }
+
+    /** The engines of every table of {@code schema} in one statement, by name as the server lists them. */
+    private static Map<String, Engine> readAll(Connection c, String schema) throws SQLException {
+        Map<String, Engine> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(ENGINES + " AND t.TABLE_TYPE = 'BASE TABLE'")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), engine(c, new TableName(schema, rs.getString(1)), rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A row of {@link #ENGINES}; a table outside transactions has its keys read on {@code c}. */
+    private static Engine engine(Connection c, TableName table, ResultSet rs) throws SQLException {
+        String name = rs.getString(2);
+        // an engine the server does not list (TiDB's own tables) is taken at its word: transactional
+        boolean transactional = !"NO".equalsIgnoreCase(rs.getString(3));
+        return new Engine(name, transactional, !transactional && keyed(c, table));
     }
 
     /**

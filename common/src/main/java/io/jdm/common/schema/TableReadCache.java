@@ -1,0 +1,74 @@
+package io.jdm.common.schema;
+
+import io.jdm.common.sql.TableName;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the server says of each table, read once per table, and once for a whole schema of which
+ * many tables are asked for. A read of one table is one or two information_schema statements that
+ * name it; for a schema of 1,000 tables those cost the server more than the same statements for the
+ * whole schema (MariaDB 11.4: about 4 ms a table for the engine, columns and keys, against 0.3 s for
+ * the engines of all 1,000). The {@value #WHOLE_AFTER}th distinct table asked for in a schema has the
+ * schema read whole, once; a table not there then (created later) is read on its own.
+ *
+ * @param <V> what is read of a table
+ */
+public final class TableReadCache<V> {
+    /** Asking for this many tables of one schema has the rest of it read in one go. */
+    public static final int WHOLE_AFTER = 16;
+
+    /** How to read one table, or every table of a schema. */
+    public interface Reader<V> {
+        /** What {@code table} holds; null when it is not there (not kept: asked again next time). */
+        V one(Connection c, TableName table) throws SQLException;
+
+        /** Every table of {@code schema}, by name as the server lists it. */
+        Map<String, V> whole(Connection c, String schema) throws SQLException;
+    }
+
+    private final Reader<V> reader;
+    private final Map<TableName, V> known = new ConcurrentHashMap<>();
+    /** The tables asked for, by schema. */
+    private final Map<String, Set<String>> asked = new ConcurrentHashMap<>();
+    private final Set<String> wholeRead = ConcurrentHashMap.newKeySet();
+
+    public TableReadCache(Reader<V> reader) {
+        this.reader = reader;
+    }
+
+    /**
+     * What {@code table} holds, read on {@code c} the first time it is asked for; that read is
+     * committed (when {@code c} is not in autocommit), so that the transaction the caller opens next
+     * starts after it. Null when the table is not there.
+     */
+    public V get(Connection c, TableName table) throws SQLException {
+        V v = known.get(table);
+        if (v != null) {
+            return v;
+        }
+        try {
+            String schema = table.schema();
+            Set<String> tables = asked.computeIfAbsent(schema, k -> ConcurrentHashMap.newKeySet());
+            if (tables.add(table.table()) && tables.size() >= WHOLE_AFTER && wholeRead.add(schema)) {
+                reader.whole(c, schema).forEach((name, value) -> known.putIfAbsent(new TableName(schema, name), value));
+                v = known.get(table);
+                if (v != null) {
+                    return v;
+                }
+            }
+            v = reader.one(c, table);
+            if (v != null) {
+                known.put(table, v);
+            }
+            return v;
+        } finally {
+            if (!c.getAutoCommit()) {
+                c.commit();
+            }
+        }
+    }
+}
