@@ -510,17 +510,17 @@ final class BulkLoader {
                         endFile();
                         break;
                     }
-                    String sql = SqlText.decode(s.bytes(), s.from(), s.to(), null);
-                    SqlText.Kind kind = SqlText.kind(sql);
-                    if (kind == SqlText.Kind.SESSION) {
-                        fileSession.add(sql);
-                    } else if (kind == SqlText.Kind.DATA) {
+                    if (SqlText.kind(s.bytes(), s.from(), s.to()) == SqlText.Kind.DATA) {
                         if (fileIndex > 0 && !fileSession.equals(session)) {
                             throw new Abort("the session statements of " + f.name() + " differ from "
                                     + files.get(0).name() + "'s");
                         }
                         pending = s;
                         return true;
+                    }
+                    String sql = SqlText.decode(s.bytes(), s.from(), s.to(), null);
+                    if (SqlText.kind(sql) == SqlText.Kind.SESSION) {
+                        fileSession.add(sql);
                     } else {
                         throw new Abort(f.name() + " holds " + SqlText.head(sql));
                     }

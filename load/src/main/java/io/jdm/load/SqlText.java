@@ -72,6 +72,26 @@ final class SqlText {
         }
     }
 
+    /** At most this many bytes of a statement are read to tell its kind, when it is {@link Kind#DATA}. */
+    private static final int KIND_HEAD = 1024;
+
+    /**
+     * The kind of the statement {@code b[from, to)}, from its first {@value #KIND_HEAD} bytes where
+     * that tells it is {@link Kind#DATA}: the INSERT that holds a whole data file is not decoded
+     * only to be told apart. The head is read byte for byte (ISO-8859-1), so a character cut at its
+     * end cannot fail it; what tells a kind (blanks, comments, a version mark, the first word) is
+     * ASCII. It counts only if a head 16 bytes shorter tells the same, so the first word was not
+     * cut. Any other kind is told from the whole statement.
+     */
+    static Kind kind(byte[] b, int from, int to) {
+        if (to - from > KIND_HEAD
+                && kind(new String(b, from, KIND_HEAD, StandardCharsets.ISO_8859_1)) == Kind.DATA
+                && kind(new String(b, from, KIND_HEAD - 16, StandardCharsets.ISO_8859_1)) == Kind.DATA) {
+            return Kind.DATA;
+        }
+        return kind(decode(b, from, to, null));
+    }
+
     static Kind kind(String sql) {
         int at = SCANNER.skipBlank(sql, 0, sql.length());
         SqlScanner.Token mark = SCANNER.token(sql, at);
