@@ -231,10 +231,14 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private void runStages() {
         try {
             store.init();
-            if (store.anyPaused(runIds())) {
-                gate.pause(PAUSE_TIMEOUT); // nothing runs yet: returns at once
-                LOG.info("task {}: paused by pause-task before this process started; resume-task goes on, stop-task "
-                        + "stops", task.name());
+            // under the lock a resume-task also takes to record itself: one that came as this process
+            // started either cleared the recorded pause before it is read here, or finds the gate paused
+            synchronized (pauseLock) {
+                if (store.anyPaused(runIds())) {
+                    gate.pause(PAUSE_TIMEOUT); // nothing runs yet: returns at once
+                    LOG.info("task {}: paused by pause-task before this process started; resume-task goes on, "
+                            + "stop-task stops", task.name());
+                }
             }
             boolean syncing = stages == Stages.SYNC_ONLY || task.taskMode().syncs();
             SourceStages full = new SourceStages(task, store, gate, () -> stopping, o -> onOverlap.accept(o));
@@ -461,8 +465,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            remember(true);
         }
-        remember(true);
         LOG.info("task {}: paused; resume-task goes on from here, stop-task stops", task.name());
     }
 
@@ -471,8 +475,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
             refuseWhenStopping("resume");
             gate.resume();
             syncUnits().forEach(SyncUnit::resume);
+            remember(false);
         }
-        remember(false);
         LOG.info("task {}: resumed", task.name());
     }
 
