@@ -52,6 +52,9 @@ final class BulkLoader {
     private static final Set<String> CHARSETS = Set.of("binary", "utf8mb4", "utf8mb3", "utf8", "latin1", "ascii");
     private static final Set<String> NUMERIC = Set.of("tinyint", "smallint", "mediumint", "int", "integer",
             "bigint", "decimal", "numeric", "float", "double", "real");
+    /** The character sets of the columns of a table whose rows go as bytes ({@link #readAs}). */
+    private static final Set<String> BYTES_CHARSETS = Set.of("utf8mb4", "latin1");
+    private static final String LATIN1 = "latin1";
     private static final Set<String> BINARY = Set.of("binary", "varbinary", "tinyblob", "blob", "mediumblob",
             "longblob");
 
@@ -313,9 +316,10 @@ final class BulkLoader {
             return "its column list does not match the target table's columns";
         }
         Set<String> textCharsets = textCharsets(table);
-        rows.columns = fields.stream().map(BulkLoader::kind).toArray(TsvRows.Column[]::new);
-        rows.listGroups = ins.columnList() ? 1 : 0;
         String readAs = readAs(charset, textCharsets);
+        boolean utf8AsBytes = "utf8mb4".equals(charset) && "binary".equals(readAs);
+        rows.columns = fields.stream().map(col -> kind(col, utf8AsBytes)).toArray(TsvRows.Column[]::new);
+        rows.listGroups = ins.columnList() ? 1 : 0;
         boolean named = false; // as FileLoader runs them: utf8mb4 unless the file set its own first
         session.startFile(st);
         for (String sql : rows.session) {
@@ -370,7 +374,10 @@ final class BulkLoader {
 
     /**
      * The character set LOAD DATA is told the rows are in: the files' own, or {@code binary} when
-     * the files are UTF-8 ({@code utf8mb4}) and so is every character column of the table. The server
+     * the files are UTF-8 ({@code utf8mb4}) and every character column of the table is utf8mb4 or
+     * latin1, whose strings are then written as latin1 bytes ({@link TsvRows.Column#LATIN1}: the
+     * conversion the server would make, here, where it costs a table lookup per character of several
+     * bytes; measured, see docs/benchmarks.md, schema per tenant). The server
      * then stores the same bytes, validated as the column's character set all the same, but reads the
      * rows without working out where each character ends: in UTF-8 no byte of a character that takes
      * several is a tab, a newline or a backslash, so there is nothing to work out (measured: a load
@@ -382,7 +389,7 @@ final class BulkLoader {
      */
     static String readAs(String filesCharset, Set<String> textCharsets) {
         boolean utf8 = "utf8mb4".equals(filesCharset);
-        return utf8 && (textCharsets.isEmpty() || textCharsets.equals(Set.of("utf8mb4"))) ? "binary" : filesCharset;
+        return utf8 && BYTES_CHARSETS.containsAll(textCharsets) ? "binary" : filesCharset;
     }
 
     /**
@@ -410,10 +417,15 @@ final class BulkLoader {
         return out;
     }
 
-    /** What a field makes of an unquoted value, by its column's type. */
-    private static TsvRows.Column kind(Column col) {
+    /**
+     * What a field makes of a value, by its column's type; a latin1 column of UTF-8 rows read as
+     * bytes ({@link #readAs}) takes its strings' characters as latin1 bytes.
+     */
+    private static TsvRows.Column kind(Column col, boolean utf8AsBytes) {
         return NUMERIC.contains(col.dataType()) ? TsvRows.Column.NUMBER
-                : BINARY.contains(col.dataType()) ? TsvRows.Column.BINARY : TsvRows.Column.OTHER;
+                : BINARY.contains(col.dataType()) ? TsvRows.Column.BINARY
+                : utf8AsBytes && LATIN1.equalsIgnoreCase(col.charset()) ? TsvRows.Column.LATIN1
+                : TsvRows.Column.OTHER;
     }
 
     /**

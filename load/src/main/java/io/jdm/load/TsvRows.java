@@ -1,6 +1,7 @@
 package io.jdm.load;
 
 import io.jdm.common.sql.ByteWords;
+import io.jdm.common.sql.MysqlLatin1;
 import java.util.Arrays;
 
 /**
@@ -23,6 +24,12 @@ final class TsvRows {
         NUMBER,
         /** BINARY, VARBINARY and BLOB columns: a hex literal is its bytes. */
         BINARY,
+        /**
+         * A latin1 character column of rows read as {@code binary}: a string's UTF-8 (the dump's) is
+         * written as the latin1 bytes the server would convert it to ({@link MysqlLatin1}); a
+         * character latin1 has no byte for is {@link Unsupported}, as the server would change it.
+         */
+        LATIN1,
         /** Everything else: only quoted strings and NULL. */
         OTHER
     }
@@ -73,6 +80,8 @@ final class TsvRows {
     }
 
     private static final long BACKSLASHES = ByteWords.repeat('\\');
+    /** The top bit of each of eight bytes: a byte of a UTF-8 character of several. */
+    private static final long HIGH_BITS = 0x8080808080808080L;
     /** The value of a hex digit byte, or -1. */
     private static final byte[] HEX_VALUE = new byte[256];
     /** For a byte of a value, the letter after the backslash LOAD DATA reads it by, or 0: the byte as it is. */
@@ -183,7 +192,7 @@ final class TsvRows {
         }
         byte c = sql[i];
         if (c == '\'' || c == '"') {
-            return string(i, out);
+            return string(i, out, column == Column.LATIN1);
         }
         if (c == '0' && i + 2 < end && sql[i + 1] == 'x' && column == Column.BINARY) {
             // 0x… (how a dump writes a binary value): its digits decoded as they are scanned
@@ -235,29 +244,42 @@ final class TsvRows {
         return true;
     }
 
-    /** A quoted string from its opening quote; returns the index after its closing quote. */
-    private int string(int start, Out out) throws Unsupported {
+    /**
+     * A quoted string from its opening quote; returns the index after its closing quote. With
+     * {@code latin1}, its UTF-8 characters of several bytes are written as their latin1 bytes.
+     */
+    private int string(int start, Out out, boolean latin1) throws Unsupported {
         byte[] sql = this.sql;
         int end = this.end;
         byte q = sql[start];
         long quotes = ByteWords.repeat(q);
+        long high = latin1 ? HIGH_BITS : 0;
         int i = start + 1;
         int run = i; // start of the bytes copied as they are
         for (int lastWord = end - 8; i < end; ) {
             // eight bytes at a time past those copied as they are: none below 11 (tab, line feed),
-            // no quote, no backslash
+            // no quote, no backslash (and for latin1 none of a character of several bytes)
             if (i <= lastWord) {
                 long w = ByteWords.word(sql, i);
-                if ((ByteWords.below(w, 11) | ByteWords.equal(w, quotes) | ByteWords.equal(w, BACKSLASHES)) == 0) {
+                if ((ByteWords.below(w, 11) | ByteWords.equal(w, quotes) | ByteWords.equal(w, BACKSLASHES)
+                        | (w & high)) == 0) {
                     i += 8;
                     continue;
                 }
             }
             byte c = sql[i];
-            if (c == '\\') {
+            if (c < 0 && latin1) {
+                out.put(sql, run, i - run);
+                i = latin1(i, out);
+                run = i;
+            } else if (c == '\\') {
                 out.put(sql, run, i - run);
                 if (i + 1 >= end) {
                     break;
+                }
+                if (latin1 && sql[i + 1] < 0) {
+                    throw new Unsupported("an escaped character of several bytes at byte " + at(i)
+                            + " of the statement");
                 }
                 escape(sql[i + 1], out);
                 i += 2;
@@ -282,6 +304,33 @@ final class TsvRows {
             }
         }
         throw new Unsupported("a string that starts at byte " + at(start) + " of the statement does not end");
+    }
+
+    /**
+     * Writes the latin1 byte of the UTF-8 character that starts at {@code i} (a byte with its top
+     * bit set); returns the index after the character.
+     */
+    private int latin1(int i, Out out) throws Unsupported {
+        int b0 = sql[i] & 0xff;
+        int n = b0 >= 0xc2 && b0 <= 0xdf ? 2 : b0 >= 0xe0 && b0 <= 0xef ? 3 : 0;
+        int cp = n == 2 ? b0 & 0x1f : b0 & 0x0f;
+        for (int k = 1; k < n; k++) {
+            int b = i + k < end ? sql[i + k] & 0xff : 0;
+            if ((b & 0xc0) != 0x80) {
+                n = 0;
+                break;
+            }
+            cp = cp << 6 | (b & 0x3f);
+        }
+        if (n == 3 && cp < 0x800) {
+            n = 0; // an overlong form, which is not UTF-8
+        }
+        int latin1 = n == 0 ? -1 : MysqlLatin1.fromUnicode(cp);
+        if (latin1 < 0) {
+            throw new Unsupported("a character latin1 has no byte for, at byte " + at(i) + " of the statement");
+        }
+        out.put((byte) latin1);
+        return i + n;
     }
 
     /** The SQL escape {@code \e} as LOAD DATA's escape of the same byte. */

@@ -167,6 +167,51 @@ class BulkLoadIT {
     }
 
     /**
+     * A UTF-8 file into a latin1 table: the rows go as bytes, each character of a latin1 column
+     * written as its latin1 byte ({@link TsvRows.Column#LATIN1}), all 224 printable ones among them,
+     * the five Windows leaves undefined too; a utf8mb4 column beside them keeps its UTF-8 and a binary
+     * one its bytes. The target holds what the source's INSERTs stored. (The column is wide enough
+     * for the UTF-8 bytes too: written untranslated they would be stored, not refused.)
+     */
+    @Test
+    void aLatin1TableTakesEachCharacterAsItsLatin1Byte() throws Exception {
+        String db = "BulkLoadIT_latin1_bytes";
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, l VARCHAR(1000), u VARCHAR(20) CHARACTER SET utf8mb4,"
+                + " vb VARBINARY(20)) DEFAULT CHARSET = latin1";
+        StringBuilder every = new StringBuilder();
+        for (int b = 0x20; b < 256; b++) {
+            if (b != '\'' && b != '\\') {
+                every.append(io.jdm.common.sql.MysqlLatin1.toUnicode((byte) b));
+            }
+        }
+        byte[] file = bytes("/*!40101 SET NAMES utf8mb4*/;\n/*!40103 SET TIME_ZONE='+00:00' */;\n"
+                + "INSERT INTO `t` VALUES (1,'" + every + "','\u65e5\ud83d\udc2c',0xC3A9),"
+                + "(2,'tab\\t\u00e9\\\\ \u0081\u20ac\ttab','\u00e9','\u00e9'),(3,NULL,NULL,NULL);\n");
+        Path dir = dump(db, create, file);
+        loadsAsOneLoadDataLikeTheSource("bulk_latin1_bytes", dir, db, 3);
+        assertEquals(List.of("2|74616209E95C20818009746162|C3A9|C3A9"), target.rows("SELECT id, HEX(l),"
+                + " HEX(u), HEX(vb) FROM " + new TableName(db, "t").quoted() + " WHERE id = 2"));
+    }
+
+    /**
+     * A character a latin1 column has no byte for (the source stored {@code ?} for it, sql_mode
+     * not strict) sends its file by statements, which store what the source's INSERTs stored: as
+     * bytes, its UTF-8 would have been two latin1 characters.
+     */
+    @Test
+    void aCharacterLatin1CannotHoldGoesByStatements() throws Exception {
+        String db = "BulkLoadIT_latin1_lost";
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, l VARCHAR(30)) DEFAULT CHARSET = latin1";
+        byte[] file = bytes("/*!40101 SET NAMES utf8mb4*/;\n/*!40101 SET SQL_MODE=''*/;\n"
+                + "INSERT INTO `t` VALUES (1,'caf\u00e9'),(2,'Rig\u0101 \u0123');\n");
+        Path dir = dump(db, create, file);
+        assertTrue(new LoadUnit(config("bulk_latin1_lost", dir)).run().completed());
+        assertSameAsSource(db); // the LOAD DATA begun is rolled back where the character stands
+        assertEquals(List.of("1|636166E9", "2|5269673F203F"), target.rows("SELECT id, HEX(l) FROM "
+                + new TableName(db, "t").quoted() + " ORDER BY id"));
+    }
+
+    /**
      * A latin1 file's raw byte that is not UTF-8 (as an older dump of a latin1 table holds it) loads
      * as the latin1 character it is, by LOAD DATA and statement by statement alike.
      */

@@ -7,10 +7,12 @@ import org.junit.jupiter.api.Test;
 
 class BulkLoaderTest {
     @Test
-    void rowsAreReadAsBytesOnlyWhereNoCharacterIsConverted() {
+    void rowsAreReadAsBytesWhereNoCharacterIsConvertedOrOnlyToLatin1() {
         assertEquals("binary", BulkLoader.readAs("utf8mb4", Set.of("utf8mb4")));
         assertEquals("binary", BulkLoader.readAs("utf8mb4", Set.of()), "no text columns");
-        assertEquals("utf8mb4", BulkLoader.readAs("utf8mb4", Set.of("utf8mb4", "latin1")), "a latin1 column converts");
+        assertEquals("binary", BulkLoader.readAs("utf8mb4", Set.of("utf8mb4", "latin1")), "latin1 converted here");
+        assertEquals("binary", BulkLoader.readAs("utf8mb4", Set.of("latin1")));
+        assertEquals("utf8mb4", BulkLoader.readAs("utf8mb4", Set.of("latin1", "latin2")), "latin2 converts there");
         assertEquals("utf8mb4", BulkLoader.readAs("utf8mb4", Set.of("utf8mb3")), "utf8mb3 cannot hold every character");
         assertEquals("latin1", BulkLoader.readAs("latin1", Set.of("latin1")));
         assertEquals("binary", BulkLoader.readAs("binary", Set.of("utf8mb4")));

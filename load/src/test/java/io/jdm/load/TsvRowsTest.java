@@ -15,6 +15,7 @@ class TsvRowsTest {
     private static final Column N = Column.NUMBER;
     private static final Column B = Column.BINARY;
     private static final Column O = Column.OTHER;
+    private static final Column L = Column.LATIN1;
 
     private static String convert(String values, Column... columns) throws TsvRows.Unsupported {
         TsvRows.Out out = new TsvRows.Out();
@@ -134,6 +135,64 @@ class TsvRowsTest {
         assertThrows(TsvRows.Unsupported.class, () -> convert("(1)", N, N), "fewer values than columns");
         assertThrows(TsvRows.Unsupported.class, () -> convert("('open", O), "an unterminated string");
         assertThrows(TsvRows.Unsupported.class, () -> convert("(1) ON DUPLICATE KEY UPDATE a=1", N), "a tail");
+    }
+
+    /** The bytes {@link TsvRows} makes of {@code values} written in UTF-8, for one column of {@code kind}. */
+    private static byte[] utf8(byte[] values, Column kind) throws TsvRows.Unsupported {
+        TsvRows.Out out = new TsvRows.Out();
+        TsvRows.append(values, 0, new Column[] {kind}, out);
+        return java.util.Arrays.copyOf(out.buf, out.len);
+    }
+
+    private static byte[] utf8(String values, Column kind) throws TsvRows.Unsupported {
+        return utf8(values.getBytes(StandardCharsets.UTF_8), kind);
+    }
+
+    @Test
+    void aLatin1ColumnTakesTheLatin1ByteOfEachCharacterWhereverItStands() throws Exception {
+        StringBuilder every = new StringBuilder();
+        for (int b = 0x20; b < 256; b++) {
+            if (b != '\'' && b != '\\') {
+                every.append(io.jdm.common.sql.MysqlLatin1.toUnicode((byte) b));
+            }
+        }
+        assertEquals(every + "\n", new String(utf8("('" + every + "')", L), io.jdm.common.sql.MysqlLatin1.INSTANCE));
+        String[] pieces = {"a", "bcdefghij", "\u00e9", "\u20ac", "\u0081", "\u00ff", "''", "\\t", "\t", "\u0152"};
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 5000; round++) {
+            StringBuilder sql = new StringBuilder("('");
+            StringBuilder text = new StringBuilder();
+            for (int n = random.nextInt(12); n > 0; n--) {
+                String p = pieces[random.nextInt(pieces.length)];
+                sql.append(p);
+                text.append(switch (p) {
+                    case "''" -> "'";
+                    case "\\t", "\t" -> "\\t";
+                    default -> p;
+                });
+            }
+            sql.append("')");
+            assertEquals(text + "\n", new String(utf8(sql.toString(), L), io.jdm.common.sql.MysqlLatin1.INSTANCE),
+                    sql.toString());
+        }
+        assertEquals("caf\u00c3\u00a9\n", new String(utf8("('caf\u00e9')", O), StandardCharsets.ISO_8859_1),
+                "another column keeps the UTF-8 bytes");
+        assertEquals("\u00c3\u00a9\n", new String(utf8("('\u00e9')", B), StandardCharsets.ISO_8859_1),
+                "a binary column keeps the bytes of a string");
+    }
+
+    @Test
+    void aCharacterLatin1HasNoByteForIsRefused() {
+        for (String s : new String[] {"\u0123", "\u0080", "\ud83d\udc2c", "\u20ad", "caf\\\u00e9"}) {
+            assertThrows(TsvRows.Unsupported.class, () -> utf8("('x" + s + "y')", L), s);
+        }
+        byte[][] notUtf8 = {{'(', '\'', (byte) 0xe0, (byte) 0x83, (byte) 0xa9, '\'', ')'}, // overlong é
+                            {'(', '\'', (byte) 0xc3, 'A', '\'', ')'}, // no continuation
+                            {'(', '\'', (byte) 0xe9, '\'', ')'}, // a latin1 byte, not UTF-8
+                            {'(', '\'', 'a', (byte) 0xc3}}; // the statement ends inside the character
+        for (byte[] sql : notUtf8) {
+            assertThrows(TsvRows.Unsupported.class, () -> utf8(sql, L), java.util.HexFormat.of().formatHex(sql));
+        }
     }
 
     @Test
