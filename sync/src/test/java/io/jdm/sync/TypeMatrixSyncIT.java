@@ -13,6 +13,7 @@ import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Every type of the type matrix replicates exactly through INSERT, UPDATE and DELETE. */
@@ -89,6 +90,48 @@ class TypeMatrixSyncIT {
             }
         } finally {
             src.execute("SET GLOBAL sql_mode = DEFAULT");
+        }
+    }
+
+    /**
+     * Each of latin1's 256 bytes replicates as itself through INSERT and UPDATE, the five that
+     * windows-1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) among them: read as U+FFFD they
+     * would arrive as {@code ?}.
+     */
+    @Test
+    void everyLatin1ByteReplicatesAsItself() throws Exception {
+        ServerPair pair = TestServers.shared();
+        SqlServer src = pair.source();
+        SqlServer tgt = pair.target();
+        String db = "typematrixsyncit_bytes";
+        src.freshDatabase(db);
+        tgt.freshDatabase(db);
+        tgt.execute("DROP DATABASE IF EXISTS jdm_meta_typematrix_bytes");
+        String create = "CREATE TABLE `" + db + "`.t (id INT PRIMARY KEY, l VARCHAR(300) CHARACTER SET latin1,"
+                + " c CHAR(10) CHARACTER SET latin1)";
+        src.execute(create);
+        tgt.execute(create);
+        StringBuilder all = new StringBuilder();
+        for (int b = 0; b < 256; b++) {
+            all.append(String.format("%02X", b));
+        }
+        BinlogPosition start = sourcePosition(src);
+        SyncConfig cfg = SyncConfig.builder("typematrix_bytes", spec(src), spec(tgt)).start(start).workerCount(2)
+                .metaSchema("jdm_meta_typematrix_bytes").serverId(104).tableFilter((d, tb) -> d.equals(db)).build();
+        SyncUnit unit = new SyncUnit(cfg);
+        unit.start();
+        try {
+            src.execute("INSERT INTO `" + db + "`.t VALUES (1, CONVERT(UNHEX('" + all + "') USING latin1),"
+                            + " CONVERT(UNHEX('818D8F909D') USING latin1)), (2, 'x', 'y')",
+                    "UPDATE `" + db + "`.t SET l = CONCAT(l, CONVERT(UNHEX('9D8180') USING latin1)),"
+                            + " c = CONVERT(UNHEX('90') USING latin1) WHERE id = 2");
+            assertTrue(unit.awaitCaughtUp(sourcePosition(src), Duration.ofSeconds(30)), "caught up");
+            String hex = "SELECT id, HEX(l), HEX(c) FROM `" + db + "`.t ORDER BY id";
+            assertEquals(List.of("1|" + all + "|818D8F909D", "2|789D8180|90"), src.rows(hex));
+            assertEquals(src.rows(hex), tgt.rows(hex));
+            assertTrue(unit.failure().isEmpty(), () -> unit.failure().get().getMessage());
+        } finally {
+            unit.stop();
         }
     }
 

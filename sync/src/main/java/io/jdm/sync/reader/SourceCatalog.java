@@ -207,8 +207,8 @@ final class SourceCatalog {
 
     /**
      * Stops the task for a statement whose text, sent as UTF-8, would not mean what its bytes
-     * meant on the source: bytes its client's charset has no character for (Java's windows-1252
-     * has none for five bytes MySQL's latin1 keeps), or, from a client in another charset than
+     * meant on the source: bytes its client's charset has no character for (an ascii client's
+     * byte above 127), or, from a client in another charset than
      * UTF-8, non-ASCII bytes with a charset introducer (whose literal's bytes are taken as they come).
      */
     static void checkReplayable(byte[] sql, SourceSession s, String where) {

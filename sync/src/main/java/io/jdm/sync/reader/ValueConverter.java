@@ -5,6 +5,7 @@ import io.jdm.common.schema.Column;
 import io.jdm.common.sql.JsonDocument;
 import io.jdm.common.sql.TypedColumn;
 import java.math.BigInteger;
+import io.jdm.common.sql.MysqlLatin1;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -160,7 +161,7 @@ final class ValueConverter {
         String n = mysql.toLowerCase(Locale.ROOT);
         return switch (n) {
             case "utf8", "utf8mb3", "utf8mb4" -> StandardCharsets.UTF_8;
-            case "latin1" -> Charset.forName("windows-1252");
+            case "latin1" -> MysqlLatin1.INSTANCE; // not windows-1252, which has no character for five of its bytes
             case "ascii" -> StandardCharsets.US_ASCII;
             case "binary" -> StandardCharsets.ISO_8859_1;
             case "ucs2", "utf16" -> StandardCharsets.UTF_16BE;
