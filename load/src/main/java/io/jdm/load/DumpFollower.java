@@ -54,6 +54,8 @@ final class DumpFollower {
     private final Map<TableName, CompletableFuture<Void>> targetTables = new HashMap<>();
     /** Each selected source table's target's creation. */
     private final Map<TableName, CompletableFuture<Void>> created = new HashMap<>();
+    /** The indexes each target table this following created was created without, to add at the end. */
+    private final Map<TableName, List<SchemaRewriter.Index>> createdTables = new java.util.concurrent.ConcurrentHashMap<>();
     /** What the dump announced of a table whose target is still being created, in order. */
     private final Map<TableName, Held> held = new LinkedHashMap<>();
     private final ExecutorService creators;
@@ -125,6 +127,14 @@ final class DumpFollower {
             creators.awaitTermination(1, TimeUnit.MINUTES);
             sessions.forEach(LoadJob.Session::close);
         }
+    }
+
+    /**
+     * The target tables this following created, each with the indexes it was created without: the
+     * load of the complete directory does not create them again.
+     */
+    Map<TableName, List<SchemaRewriter.Index>> createdTables() {
+        return createdTables;
     }
 
     /** Waits for a table's creation; its failure is the load's. */
@@ -225,7 +235,8 @@ final class DumpFollower {
         CompletableFuture<Void> creation = targetTables.computeIfAbsent(target, t -> CompletableFuture.runAsync(() -> {
             session.get().withRetry("creating " + SchemaLoader.describe(source, target), c -> {
                 PriorRows.require(job, c, List.of(target), priorTables(c));
-                schema.createTable(c, new DumpDirectory.SchemaFile(source, path), mayBeLarge(source));
+                createdTables.put(target, schema.createTable(c, new DumpDirectory.SchemaFile(source, path),
+                        mayBeLarge(source)));
                 return null;
             });
             job.metrics.tableArrived();

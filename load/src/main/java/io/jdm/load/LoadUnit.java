@@ -51,6 +51,8 @@ public final class LoadUnit {
     private final LoadJob job;
     private final AtomicBoolean started = new AtomicBoolean();
     private int skipped;
+    /** The target tables created while following the dump, with the indexes each was created without. */
+    private Map<TableName, List<SchemaRewriter.Index>> createdFollowing = Map.of();
 
     public LoadUnit(LoadConfig config) {
         this.config = config;
@@ -143,7 +145,9 @@ public final class LoadUnit {
         DumpMetadata complete = null;
         ExecutorService pool = startWorkers(files, config.poolSize(), known);
         try {
-            complete = new DumpFollower(job, new SchemaLoader(job), feed, files, known, recorded).follow();
+            DumpFollower follower = new DumpFollower(job, new SchemaLoader(job), feed, files, known, recorded);
+            complete = follower.follow();
+            createdFollowing = follower.createdTables();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             job.requestStop();
@@ -180,7 +184,8 @@ public final class LoadUnit {
             job.checkpoint.ensureTable(c);
             return schema.createDatabases(c, dump);
         });
-        Map<TableName, List<SchemaRewriter.Index>> deferred = schema.createTables(tables, dump.data());
+        Map<TableName, List<SchemaRewriter.Index>> deferred = schema.createTables(tables, dump.data(),
+                createdFollowing);
         Map<String, LoaderCheckpoint.Row> done = job.withRetry("registering files in the checkpoint", c -> {
             List<LoaderCheckpoint.Row> rows = new ArrayList<>();
             dump.data().forEach(f -> rows.add(new LoaderCheckpoint.Row(f.name(), 0,

@@ -113,6 +113,16 @@ final class SchemaLoader {
      */
     Map<TableName, List<SchemaRewriter.Index>> createTables(List<DumpDirectory.SchemaFile> tables,
                                                             List<DumpDirectory.DataFile> data) {
+        return createTables(tables, data, Map.of());
+    }
+
+    /**
+     * As {@link #createTables(List, List)}, but a target table in {@code created} (by this load, as
+     * it followed the dump) is not created again: its indexes to add are the ones given there.
+     */
+    Map<TableName, List<SchemaRewriter.Index>> createTables(List<DumpDirectory.SchemaFile> tables,
+                                                            List<DumpDirectory.DataFile> data,
+                                                            Map<TableName, List<SchemaRewriter.Index>> created) {
         Map<TableName, Long> bytes = new HashMap<>();
         for (DumpDirectory.DataFile f : data) {
             // a compressed file holds some times its size in rows: counted as 4 times, on the safe side
@@ -120,7 +130,14 @@ final class SchemaLoader {
                     Long::sum);
         }
         Map<TableName, List<SchemaRewriter.Index>> found = new ConcurrentHashMap<>();
-        job.inParallel(tables, t -> "creating " + describe(t.source(), job.config.router().apply(t.source())),
+        created.forEach((target, indexes) -> {
+            if (!indexes.isEmpty()) {
+                found.put(target, indexes);
+            }
+        });
+        List<DumpDirectory.SchemaFile> toCreate = tables.stream()
+                .filter(t -> !created.containsKey(job.config.router().apply(t.source()))).toList();
+        job.inParallel(toCreate, t -> "creating " + describe(t.source(), job.config.router().apply(t.source())),
                 (c, t) -> {
                     TableName target = job.config.router().apply(t.source());
                     List<SchemaRewriter.Index> indexes = createTable(c, t,
