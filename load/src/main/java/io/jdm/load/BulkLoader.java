@@ -53,8 +53,10 @@ final class BulkLoader {
     private static final Set<String> NUMERIC = Set.of("tinyint", "smallint", "mediumint", "int", "integer",
             "bigint", "decimal", "numeric", "float", "double", "real");
     /** The character sets of the columns of a table whose rows go as bytes ({@link #readAs}). */
-    private static final Set<String> BYTES_CHARSETS = Set.of("utf8mb4", "latin1");
+    private static final Set<String> BYTES_CHARSETS = Set.of("utf8mb4", "latin1", "utf8mb3", "utf8");
     private static final String LATIN1 = "latin1";
+    /** utf8mb3 as MariaDB and MySQL 8.0 name it, and as MySQL 5.7 does. */
+    private static final Set<String> UTF8MB3 = Set.of("utf8mb3", "utf8");
     private static final Set<String> BINARY = Set.of("binary", "varbinary", "tinyblob", "blob", "mediumblob",
             "longblob");
 
@@ -374,8 +376,9 @@ final class BulkLoader {
 
     /**
      * The character set LOAD DATA is told the rows are in: the files' own, or {@code binary} when
-     * the files are UTF-8 ({@code utf8mb4}) and every character column of the table is utf8mb4 or
-     * latin1, whose strings are then written as latin1 bytes ({@link TsvRows.Column#LATIN1}: the
+     * the files are UTF-8 ({@code utf8mb4}) and every character column of the table is utf8mb4,
+     * utf8mb3 (whose characters of four bytes send the group by statements) or latin1, whose
+     * strings are then written as latin1 bytes ({@link TsvRows.Column#LATIN1}: the
      * conversion the server would make, here, where it costs a table lookup per character of several
      * bytes; measured, see docs/benchmarks.md, schema per tenant). The server
      * then stores the same bytes, validated as the column's character set all the same, but reads the
@@ -419,12 +422,15 @@ final class BulkLoader {
 
     /**
      * What a field makes of a value, by its column's type; a latin1 column of UTF-8 rows read as
-     * bytes ({@link #readAs}) takes its strings' characters as latin1 bytes.
+     * bytes ({@link #readAs}) takes its strings' characters as latin1 bytes, a utf8mb3 one refuses
+     * their characters of four bytes.
      */
     private static TsvRows.Column kind(Column col, boolean utf8AsBytes) {
         return NUMERIC.contains(col.dataType()) ? TsvRows.Column.NUMBER
                 : BINARY.contains(col.dataType()) ? TsvRows.Column.BINARY
-                : utf8AsBytes && LATIN1.equalsIgnoreCase(col.charset()) ? TsvRows.Column.LATIN1
+                : !utf8AsBytes || col.charset() == null ? TsvRows.Column.OTHER
+                : LATIN1.equalsIgnoreCase(col.charset()) ? TsvRows.Column.LATIN1
+                : UTF8MB3.contains(col.charset().toLowerCase(Locale.ROOT)) ? TsvRows.Column.UTF8MB3
                 : TsvRows.Column.OTHER;
     }
 

@@ -30,6 +30,11 @@ final class TsvRows {
          * character latin1 has no byte for is {@link Unsupported}, as the server would change it.
          */
         LATIN1,
+        /**
+         * A utf8mb3 character column of rows read as {@code binary}: a string's UTF-8 goes as it is,
+         * and a character of four bytes, which utf8mb3 cannot hold, is {@link Unsupported}.
+         */
+        UTF8MB3,
         /** Everything else: only quoted strings and NULL. */
         OTHER
     }
@@ -82,6 +87,9 @@ final class TsvRows {
     private static final long BACKSLASHES = ByteWords.repeat('\\');
     /** The top bit of each of eight bytes: a byte of a UTF-8 character of several. */
     private static final long HIGH_BITS = 0x8080808080808080L;
+    /** The top half of each of eight bytes, and what it is in the first byte of a UTF-8 character of four. */
+    private static final long HIGH_HALVES = 0xF0F0F0F0F0F0F0F0L;
+    private static final long FOUR_BYTE_LEADS = ByteWords.repeat(0xF0);
     /** The value of a hex digit byte, or -1. */
     private static final byte[] HEX_VALUE = new byte[256];
     /** For a byte of a value, the letter after the backslash LOAD DATA reads it by, or 0: the byte as it is. */
@@ -192,7 +200,7 @@ final class TsvRows {
         }
         byte c = sql[i];
         if (c == '\'' || c == '"') {
-            return string(i, out, column == Column.LATIN1);
+            return string(i, out, column);
         }
         if (c == '0' && i + 2 < end && sql[i + 1] == 'x' && column == Column.BINARY) {
             // 0x… (how a dump writes a binary value): its digits decoded as they are scanned
@@ -245,24 +253,29 @@ final class TsvRows {
     }
 
     /**
-     * A quoted string from its opening quote; returns the index after its closing quote. With
-     * {@code latin1}, its UTF-8 characters of several bytes are written as their latin1 bytes.
+     * A quoted string from its opening quote; returns the index after its closing quote. Into a
+     * {@link Column#LATIN1} column its UTF-8 characters of several bytes are written as their latin1
+     * bytes; into a {@link Column#UTF8MB3} one a character of four bytes is refused.
      */
-    private int string(int start, Out out, boolean latin1) throws Unsupported {
+    private int string(int start, Out out, Column column) throws Unsupported {
         byte[] sql = this.sql;
         int end = this.end;
         byte q = sql[start];
         long quotes = ByteWords.repeat(q);
+        boolean latin1 = column == Column.LATIN1;
+        boolean mb3 = column == Column.UTF8MB3;
         long high = latin1 ? HIGH_BITS : 0;
+        long halves = mb3 ? HIGH_HALVES : 0;
         int i = start + 1;
         int run = i; // start of the bytes copied as they are
         for (int lastWord = end - 8; i < end; ) {
             // eight bytes at a time past those copied as they are: none below 11 (tab, line feed),
-            // no quote, no backslash (and for latin1 none of a character of several bytes)
+            // no quote, no backslash (and for latin1 no byte of a character of several, for utf8mb3
+            // no first byte of a character of four)
             if (i <= lastWord) {
                 long w = ByteWords.word(sql, i);
                 if ((ByteWords.below(w, 11) | ByteWords.equal(w, quotes) | ByteWords.equal(w, BACKSLASHES)
-                        | (w & high)) == 0) {
+                        | (w & high) | ByteWords.equal(w & halves, FOUR_BYTE_LEADS)) == 0) {
                     i += 8;
                     continue;
                 }
@@ -272,12 +285,15 @@ final class TsvRows {
                 out.put(sql, run, i - run);
                 i = latin1(i, out);
                 run = i;
+            } else if (mb3 && (c & 0xf0) == 0xf0) {
+                throw new Unsupported("a character of four bytes, which utf8mb3 cannot hold, at byte " + at(i)
+                        + " of the statement");
             } else if (c == '\\') {
                 out.put(sql, run, i - run);
                 if (i + 1 >= end) {
                     break;
                 }
-                if (latin1 && sql[i + 1] < 0) {
+                if ((latin1 || mb3) && sql[i + 1] < 0) {
                     throw new Unsupported("an escaped character of several bytes at byte " + at(i)
                             + " of the statement");
                 }

@@ -212,6 +212,29 @@ class BulkLoadIT {
     }
 
     /**
+     * A UTF-8 file into a table of utf8mb3 text (MySQL 5.7's utf8) goes as bytes, as it is; a
+     * character of four bytes (the source stored {@code ?} for it, sql_mode not strict) sends the
+     * file by statements. The target holds what the source's INSERTs stored.
+     */
+    @Test
+    void aUtf8mb3TableTakesItsTextAsItIsAndACharacterOfFourBytesGoesByStatements() throws Exception {
+        String create = "CREATE TABLE `t` (id INT PRIMARY KEY, s VARCHAR(100), e ENUM('\u00e9','\u65e5','x'),"
+                + " l VARCHAR(20) CHARACTER SET latin1) DEFAULT CHARSET = utf8mb3";
+        String rows = "INSERT INTO `t` VALUES (1,'\u65e5\u672c\\t\u8a9e \u00e9\ttab','\u65e5','caf\u00e9'),"
+                + "(2,'\u20ac \\\\ \\'q\\'','\u00e9',NULL),(3,NULL,'x','\u00ff');\n";
+        String db = "BulkLoadIT_mb3";
+        Path dir = dump(db, create, bytes("/*!40101 SET NAMES utf8mb4*/;\n/*!40101 SET SQL_MODE=''*/;\n" + rows));
+        loadsAsOneLoadDataLikeTheSource("bulk_mb3", dir, db, 3);
+        assertEquals(List.of("1|E697A5E69CAC09E8AA9E20C3A909746162|E697A5|636166E9"), target.rows("SELECT id, HEX(s),"
+                + " HEX(e), HEX(l) FROM " + new TableName(db, "t").quoted() + " WHERE id = 1"));
+        String four = "BulkLoadIT_mb3_four";
+        Path fourDir = dump(four, create, bytes("/*!40101 SET NAMES utf8mb4*/;\n/*!40101 SET SQL_MODE=''*/;\n"
+                + rows.replace("\u20ac", "\ud83d\udc2c")));
+        assertTrue(new LoadUnit(config("bulk_mb3_four", fourDir)).run().completed());
+        assertSameAsSource(four);
+    }
+
+    /**
      * A latin1 file's raw byte that is not UTF-8 (as an older dump of a latin1 table holds it) loads
      * as the latin1 character it is, by LOAD DATA and statement by statement alike.
      */

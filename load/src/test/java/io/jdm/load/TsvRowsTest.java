@@ -16,6 +16,7 @@ class TsvRowsTest {
     private static final Column B = Column.BINARY;
     private static final Column O = Column.OTHER;
     private static final Column L = Column.LATIN1;
+    private static final Column M = Column.UTF8MB3;
 
     private static String convert(String values, Column... columns) throws TsvRows.Unsupported {
         TsvRows.Out out = new TsvRows.Out();
@@ -179,6 +180,28 @@ class TsvRowsTest {
                 "another column keeps the UTF-8 bytes");
         assertEquals("\u00c3\u00a9\n", new String(utf8("('\u00e9')", B), StandardCharsets.ISO_8859_1),
                 "a binary column keeps the bytes of a string");
+    }
+
+    @Test
+    void aUtf8mb3ColumnTakesItsTextAsItIsAndRefusesCharactersOfFourBytes() throws Exception {
+        String text = "caf\u00e9 \u65e5\u672c\u8a9e \u20ac";
+        assertEquals(text + "\n", new String(utf8("('" + text + "')", M), StandardCharsets.UTF_8));
+        java.util.Random random = new java.util.Random(11);
+        for (int round = 0; round < 2000; round++) {
+            StringBuilder sql = new StringBuilder("('");
+            for (int n = random.nextInt(20); n > 0; n--) {
+                sql.append(random.nextBoolean() ? "\u65e5" : "abc");
+            }
+            sql.append("\ud83d\udc2c");
+            for (int n = random.nextInt(20); n > 0; n--) {
+                sql.append(random.nextBoolean() ? "\u00e9" : "xyz");
+            }
+            sql.append("')");
+            assertThrows(TsvRows.Unsupported.class, () -> utf8(sql.toString(), M), sql.toString());
+            assertEquals(sql.substring(2, sql.length() - 2) + "\n",
+                    new String(utf8(sql.toString(), O), StandardCharsets.UTF_8), "a utf8mb4 column takes it");
+        }
+        assertThrows(TsvRows.Unsupported.class, () -> utf8("('a\\\u00e9')", M), "an escaped character of several bytes");
     }
 
     @Test
