@@ -457,11 +457,7 @@ class BulkLoadIT {
 
     /** Loads {@code dir} as task {@code task}: all its rows, in one LOAD DATA, the target then equal to the source. */
     private static void loadsAsOneLoadDataLikeTheSource(String task, Path dir, String db, long rows) throws Exception {
-        long loads = comLoad();
-        LoadResult r = new LoadUnit(config(task, dir)).run();
-        assertTrue(r.completed());
-        assertEquals(rows, r.rows());
-        assertEquals(1, comLoad() - loads, "the files load as one LOAD DATA");
+        HandDump.loadsAsOneLoadData(target, task, dir, rows);
         assertSameAsSource(db);
     }
 

@@ -1,5 +1,11 @@
 package io.jdm.load;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.jdbc.ConnectionSpec;
@@ -14,6 +20,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.LocalDateTime;
+import java.util.List;
+import org.slf4j.LoggerFactory;
 
 /**
  * Dump directories of one table {@code t} written by hand, byte by byte, whose statements the
@@ -70,6 +78,29 @@ final class HandDump {
     }
 
     /** How many LOAD DATA statements the target has run. */
+    /**
+     * Loads {@code dir} as task {@code task}: its {@code rows}, in one LOAD DATA that the target
+     * takes. A LOAD DATA begun and then rolled back for the statements (which the target's counter
+     * counts as well) is told by the load's line saying so.
+     */
+    static void loadsAsOneLoadData(SqlServer target, String task, Path dir, long rows) throws Exception {
+        Logger log = (Logger) LoggerFactory.getLogger(BulkLoader.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        log.addAppender(lines);
+        try {
+            long loads = comLoad(target);
+            LoadResult r = new LoadUnit(config(target, task, dir)).run();
+            assertTrue(r.completed());
+            assertEquals(rows, r.rows());
+            assertEquals(1, comLoad(target) - loads, "the files load as one LOAD DATA");
+        } finally {
+            log.detachAppender(lines);
+        }
+        assertEquals(List.of(), lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("statement by statement")).toList(), "LOAD DATA took every row");
+    }
+
     static long comLoad(SqlServer target) throws Exception {
         // SHOW GLOBAL STATUS: MySQL 8.0 has no information_schema.GLOBAL_STATUS, 5.7 hides it by default
         return Long.parseLong(target.rows("SHOW GLOBAL STATUS LIKE 'Com_load'").get(0).split("\\|")[1]);

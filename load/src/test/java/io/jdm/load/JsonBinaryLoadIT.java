@@ -3,9 +3,6 @@ package io.jdm.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.position.BinlogPosition;
@@ -29,7 +26,6 @@ import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * Files written with {@code SET NAMES binary}, as Dumpling and mydumper write every file, of a table
@@ -122,25 +118,13 @@ class JsonBinaryLoadIT {
         assertSameAsSource("u");
     }
 
-    /** Loads {@code dir} as task {@code task}: its {@code rows}, in one LOAD DATA that the target takes. */
     private static void loadsAsOneLoadData(String task, Path dir, long rows) throws Exception {
         String was = localInfile(1);
-        Logger log = (Logger) LoggerFactory.getLogger(BulkLoader.class);
-        ListAppender<ILoggingEvent> lines = new ListAppender<>();
-        lines.start();
-        log.addAppender(lines);
         try {
-            long loads = HandDump.comLoad(target);
-            LoadResult r = new LoadUnit(HandDump.config(target, task, dir)).run();
-            assertTrue(r.completed());
-            assertEquals(rows, r.rows());
-            assertEquals(1, HandDump.comLoad(target) - loads, "the files load as one LOAD DATA");
+            HandDump.loadsAsOneLoadData(target, task, dir, rows);
         } finally {
-            log.detachAppender(lines);
             localInfile(Integer.parseInt(was));
         }
-        assertEquals(List.of(), lines.list.stream().map(ILoggingEvent::getFormattedMessage)
-                .filter(m -> m.contains("statement by statement")).toList(), "LOAD DATA took every row");
     }
 
     /** The rows of {@code table}, each column's bytes as stored (HEX: what a binary session reads). */
