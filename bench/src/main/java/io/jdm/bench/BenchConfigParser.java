@@ -20,6 +20,7 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
@@ -54,6 +55,9 @@ final class BenchConfigParser {
         String db = ds.map(d -> d.matching("database", DATABASE, "be letters, digits and _ only", "jdm_bench"))
                 .orElse("jdm_bench");
         Payload payload = ds.flatMap(d -> d.section("payload")).map(BenchConfigParser::payload).orElse(Payload.NONE);
+        Map<String, String> charsets = new java.util.LinkedHashMap<>();
+        Payload.CHARSETS.forEach(c -> charsets.put(c, c));
+        payload = payload.withCharset(ds.map(d -> d.choice("charset", "utf8mb4", charsets)).orElse("utf8mb4"));
         ds.ifPresent(Section::finish);
         ConnectionSpec source = server(root, "source");
         ConnectionSpec target = server(root, "target");

@@ -101,6 +101,17 @@ class BenchConfigTest {
     }
 
     @Test
+    void theTablesCharacterSetIsADatasetKey() {
+        assertEquals("utf8mb4", BenchConfig.parse("sweeps: {run: {}}", BASE).payload().charset());
+        BenchConfig c = BenchConfig.parse("dataset: {charset: latin1, payload: {min-bytes: 10, max-bytes: 20}}\n"
+                + "sweeps: {run: {}}", BASE);
+        assertEquals(new Payload(10, 20, "latin1"), c.payload());
+        assertTrue(io.jdm.bench.workload.Sbtest.createTable("db", 1, c.payload()).endsWith("DEFAULT CHARSET=latin1"));
+        assertMessage("dataset.charset: must be one of utf8mb4, latin1, utf8mb3, got \"koi8r\"",
+                "dataset: {charset: koi8r}\nsweeps: {run: {}}");
+    }
+
+    @Test
     void sweptKeysHaveTheTaskFilesLimits() {
         assertEquals(List.of(300), BenchConfig.parse("sweeps: {load: {pool-size: 300}}", BASE).load().poolSize());
         assertEquals(List.of(1024), BenchConfig.parse("sweeps: {sync: {worker-count: 1024}}", BASE).sync().workerCount());

@@ -4,12 +4,26 @@ import io.jdm.common.sql.ValueEncoder;
 import java.util.SplittableRandom;
 
 /**
- * Wide rows: a TEXT column {@code doc} and a BLOB column {@code bin} added to the sbtest shape, the
- * two together between {@code minBytes} and {@code maxBytes} a row (half each, drawn per row), for the
- * shape of rows of 4–16 KB. {@link #NONE} keeps sysbench's shape.
+ * The shape of the bench's sbtest tables. Wide rows: a TEXT column {@code doc} and a BLOB column
+ * {@code bin} added to the sbtest shape, the two together between {@code minBytes} and
+ * {@code maxBytes} a row (half each, drawn per row), for the shape of rows of 4–16 KB; and the
+ * tables' default character set ({@code utf8mb4}; {@code latin1} as MySQL 5.7 and MariaDB create
+ * tables by default, {@code utf8mb3} as MySQL 5.7's {@code utf8}). {@link #NONE} keeps sysbench's
+ * columns in utf8mb4.
  */
-public record Payload(int minBytes, int maxBytes) {
+public record Payload(int minBytes, int maxBytes, String charset) {
     public static final Payload NONE = new Payload(0, 0);
+    /** The character sets a bench file may give its tables. */
+    public static final java.util.List<String> CHARSETS = java.util.List.of("utf8mb4", "latin1", "utf8mb3");
+
+    public Payload(int minBytes, int maxBytes) {
+        this(minBytes, maxBytes, "utf8mb4");
+    }
+
+    /** This shape with the tables' default character set {@code charset}. */
+    public Payload withCharset(String charset) {
+        return new Payload(minBytes, maxBytes, charset);
+    }
 
     /** Bytes a single INSERT of the prepare step aims at, far below any max_allowed_packet. */
     private static final int STATEMENT_BYTES = 4 << 20;

@@ -21,7 +21,8 @@ public final class Sbtest {
         return "CREATE TABLE IF NOT EXISTS " + Identifiers.quote(db) + "." + Identifiers.quote(tableName(i)) + " ("
                 + "id INT NOT NULL AUTO_INCREMENT, k INT NOT NULL DEFAULT 0, "
                 + "c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', "
-                + "PRIMARY KEY (id), KEY k_" + i + " (k)" + payload.columns() + ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4";
+                + "PRIMARY KEY (id), KEY k_" + i + " (k)" + payload.columns() + ") ENGINE=InnoDB DEFAULT CHARSET="
+                + payload.charset();
     }
 
     /** sysbench's c: ten groups of eleven digits joined by '-' (119 characters). */
