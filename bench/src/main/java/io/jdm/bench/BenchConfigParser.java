@@ -19,6 +19,7 @@ import io.jdm.common.config.ValidatorConfig;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,7 +56,7 @@ final class BenchConfigParser {
         String db = ds.map(d -> d.matching("database", DATABASE, "be letters, digits and _ only", "jdm_bench"))
                 .orElse("jdm_bench");
         Payload payload = ds.flatMap(d -> d.section("payload")).map(BenchConfigParser::payload).orElse(Payload.NONE);
-        Map<String, String> charsets = new java.util.LinkedHashMap<>();
+        Map<String, String> charsets = new LinkedHashMap<>();
         Payload.CHARSETS.forEach(c -> charsets.put(c, c));
         payload = payload.withCharset(ds.map(d -> d.choice("charset", "utf8mb4", charsets)).orElse("utf8mb4"));
         ds.ifPresent(Section::finish);

@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -52,11 +53,13 @@ final class BulkLoader {
     private static final Set<String> CHARSETS = Set.of("binary", "utf8mb4", "utf8mb3", "utf8", "latin1", "ascii");
     private static final Set<String> NUMERIC = Set.of("tinyint", "smallint", "mediumint", "int", "integer",
             "bigint", "decimal", "numeric", "float", "double", "real");
-    /** The character sets of the columns of a table whose rows go as bytes ({@link #readAs}). */
-    private static final Set<String> BYTES_CHARSETS = Set.of("utf8mb4", "latin1", "utf8mb3", "utf8");
-    private static final String LATIN1 = "latin1";
-    /** utf8mb3 as MariaDB and MySQL 8.0 name it, and as MySQL 5.7 does. */
-    private static final Set<String> UTF8MB3 = Set.of("utf8mb3", "utf8");
+    /**
+     * The character sets of the columns of a table whose UTF-8 rows go as bytes ({@link #readAs}),
+     * and what such a column makes of a string: utf8mb3 as MariaDB and MySQL 8.0 name it, and as
+     * MySQL 5.7 does.
+     */
+    private static final Map<String, TsvRows.Column> AS_BYTES = Map.of("utf8mb4", TsvRows.Column.OTHER,
+            "latin1", TsvRows.Column.LATIN1, "utf8mb3", TsvRows.Column.UTF8MB3, "utf8", TsvRows.Column.UTF8MB3);
     private static final Set<String> BINARY = Set.of("binary", "varbinary", "tinyblob", "blob", "mediumblob",
             "longblob");
 
@@ -392,7 +395,7 @@ final class BulkLoader {
      */
     static String readAs(String filesCharset, Set<String> textCharsets) {
         boolean utf8 = "utf8mb4".equals(filesCharset);
-        return utf8 && BYTES_CHARSETS.containsAll(textCharsets) ? "binary" : filesCharset;
+        return utf8 && AS_BYTES.keySet().containsAll(textCharsets) ? "binary" : filesCharset;
     }
 
     /**
@@ -426,12 +429,15 @@ final class BulkLoader {
      * their characters of four bytes.
      */
     private static TsvRows.Column kind(Column col, boolean utf8AsBytes) {
-        return NUMERIC.contains(col.dataType()) ? TsvRows.Column.NUMBER
-                : BINARY.contains(col.dataType()) ? TsvRows.Column.BINARY
-                : !utf8AsBytes || col.charset() == null ? TsvRows.Column.OTHER
-                : LATIN1.equalsIgnoreCase(col.charset()) ? TsvRows.Column.LATIN1
-                : UTF8MB3.contains(col.charset().toLowerCase(Locale.ROOT)) ? TsvRows.Column.UTF8MB3
-                : TsvRows.Column.OTHER;
+        if (NUMERIC.contains(col.dataType())) {
+            return TsvRows.Column.NUMBER;
+        }
+        if (BINARY.contains(col.dataType())) {
+            return TsvRows.Column.BINARY;
+        }
+        TsvRows.Column text = utf8AsBytes && col.charset() != null
+                ? AS_BYTES.get(col.charset().toLowerCase(Locale.ROOT)) : null;
+        return text != null ? text : TsvRows.Column.OTHER;
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -55,7 +56,7 @@ final class DumpFollower {
     /** Each selected source table's target's creation. */
     private final Map<TableName, CompletableFuture<Void>> created = new HashMap<>();
     /** The indexes each target table this following created was created without, to add at the end. */
-    private final Map<TableName, List<SchemaRewriter.Index>> createdTables = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<TableName, List<SchemaRewriter.Index>> createdTables = new ConcurrentHashMap<>();
     /** What the dump announced of a table whose target is still being created, in order. */
     private final Map<TableName, Held> held = new LinkedHashMap<>();
     private final ExecutorService creators;

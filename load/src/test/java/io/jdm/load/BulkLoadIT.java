@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.sql.MysqlLatin1;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
@@ -181,7 +182,7 @@ class BulkLoadIT {
         StringBuilder every = new StringBuilder();
         for (int b = 0x20; b < 256; b++) {
             if (b != '\'' && b != '\\') {
-                every.append(io.jdm.common.sql.MysqlLatin1.toUnicode((byte) b));
+                every.append(MysqlLatin1.toUnicode((byte) b));
             }
         }
         byte[] file = bytes("/*!40101 SET NAMES utf8mb4*/;\n/*!40103 SET TIME_ZONE='+00:00' */;\n"

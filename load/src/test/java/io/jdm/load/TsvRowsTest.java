@@ -3,6 +3,7 @@ package io.jdm.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.jdm.common.sql.MysqlLatin1;
 import io.jdm.load.TsvRows.Column;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
@@ -154,10 +155,10 @@ class TsvRowsTest {
         StringBuilder every = new StringBuilder();
         for (int b = 0x20; b < 256; b++) {
             if (b != '\'' && b != '\\') {
-                every.append(io.jdm.common.sql.MysqlLatin1.toUnicode((byte) b));
+                every.append(MysqlLatin1.toUnicode((byte) b));
             }
         }
-        assertEquals(every + "\n", new String(utf8("('" + every + "')", L), io.jdm.common.sql.MysqlLatin1.INSTANCE));
+        assertEquals(every + "\n", new String(utf8("('" + every + "')", L), MysqlLatin1.INSTANCE));
         String[] pieces = {"a", "bcdefghij", "\u00e9", "\u20ac", "\u0081", "\u00ff", "''", "\\t", "\t", "\u0152"};
         java.util.Random random = new java.util.Random(7);
         for (int round = 0; round < 5000; round++) {
@@ -173,7 +174,7 @@ class TsvRowsTest {
                 });
             }
             sql.append("')");
-            assertEquals(text + "\n", new String(utf8(sql.toString(), L), io.jdm.common.sql.MysqlLatin1.INSTANCE),
+            assertEquals(text + "\n", new String(utf8(sql.toString(), L), MysqlLatin1.INSTANCE),
                     sql.toString());
         }
         assertEquals("caf\u00c3\u00a9\n", new String(utf8("('caf\u00e9')", O), StandardCharsets.ISO_8859_1),

@@ -1,6 +1,7 @@
 package io.jdm.bench.workload;
 
 import io.jdm.common.sql.ValueEncoder;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /**
@@ -14,7 +15,7 @@ import java.util.SplittableRandom;
 public record Payload(int minBytes, int maxBytes, String charset) {
     public static final Payload NONE = new Payload(0, 0);
     /** The character sets a bench file may give its tables. */
-    public static final java.util.List<String> CHARSETS = java.util.List.of("utf8mb4", "latin1", "utf8mb3");
+    public static final List<String> CHARSETS = List.of("utf8mb4", "latin1", "utf8mb3");
 
     public Payload(int minBytes, int maxBytes) {
         this(minBytes, maxBytes, "utf8mb4");
