@@ -238,6 +238,10 @@ final class DumpFollower {
                 PriorRows.require(job, c, List.of(target), priorTables(c));
                 createdTables.put(target, schema.createTable(c, new DumpDirectory.SchemaFile(source, path),
                         mayBeLarge(source)));
+                // read here, beside the dump, what the workers read of a table before its first file, so
+                // that they do not: a schema's tables are created one by one, after the one read of it whole
+                job.engines.of(c, target);
+                job.schemas.of(c, target);
                 return null;
             });
             job.metrics.tableArrived();

@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongConsumer;
 
@@ -46,6 +47,13 @@ final class FileLoader {
         private String sqlMode;
         /** A file's session statement set sql_mode: the next file starts with the load's again. */
         private boolean fileMode;
+        /**
+         * The session statements of files run on the connection, in order, since it last ran anything
+         * else that changes its session (a file's statement that differed ends the list there).
+         */
+        private final List<String> applied = new ArrayList<>();
+        /** How many of this file's session statements were {@link #applied}'s first ones; -1 once one was not. */
+        private int matched = -1;
 
         /** @param loadMode the sql_mode the connection was opened in */
         Session(String loadMode) {
@@ -56,19 +64,35 @@ final class FileLoader {
         /** Before a file's first statement: the load's sql_mode, where the file before set its own. */
         void startFile(Statement st) throws SQLException {
             if (fileMode) {
+                forget();
                 st.execute("SET SESSION sql_mode = " + Identifiers.literal(loadMode));
                 sqlMode = loadMode;
                 fileMode = false;
             }
+            matched = 0;
         }
 
-        /** Runs a session statement of a file; a {@code SET NAMES} the connection ran last is skipped. */
+        /**
+         * Runs a session statement of a file. One the files before on this connection ran in the same
+         * place, after the same ones, is skipped: the session holds what it set, and a file of every
+         * table starting with the same two statements costs their round trips once per connection.
+         * A {@code SET NAMES} the connection ran last is skipped too.
+         */
         void run(Statement st, String sql) throws SQLException {
+            if (matched >= 0 && matched < applied.size() && applied.get(matched).equals(sql)) {
+                matched++;
+                return;
+            }
+            if (matched >= 0) {
+                applied.subList(matched, applied.size()).clear();
+                matched = -1;
+            }
             if (SqlText.isSetNames(sql)) {
                 if (!sql.equals(names)) {
                     st.execute(sql);
                     names = sql;
                 }
+                applied.add(sql);
                 return;
             }
             names = null; // another SET may change the character set in ways not tracked here
@@ -77,6 +101,14 @@ final class FileLoader {
                 fileMode = true;
             }
             st.execute(sql);
+            applied.add(sql);
+        }
+
+        /** The connection ran something that may change its session: every file statement runs again. */
+        void forget() {
+            applied.clear();
+            matched = -1;
+            names = null;
         }
 
         /**
@@ -154,6 +186,7 @@ final class FileLoader {
             st.setEscapeProcessing(false); // dump text is SQL, not JDBC escape syntax
             session.startFile(st);
             if (checkUnique) {
+                session.forget();
                 st.execute("SET SESSION unique_checks = 1");
             }
             LoaderCheckpoint.Row row = checkpoint(c);
@@ -177,6 +210,7 @@ final class FileLoader {
                 LoadJob.rollbackQuietly(c);
             }
             if (checkUnique) {
+                session.forget();
                 uniqueChecksOff(c);
             }
         }
@@ -201,7 +235,7 @@ final class FileLoader {
         known = null;
         if (row == null) {
             try {
-                session.names = null; // the read runs in the connection's current character set, whatever it is
+                session.forget(); // the read runs in the connection's current character set, whatever it is
                 row = job.checkpoint.read(c, file.name());
                 c.commit();
             } catch (SQLException e) {
@@ -487,6 +521,7 @@ final class FileLoader {
                 }
                 enumErrorValues.executeNonStrict(st, sql);
             } catch (SQLException again) {
+                session.forget(); // a failure may have left a setting of these statements behind
                 if (announced != null) {
                     announced.failed(st, offset, Math.max(0, committedRows), again);
                 }

@@ -247,13 +247,18 @@ final class SchemaLoader {
      */
     List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t, boolean mayPause)
             throws SQLException {
-        String checks;
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT @@SESSION.foreign_key_checks")) {
-            rs.next();
-            checks = rs.getBoolean(1) ? "1" : "0"; // set back as a literal, which every target takes
+        String checks = "0"; // the load's connections are opened with them off, where the task says so
+        if (!job.config.disableForeignKeyChecks()) {
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT @@SESSION.foreign_key_checks")) {
+                rs.next();
+                checks = rs.getBoolean(1) ? "1" : "0"; // set back as a literal, which every target takes
+            }
         }
         try (Statement st = c.createStatement()) {
-            st.execute("SET SESSION foreign_key_checks = 0");
+            if (!"0".equals(checks)) {
+                st.execute("SET SESSION foreign_key_checks = 0");
+            }
             try {
                 return create(c, t, mayPause);
             } finally {
@@ -380,12 +385,18 @@ final class SchemaLoader {
     private void runFile(Connection c, Path file, String what, Handler handler) throws SQLException {
         String name = file.getFileName().toString();
         try (Statement st = c.createStatement(); InputStream in = DumpFileInput.open(file, compression(name), n -> { })) {
-            st.execute("SET NAMES utf8mb4");
+            boolean named = false; // utf8mb4 unless the file sets its own first, as the data files' statements
             StatementLexer lexer = new StatementLexer(in);
             StatementLexer.Statement s;
             while ((s = lexer.next()) != null) {
                 String sql = SqlText.decode(s.text());
                 try {
+                    if (!named) {
+                        named = true;
+                        if (!SqlText.isSetNames(sql)) {
+                            st.execute("SET NAMES utf8mb4");
+                        }
+                    }
                     if (SqlText.kind(sql) == SqlText.Kind.SESSION) {
                         st.execute(sql);
                     } else {

@@ -77,28 +77,40 @@ final class HandDump {
                 target.password()), dir).withPoolSize(1);
     }
 
-    /** How many LOAD DATA statements the target has run. */
     /**
      * Loads {@code dir} as task {@code task}: its {@code rows}, in one LOAD DATA that the target
      * takes. A LOAD DATA begun and then rolled back for the statements (which the target's counter
      * counts as well) is told by the load's line saying so.
      */
     static void loadsAsOneLoadData(SqlServer target, String task, Path dir, long rows) throws Exception {
+        long loads = comLoad(target);
+        List<String> fellBack = fallBacks(() -> {
+            LoadResult r = new LoadUnit(config(target, task, dir)).run();
+            assertTrue(r.completed());
+            assertEquals(rows, r.rows());
+        });
+        assertEquals(1, comLoad(target) - loads, "the files load as one LOAD DATA");
+        assertEquals(List.of(), fellBack, "LOAD DATA took every row");
+    }
+
+    /** What {@code load} does. */
+    interface Load {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code load}; returns the lines of each LOAD DATA group it sent by statements, saying why. */
+    static List<String> fallBacks(Load load) throws Exception {
         Logger log = (Logger) LoggerFactory.getLogger(BulkLoader.class);
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
         log.addAppender(lines);
         try {
-            long loads = comLoad(target);
-            LoadResult r = new LoadUnit(config(target, task, dir)).run();
-            assertTrue(r.completed());
-            assertEquals(rows, r.rows());
-            assertEquals(1, comLoad(target) - loads, "the files load as one LOAD DATA");
+            load.run();
         } finally {
             log.detachAppender(lines);
         }
-        assertEquals(List.of(), lines.list.stream().map(ILoggingEvent::getFormattedMessage)
-                .filter(m -> m.contains("statement by statement")).toList(), "LOAD DATA took every row");
+        return lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("statement by statement")).toList();
     }
 
     static long comLoad(SqlServer target) throws Exception {
