@@ -7,6 +7,7 @@ import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.schema.TableReadCache;
 import io.jdm.common.util.NamedThreadFactory;
 import io.jdm.common.sql.TableName;
 import java.nio.file.Path;
@@ -62,8 +63,8 @@ final class DumpFollower {
     private final ExecutorService creators;
     /** The target's tables as the first table's creation found them, before the load created any. */
     private List<TableName> priorTables;
-    /** {@link #sourceSizes()}, once read. */
-    private Map<TableName, Long> sourceSizes;
+    /** {@link #sourceSizes}, by schema, once read. */
+    private final Map<String, Map<String, Long>> sourceSizes = new HashMap<>();
     /** The target connection of each creator thread, closed when the following ends. */
     private final List<LoadJob.Session> sessions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ThreadLocal<LoadJob.Session> session;
@@ -268,30 +269,45 @@ final class DumpFollower {
      * when the source cannot be asked.
      */
     private boolean mayBeLarge(TableName source) {
-        Map<TableName, Long> sizes = sourceSizes();
-        Long bytes = sizes == null ? null : sizes.get(source);
+        Map<String, Long> sizes = sourceSizes(source.schema());
+        Long bytes = sizes == null ? null : sizes.get(source.table());
         return bytes == null || bytes >= SchemaLoader.pauseFromBytes;
     }
 
-    /** The source's DATA_LENGTH of every table, asked once; null when the load does not know the source. */
-    private synchronized Map<TableName, Long> sourceSizes() {
-        if (sourceSizes == null && job.config.source() != null) {
-            Map<TableName, Long> m = new HashMap<>();
-            try (java.sql.Connection c = io.jdm.common.jdbc.DataSources.connect(job.config.source());
-                 java.sql.Statement st = c.createStatement();
-                 java.sql.ResultSet rs = st.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME, DATA_LENGTH FROM "
-                         + "information_schema.TABLES WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA NOT IN "
-                         + "('mysql', 'sys', 'information_schema', 'performance_schema')")) {
-                while (rs.next()) {
-                    m.put(new TableName(rs.getString(1), rs.getString(2)), rs.getLong(3));
-                }
-            } catch (java.sql.SQLException e) {
-                LOG.debug("{}: the source's table sizes cannot be read ({}); every table's statistics pause",
-                        job.who(), e.getMessage());
-            }
-            sourceSizes = m;
+    /**
+     * The source's DATA_LENGTH of every table of {@code schema}, asked once a schema: asking for every
+     * table of the server made it open the definitions of every other schema's tables too. From the
+     * {@value TableReadCache#WHOLE_AFTER}th schema on, the rest of the server is read at once (a
+     * schema per tenant would otherwise cost a connection and a statement each). Null when the load
+     * does not know the source.
+     */
+    private synchronized Map<String, Long> sourceSizes(String schema) {
+        if (job.config.source() == null) {
+            return null;
         }
-        return sourceSizes;
+        Map<String, Long> known = sourceSizes.get(schema);
+        if (known != null) {
+            return known;
+        }
+        boolean whole = sourceSizes.size() + 1 >= TableReadCache.WHOLE_AFTER;
+        String sql = "SELECT TABLE_SCHEMA, TABLE_NAME, DATA_LENGTH FROM information_schema.TABLES WHERE TABLE_TYPE ="
+                + " 'BASE TABLE' AND " + (whole ? "TABLE_SCHEMA NOT IN ('mysql', 'sys', 'information_schema',"
+                + " 'performance_schema')" : "TABLE_SCHEMA = ?");
+        try (java.sql.Connection c = io.jdm.common.jdbc.DataSources.connect(job.config.source());
+             java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+            if (!whole) {
+                ps.setString(1, schema);
+            }
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sourceSizes.computeIfAbsent(rs.getString(1), k -> new HashMap<>()).put(rs.getString(2), rs.getLong(3));
+                }
+            }
+        } catch (java.sql.SQLException e) {
+            LOG.debug("{}: the source's table sizes cannot be read ({}); every table's statistics pause",
+                    job.who(), e.getMessage());
+        }
+        return sourceSizes.computeIfAbsent(schema, k -> new HashMap<>());
     }
 
     private void dataFile(FileManifest.Entry entry, List<DumpDirectory.DataFile> arrived) {

@@ -45,7 +45,7 @@ public final class UnitConfigs {
     public static DumpConfig dump(TaskConfig task, MySqlInstance instance) {
         TableFilter filter = TableFilter.forInstance(task, instance);
         return DumpConfig.of(task.name(), instance.sourceId(), instance.from().toConnectionSpec(),
-                task.mydumper(instance)).withTableFilter(filter::matchTable)
+                task.mydumper(instance)).withTableFilter(filter)
                 .withTableWhere(copiedRows(task, instance));
     }
 

@@ -22,7 +22,7 @@ import java.util.Set;
  * System schemas (mysql, information_schema, performance_schema, sys) and the task's meta-schema
  * are always excluded, whatever the rules say.
  */
-public final class TableFilter {
+public final class TableFilter implements SchemaScope {
     private static final Set<String> SYSTEM_SCHEMAS = Set.of("mysql", "information_schema",
             "performance_schema", "sys");
 
@@ -59,6 +59,18 @@ public final class TableFilter {
     public static TableFilter forInstance(TaskConfig task, MySqlInstance instance) {
         return of(task.blockAllowList(instance).orElse(BlockAllowListConfig.allowAll()), task.caseSensitive(),
                 task.metaSchema());
+    }
+
+    /** {@link #matchTable}: a filter is the selection a listing of the source's tables applies. */
+    @Override
+    public boolean test(String db, String table) {
+        return matchTable(db, table);
+    }
+
+    /** {@link #mayMatchTablesIn}. */
+    @Override
+    public boolean mayHoldSelected(String schema) {
+        return mayMatchTablesIn(schema);
     }
 
     /** Whether statements about the schema itself (CREATE/DROP DATABASE) are kept: schema rules only. */

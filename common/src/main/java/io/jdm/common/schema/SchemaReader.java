@@ -2,11 +2,13 @@ package io.jdm.common.schema;
 
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
 
+import io.jdm.common.filter.SchemaScope;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,6 +20,8 @@ import java.util.function.BiPredicate;
 
 /** Reads table lists and table schemas from information_schema. */
 public final class SchemaReader {
+    /** More selected schemas than this are listed with every other one (a statement of bounded size). */
+    private static final int MAX_NAMED_SCHEMAS = 1000;
     private static final Set<String> SYSTEM_SCHEMAS =
             Set.of("mysql", "information_schema", "performance_schema", "sys");
 
@@ -36,13 +40,22 @@ public final class SchemaReader {
 
     private static List<TableName> list(Connection c, String type, BiPredicate<String, String> selected)
             throws SQLException {
+        List<String> schemas = selected instanceof SchemaScope scope ? schemas(c, scope) : null;
+        if (schemas != null && schemas.isEmpty()) {
+            return new ArrayList<>();
+        }
+        // leaving the system schemas out keeps the server from opening their ~100 tables' definitions,
+        // naming the selected schemas from opening those of every other schema's tables
+        String where = schemas == null
+                ? "TABLE_SCHEMA NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys')"
+                : "TABLE_SCHEMA IN (" + String.join(", ", java.util.Collections.nCopies(schemas.size(), "?")) + ")";
         List<TableName> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES WHERE TABLE_TYPE = ? "
-                        + "AND TABLE_SCHEMA NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys') "
-                        + "ORDER BY TABLE_SCHEMA, TABLE_NAME")) {
-            // leaving the system schemas out keeps the server from opening their ~100 tables' definitions
+        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
+                + " WHERE TABLE_TYPE = ? AND " + where + " ORDER BY TABLE_SCHEMA, TABLE_NAME")) {
             ps.setString(1, type);
+            for (int i = 0; schemas != null && i < schemas.size(); i++) {
+                ps.setString(i + 2, schemas.get(i));
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String db = rs.getString(1);
@@ -54,6 +67,21 @@ public final class SchemaReader {
             }
         }
         return out;
+    }
+
+    /** The schemas that may hold a table {@code scope} selects; null when too many to name them all. */
+    private static List<String> schemas(Connection c, SchemaScope scope) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT SCHEMA_NAME FROM information_schema.SCHEMATA")) {
+            while (rs.next()) {
+                String db = rs.getString(1);
+                if (!SYSTEM_SCHEMAS.contains(db.toLowerCase()) && scope.mayHoldSelected(db)) {
+                    out.add(db);
+                }
+            }
+        }
+        return out.size() > MAX_NAMED_SCHEMAS ? null : out;
     }
 
     public static TableSchema read(Connection c, TableName table) throws SQLException {

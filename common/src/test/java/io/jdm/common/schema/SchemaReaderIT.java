@@ -3,6 +3,8 @@ package io.jdm.common.schema;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.jdm.common.config.BlockAllowListConfig;
+import io.jdm.common.filter.TableFilter;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
@@ -10,6 +12,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiPredicate;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,5 +46,43 @@ class SchemaReaderIT {
             SQLException e = assertThrows(SQLException.class, () -> SchemaReader.read(c, new TableName(DB, "none")));
             assertEquals("42S02", e.getSQLState());
         }
+    }
+
+    /**
+     * A listing through a block-allow-list names only the schemas it may select to the server, and
+     * lists what a listing of every schema, then filtered, lists: do-dbs with a wildcard, do-tables in
+     * a schema do-dbs leaves out, ignore-tables, views apart from tables.
+     */
+    @Test
+    void aListingThroughABlockAllowListIsTheWholeListingFiltered() throws Exception {
+        SqlServer s = TestServers.shared().source();
+        for (String db : List.of("scope_it_a", "scope_it_b", "scope_it_c")) {
+            s.freshDatabase(db);
+            s.execute("CREATE TABLE " + db + ".t1 (id INT)", "CREATE TABLE " + db + ".t2 (id INT)",
+                    "CREATE VIEW " + db + ".v AS SELECT id FROM " + db + ".t1");
+        }
+        List<TableFilter> filters = List.of(
+                filter(List.of("scope_it_a"), List.of(), List.of()),
+                filter(List.of("scope_it_[ab]"), List.of(), List.of(new BlockAllowListConfig.TableRule("scope_it_b", "t2"))),
+                filter(List.of("scope_it_a"), List.of(new BlockAllowListConfig.TableRule("scope_it_c", "t1")), List.of()),
+                filter(List.of("none_such"), List.of(), List.of()),
+                TableFilter.of(BlockAllowListConfig.allowAll(), false, "dm_meta"));
+        try (Connection c = s.connect()) {
+            for (TableFilter f : filters) {
+                BiPredicate<String, String> unscoped = f::matchTable;
+                assertEquals(SchemaReader.listTables(c, unscoped), SchemaReader.listTables(c, f));
+                assertEquals(SchemaReader.listViews(c, unscoped), SchemaReader.listViews(c, f));
+            }
+            assertEquals(List.of(new TableName("scope_it_a", "t1"), new TableName("scope_it_a", "t2"),
+                            new TableName("scope_it_b", "t1")),
+                    SchemaReader.listTables(c, filters.get(1)));
+            assertEquals(List.of(), SchemaReader.listTables(c, filters.get(3)));
+        }
+    }
+
+    private static TableFilter filter(List<String> doDbs, List<BlockAllowListConfig.TableRule> doTables,
+                                      List<BlockAllowListConfig.TableRule> ignoreTables) {
+        return TableFilter.of(new BlockAllowListConfig("bw", doDbs, List.of(), doTables, ignoreTables), false,
+                "dm_meta");
     }
 }
