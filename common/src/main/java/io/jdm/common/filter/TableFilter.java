@@ -5,6 +5,7 @@ import io.jdm.common.config.BlockAllowListConfig.TableRule;
 import io.jdm.common.config.MySqlInstance;
 import io.jdm.common.config.NamePattern;
 import io.jdm.common.config.TaskConfig;
+import io.jdm.common.schema.SchemaScope;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

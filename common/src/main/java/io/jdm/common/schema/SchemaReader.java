@@ -2,7 +2,6 @@ package io.jdm.common.schema;
 
 import static com.mysql.cj.exceptions.MysqlErrorNumbers.ER_NO_SUCH_TABLE;
 
-import io.jdm.common.filter.SchemaScope;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

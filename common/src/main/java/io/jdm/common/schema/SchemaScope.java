@@ -1,4 +1,4 @@
-package io.jdm.common.filter;
+package io.jdm.common.schema;
 
 import java.util.function.BiPredicate;
 
