@@ -48,7 +48,7 @@ final class CheckCommand implements Callable<Integer> {
             int onSource = Math.max(dump ? task.mydumper(i).threads() + 1 : 0, binlog ? 2 : 0);
             int onTarget = Math.max(dump ? task.loader(i).poolSize() + 2 : 0,
                     binlog ? task.syncer(i).workerCount() + 3 : 0);
-            sources.add(new PrecheckInput.Source(i.sourceId(), i.from().toConnectionSpec(), filter::matchTable,
+            sources.add(new PrecheckInput.Source(i.sourceId(), i.from().toConnectionSpec(), filter,
                     task.syncer(i).enableGtid(), onSource, onTarget,
                     dump ? task.mydumper(i).consistency() : Consistency.AUTO, UnitConfigs.router(task, i),
                     task.taskMode().loads() ? task.loader(i).dir().orElseThrow() : null));

@@ -17,6 +17,8 @@ import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
+import io.jdm.common.schema.SchemaReader;
+import io.jdm.common.schema.TableReadCache;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
@@ -111,13 +113,13 @@ class DumpUnitIT {
     }
 
     /**
-     * A schema of many tables has their columns and keys read together ({@link SchemaDumper#READ_TOGETHER}):
+     * A schema of many tables has their columns and keys read together ({@link SchemaReader#readTogether}):
      * each table still dumps its own columns and reloads identically, keyed or not.
      */
     @Test
     void aSchemaOfManyTablesDumpsEachWithItsOwnColumns() throws Exception {
         String db = "DumpUnitIT_many";
-        int n = SchemaDumper.READ_TOGETHER + 4;
+        int n = TableReadCache.WHOLE_AFTER + 4;
         source.freshDatabase(db);
         target.execute("DROP DATABASE IF EXISTS `" + db + "`");
         for (int i = 0; i < n; i++) {

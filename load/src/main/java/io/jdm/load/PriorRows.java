@@ -85,8 +85,9 @@ public final class PriorRows {
         }
         candidates.removeIf(t -> written.contains(folded(t)));
         List<TableName> held = new ArrayList<>();
+        Set<TableName> keyed = TableEngines.keyed(c, candidates);
         for (TableName t : candidates) {
-            if (holdsARow(c, t) && !TableEngines.keyed(c, t)) {
+            if (!keyed.contains(t) && holdsARow(c, t)) {
                 held.add(t);
             }
         }

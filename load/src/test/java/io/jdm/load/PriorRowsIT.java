@@ -130,6 +130,45 @@ class PriorRowsIT {
         assertEquals(List.of("1|a", "1|a", "2|b"), target.rows("SELECT id, v FROM `" + merged + "`.t ORDER BY id"));
     }
 
+    /**
+     * A schema of many target tables has their keys read with the whole schema's ({@link
+     * io.jdm.common.schema.TableEngines#keyed(java.sql.Connection, java.util.Collection)}): the tables
+     * named are still exactly the keyless ones holding rows, a unique key on a column that may be
+     * NULL and (MySQL 8.0, MariaDB) an invisible AUTO_INCREMENT key counting as none.
+     */
+    @Test
+    void aSchemaOfManyTargetTablesNamesExactlyItsKeylessTablesHoldingRows() throws Exception {
+        String db = "PriorRowsIT_many";
+        boolean invisible = TestServers.targetFlavor() != ServerFlavor.MYSQL57;
+        target.execute("DROP DATABASE IF EXISTS `" + db + "`", "CREATE DATABASE `" + db + "`");
+        List<TableName> all = new java.util.ArrayList<>();
+        List<TableName> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < io.jdm.common.schema.TableReadCache.WHOLE_AFTER + 4; i++) {
+            String key = switch (i % 5) {
+                case 0 -> ""; // keyless
+                case 1 -> ", UNIQUE KEY u (v)"; // v may be NULL
+                case 2 -> invisible ? ", k BIGINT NOT NULL AUTO_INCREMENT INVISIBLE PRIMARY KEY" : "";
+                case 3 -> ", UNIQUE KEY u (id)";
+                default -> ", PRIMARY KEY (id, v)";
+            };
+            TableName t = new TableName(db, "t" + i);
+            target.execute("CREATE TABLE " + t.quoted() + " (id INT NOT NULL, v INT" + (i % 5 == 1 ? " NULL"
+                    : " NOT NULL") + key + ")");
+            boolean rows = i % 10 != 0; // every other keyless table is empty
+            if (rows) {
+                target.execute("INSERT INTO " + t.quoted() + " (id, v) VALUES (1, 1)");
+            }
+            all.add(t);
+            if (rows && i % 5 <= 2) {
+                expected.add(t);
+            }
+        }
+        try (java.sql.Connection c = target.connect()) {
+            assertEquals(expected.stream().sorted().toList(), PriorRows.keylessHeld(c, "jdm_meta", "prior_many",
+                    id -> java.util.function.UnaryOperator.identity(), all));
+        }
+    }
+
     private static List<String> checkpoint(String task) throws Exception {
         return target.rows("SELECT source_id, file, `offset`, end_offset, status, rows_loaded FROM jdm_meta."
                 + task + "_loader_checkpoint ORDER BY file");

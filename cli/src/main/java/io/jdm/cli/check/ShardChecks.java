@@ -1,11 +1,12 @@
 package io.jdm.cli.check;
 
 import io.jdm.common.config.ShardMode;
+import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.shard.TableShape;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,31 +44,39 @@ final class ShardChecks {
 
     /** The selected tables of one source with their routed target and AUTO_INCREMENT keys. */
     static List<Shard> collect(ServerFacts f, PrecheckInput.Source s, boolean shapes) throws SQLException {
+        List<TableName> tables = SourceChecks.tables(f, s);
+        SchemaReader.SchemaCondition in = SchemaReader.schemasOf("TABLE_SCHEMA", tables);
         Map<TableName, Set<String>> autoColumns = new HashMap<>();
-        try (Statement st = f.connection.createStatement();
-             ResultSet rs = st.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME FROM information_schema.COLUMNS"
-                     + " WHERE EXTRA LIKE '%auto_increment%'")) {
-            while (rs.next()) {
-                autoColumns.computeIfAbsent(new TableName(rs.getString(1), rs.getString(2)), t -> new HashSet<>())
-                        .add(rs.getString(3).toLowerCase(Locale.ROOT));
-            }
-        }
-        // Unique keys (the primary key included) of the tables with an AUTO_INCREMENT column, in key order.
         Map<TableName, Map<String, List<String>>> uniqueKeys = new HashMap<>();
-        try (Statement st = f.connection.createStatement();
-             ResultSet rs = st.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, COLUMN_NAME"
-                     + " FROM information_schema.STATISTICS WHERE NON_UNIQUE = 0"
-                     + " ORDER BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX")) {
-            while (rs.next()) {
-                TableName t = new TableName(rs.getString(1), rs.getString(2));
-                if (autoColumns.containsKey(t)) {
-                    uniqueKeys.computeIfAbsent(t, k -> new LinkedHashMap<>())
-                            .computeIfAbsent(rs.getString(3), k -> new ArrayList<>()).add(rs.getString(4));
+        if (!in.selectsNone()) {
+            try (PreparedStatement ps = f.connection.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME"
+                    + " FROM information_schema.COLUMNS WHERE EXTRA LIKE '%auto_increment%' AND " + in.sql())) {
+                in.bind(ps, 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        autoColumns.computeIfAbsent(new TableName(rs.getString(1), rs.getString(2)),
+                                t -> new HashSet<>()).add(rs.getString(3).toLowerCase(Locale.ROOT));
+                    }
+                }
+            }
+            // Unique keys (the primary key included) of the tables with an AUTO_INCREMENT column, in key order.
+            try (PreparedStatement ps = f.connection.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME,"
+                    + " COLUMN_NAME FROM information_schema.STATISTICS WHERE NON_UNIQUE = 0 AND " + in.sql()
+                    + " ORDER BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX")) {
+                in.bind(ps, 1);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        TableName t = new TableName(rs.getString(1), rs.getString(2));
+                        if (autoColumns.containsKey(t)) {
+                            uniqueKeys.computeIfAbsent(t, k -> new LinkedHashMap<>())
+                                    .computeIfAbsent(rs.getString(3), k -> new ArrayList<>()).add(rs.getString(4));
+                        }
+                    }
                 }
             }
         }
         List<Shard> out = new ArrayList<>();
-        for (TableName t : SourceChecks.tables(f, s)) {
+        for (TableName t : tables) {
             List<String> keys = new ArrayList<>();
             Set<String> auto = autoColumns.getOrDefault(t, Set.of());
             uniqueKeys.getOrDefault(t, Map.of()).forEach((index, cols) -> {

@@ -1,6 +1,7 @@
 package io.jdm.cli.check;
 
 import io.jdm.common.config.Consistency;
+import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
@@ -39,8 +40,12 @@ final class TableChecks {
             return out;
         }
         List<String> keyless = new ArrayList<>();
+        Map<TableName, TableSchema> together = SchemaReader.readTogether(f.connection, tables);
         for (TableName t : tables) {
-            TableSchema ts = SourceChecks.schema(f, t);
+            TableSchema ts = together.get(t);
+            if (ts == null) {
+                ts = SourceChecks.schema(f, t);
+            }
             if (!ts.hasIdentityKey()) {
                 keyless.add(t.toString());
             }
@@ -73,15 +78,21 @@ final class TableChecks {
     static Map<TableName, String> outsideTransactions(Connection c, Collection<TableName> tables) throws SQLException {
         Set<TableName> selected = new HashSet<>(tables);
         Map<TableName, String> out = new LinkedHashMap<>();
+        SchemaReader.SchemaCondition in = SchemaReader.schemasOf("t.TABLE_SCHEMA", tables);
+        if (in.selectsNone()) {
+            return out;
+        }
         try (PreparedStatement ps = c.prepareStatement("SELECT t.TABLE_SCHEMA, t.TABLE_NAME, t.ENGINE"
                 + " FROM information_schema.TABLES t JOIN information_schema.ENGINES e ON e.ENGINE = t.ENGINE"
-                + " WHERE t.TABLE_TYPE = 'BASE TABLE' AND e.TRANSACTIONS = 'NO'"
-                + " ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                TableName t = new TableName(rs.getString(1), rs.getString(2));
-                if (selected.contains(t)) {
-                    out.put(t, rs.getString(3));
+                + " WHERE t.TABLE_TYPE = 'BASE TABLE' AND e.TRANSACTIONS = 'NO' AND " + in.sql()
+                + " ORDER BY t.TABLE_SCHEMA, t.TABLE_NAME")) {
+            in.bind(ps, 1);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    TableName t = new TableName(rs.getString(1), rs.getString(2));
+                    if (selected.contains(t)) {
+                        out.put(t, rs.getString(3));
+                    }
                 }
             }
         }
@@ -91,15 +102,22 @@ final class TableChecks {
     /** Collations used by the selected tables' columns and the tables themselves. */
     static List<String> collations(ServerFacts f, PrecheckInput.Source s) throws SQLException {
         List<String> out = new ArrayList<>();
+        SchemaReader.SchemaCondition in = SchemaReader.selectedSchemas(f.connection, "TABLE_SCHEMA", s.tableFilter());
+        if (in.selectsNone()) {
+            return out;
+        }
         try (PreparedStatement ps = f.connection.prepareStatement(
                 "SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, COLLATION_NAME FROM information_schema.COLUMNS "
-                        + "WHERE COLLATION_NAME IS NOT NULL UNION SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, "
-                        + "TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_COLLATION IS NOT NULL");
-             ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                String db = rs.getString(1);
-                if (!isSystem(db) && s.tableFilter().test(db, rs.getString(2)) && !out.contains(rs.getString(3))) {
-                    out.add(rs.getString(3));
+                        + "WHERE COLLATION_NAME IS NOT NULL AND " + in.sql() + " UNION SELECT DISTINCT TABLE_SCHEMA,"
+                        + " TABLE_NAME, TABLE_COLLATION FROM information_schema.TABLES WHERE TABLE_COLLATION IS NOT"
+                        + " NULL AND " + in.sql())) {
+            in.bind(ps, in.bind(ps, 1));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String db = rs.getString(1);
+                    if (!isSystem(db) && s.tableFilter().test(db, rs.getString(2)) && !out.contains(rs.getString(3))) {
+                        out.add(rs.getString(3));
+                    }
                 }
             }
         }

@@ -196,6 +196,41 @@ class PrecheckerIT {
         assertFalse(new CheckReport(rs).anyFailed());
     }
 
+    /**
+     * A schema of many tables has their columns and keys read with the whole schema ({@link
+     * io.jdm.common.schema.SchemaReader#readTogether}); the tables named keyless are still exactly those
+     * without a primary key or a unique key on NOT NULL columns.
+     */
+    @Test
+    void aSchemaOfManyTablesNamesExactlyItsKeylessTables() {
+        int n = io.jdm.common.schema.TableReadCache.WHOLE_AFTER + 2;
+        source.freshDatabase("pre_many");
+        List<String> keyless = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            String key = switch (i % 6) {
+                case 0 -> "";
+                case 1 -> ", UNIQUE KEY u (v)"; // v may be NULL: not a key that names a row
+                case 2 -> ", UNIQUE KEY u (id)";
+                default -> ", PRIMARY KEY (id)";
+            };
+            source.execute("CREATE TABLE pre_many.t" + i + " (id INT NOT NULL, v INT" + key + ")");
+            if (i % 6 < 2) {
+                keyless.add("t" + i);
+            }
+        }
+        CheckResult r = find(new Prechecker(input(spec(source), "pre_many", Set.of())).run(), "table_schema", "source");
+        assertEquals(CheckResult.Status.WARN, r.status(), r.detail());
+        assertTrue(r.detail().startsWith(keyless.size() + " of " + n + " tables have no primary"), r.detail());
+        java.util.regex.Matcher shown = java.util.regex.Pattern.compile("pre_many\\.(t\\d+)").matcher(r.detail());
+        int named = 0;
+        while (shown.find()) {
+            assertTrue(keyless.contains(shown.group(1)), shown.group(1) + " has a key: " + r.detail());
+            named++;
+        }
+        assertEquals(5, named, r.detail());
+        assertTrue(r.detail().contains("... " + (keyless.size() - 5) + " more"), r.detail());
+    }
+
     @Test
     void userWithoutPrivilegesFailsDumpAndReplicationChecks() {
         source.execute("DROP USER IF EXISTS 'weak'@'127.0.0.1'",

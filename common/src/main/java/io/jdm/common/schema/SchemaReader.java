@@ -9,6 +9,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.stream.Collectors;
 
 /** Reads table lists and table schemas from information_schema. */
 public final class SchemaReader {
@@ -39,22 +42,15 @@ public final class SchemaReader {
 
     private static List<TableName> list(Connection c, String type, BiPredicate<String, String> selected)
             throws SQLException {
-        List<String> schemas = selected instanceof SchemaScope scope ? schemas(c, scope) : null;
-        if (schemas != null && schemas.isEmpty()) {
-            return new ArrayList<>();
-        }
-        // leaving the system schemas out keeps the server from opening their ~100 tables' definitions,
-        // naming the selected schemas from opening those of every other schema's tables
-        String where = schemas == null
-                ? "TABLE_SCHEMA NOT IN ('mysql', 'information_schema', 'performance_schema', 'sys')"
-                : "TABLE_SCHEMA IN (" + String.join(", ", java.util.Collections.nCopies(schemas.size(), "?")) + ")";
+        SchemaCondition where = selectedSchemas(c, "TABLE_SCHEMA", selected);
         List<TableName> out = new ArrayList<>();
+        if (where.selectsNone()) {
+            return out;
+        }
         try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
-                + " WHERE TABLE_TYPE = ? AND " + where + " ORDER BY TABLE_SCHEMA, TABLE_NAME")) {
+                + " WHERE TABLE_TYPE = ? AND " + where.sql() + " ORDER BY TABLE_SCHEMA, TABLE_NAME")) {
             ps.setString(1, type);
-            for (int i = 0; schemas != null && i < schemas.size(); i++) {
-                ps.setString(i + 2, schemas.get(i));
-            }
+            where.bind(ps, 2);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String db = rs.getString(1);
@@ -66,6 +62,57 @@ public final class SchemaReader {
             }
         }
         return out;
+    }
+
+    /**
+     * A condition on an information_schema query that keeps the rows whose {@code column} names a
+     * schema, and the schemas it names, bound as parameters. Naming the schemas keeps the server from
+     * opening the definitions of every other schema's tables (MariaDB 11.4: 0.29 s of its CPU for
+     * 16,000 tables, against 0.01 s for one schema of 1,000); leaving the system schemas out, from
+     * opening their ~100 tables'.
+     *
+     * @param schemas the schemas named; null for every schema but the system ones
+     */
+    public record SchemaCondition(String sql, List<String> schemas) {
+        static SchemaCondition of(String column, List<String> schemas) {
+            if (schemas == null) {
+                return new SchemaCondition(column + " NOT IN ('mysql', 'information_schema', 'performance_schema',"
+                        + " 'sys')", null);
+            }
+            return new SchemaCondition(schemas.isEmpty() ? "1 = 0"
+                    : column + " IN (" + String.join(", ", Collections.nCopies(schemas.size(), "?")) + ")",
+                    List.copyOf(schemas));
+        }
+
+        /** Whether no row can meet it: the query need not be sent. */
+        public boolean selectsNone() {
+            return schemas != null && schemas.isEmpty();
+        }
+
+        /** Binds the schemas named from parameter {@code first} on; the index of the parameter after them. */
+        public int bind(PreparedStatement ps, int first) throws SQLException {
+            int i = first;
+            for (String s : schemas == null ? List.<String>of() : schemas) {
+                ps.setString(i++, s);
+            }
+            return i;
+        }
+    }
+
+    /**
+     * The schemas that may hold a table {@code selected} selects, as a condition on {@code column}:
+     * read from {@code information_schema.SCHEMATA} when {@code selected} is a {@link SchemaScope}
+     * (every schema but the system ones past {@value #MAX_NAMED_SCHEMAS} of them, or when it is not).
+     */
+    public static SchemaCondition selectedSchemas(Connection c, String column, BiPredicate<String, String> selected)
+            throws SQLException {
+        return SchemaCondition.of(column, selected instanceof SchemaScope scope ? schemas(c, scope) : null);
+    }
+
+    /** The schemas of {@code tables} as a condition on {@code column} (every one but the system ones past {@value #MAX_NAMED_SCHEMAS}). */
+    public static SchemaCondition schemasOf(String column, Collection<TableName> tables) {
+        List<String> schemas = tables.stream().map(TableName::schema).distinct().toList();
+        return SchemaCondition.of(column, schemas.size() > MAX_NAMED_SCHEMAS ? null : schemas);
     }
 
     /** The schemas that may hold a table {@code scope} selects; null when too many to name them all. */
@@ -89,6 +136,31 @@ public final class SchemaReader {
             throw new SQLException("table " + table + " does not exist", "42S02", ER_NO_SUCH_TABLE);
         }
         return s;
+    }
+
+    /**
+     * The columns and keys of those of {@code tables} whose schema holds {@value
+     * TableReadCache#WHOLE_AFTER} or more of them, each such schema read whole ({@link #readAll}); the
+     * others, and a table missing from its schema's listing, are left to {@link #read}. Two
+     * statements a table cost a server more than its schema's listing once a schema has many of them.
+     */
+    public static Map<TableName, TableSchema> readTogether(Connection c, Collection<TableName> tables)
+            throws SQLException {
+        Map<String, Long> perSchema = tables.stream().collect(Collectors.groupingBy(TableName::schema,
+                LinkedHashMap::new, Collectors.counting()));
+        Set<TableName> selected = new HashSet<>(tables);
+        Map<TableName, TableSchema> out = new HashMap<>();
+        for (Map.Entry<String, Long> e : perSchema.entrySet()) {
+            if (e.getValue() >= TableReadCache.WHOLE_AFTER) {
+                readAll(c, e.getKey()).forEach((table, schema) -> {
+                    TableName t = new TableName(e.getKey(), table);
+                    if (selected.contains(t)) { // the schema's other tables are not kept
+                        out.put(t, schema);
+                    }
+                });
+            }
+        }
+        return out;
     }
 
     /**

@@ -5,8 +5,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -96,37 +100,80 @@ public final class TableEngines {
      * server numbers a row written again anew and it never meets the one already there.
      */
     public static boolean keyed(Connection c, TableName table) throws SQLException {
-        // two statements that name the table, not one joining STATISTICS to COLUMNS: MariaDB reads a
-        // table for information_schema only where a statement names it with constants, and the join
-        // read every table's columns (50 ms a call on a target of 1,000 tables)
-        Set<String> numberedAnew = new HashSet<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
-            ps.setString(1, table.schema());
-            ps.setString(2, table.table());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String extra = rs.getString(2) == null ? "" : rs.getString(2).toUpperCase(Locale.ROOT);
-                    if (extra.contains("INVISIBLE") && extra.contains("AUTO_INCREMENT")) {
-                        numberedAnew.add(rs.getString(1).toLowerCase(Locale.ROOT));
+        return keyed(c, table.schema(), table.table()).getOrDefault(table.table(), false);
+    }
+
+    /**
+     * Those of {@code tables} that are {@link #keyed(Connection, TableName)}: the keys of a schema
+     * holding {@value TableReadCache#WHOLE_AFTER} or more of them read with the whole schema's, in two
+     * statements, the others' table by table (a target of 10,000 tables: 20,000 statements, against 2).
+     */
+    public static Set<TableName> keyed(Connection c, Collection<TableName> tables) throws SQLException {
+        Map<String, List<TableName>> bySchema = new LinkedHashMap<>();
+        tables.forEach(t -> bySchema.computeIfAbsent(t.schema(), k -> new ArrayList<>()).add(t));
+        Set<TableName> out = new HashSet<>();
+        for (Map.Entry<String, List<TableName>> e : bySchema.entrySet()) {
+            if (e.getValue().size() >= TableReadCache.WHOLE_AFTER) {
+                Map<String, Boolean> keyed = keyed(c, e.getKey(), null);
+                e.getValue().stream().filter(t -> keyed.getOrDefault(t.table(), false)).forEach(out::add);
+            } else {
+                for (TableName t : e.getValue()) {
+                    if (keyed(c, t)) {
+                        out.add(t);
                     }
                 }
             }
         }
-        Map<String, Boolean> keys = new LinkedHashMap<>(); // index -> whether it tells rows apart
-        try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, COLUMN_NAME, NULLABLE"
-                + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0")) {
-            ps.setString(1, table.schema());
-            ps.setString(2, table.table());
+        return out;
+    }
+
+    /**
+     * Whether each table of {@code schema} named {@code table} (every table of it when null) is keyed,
+     * by name as the server lists it; one asked for by name keeps that name.
+     */
+    private static Map<String, Boolean> keyed(Connection c, String schema, String table) throws SQLException {
+        // two statements that name the table, not one joining STATISTICS to COLUMNS: MariaDB reads a
+        // table for information_schema only where a statement names it with constants, and the join
+        // read every table's columns (50 ms a call on a target of 1,000 tables)
+        String where = " WHERE TABLE_SCHEMA = ?" + (table == null ? "" : " AND TABLE_NAME = ?");
+        Map<String, Set<String>> numberedAnew = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_NAME, COLUMN_NAME, EXTRA"
+                + " FROM information_schema.COLUMNS" + where + " AND EXTRA LIKE '%INVISIBLE%'")) {
+            bind(ps, schema, table);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String column = rs.getString(2); // null: a part of a functional index
-                    boolean apart = !"YES".equals(rs.getString(3))
-                            && (column == null || !numberedAnew.contains(column.toLowerCase(Locale.ROOT)));
-                    keys.merge(rs.getString(1), apart, Boolean::logicalAnd);
+                    String extra = rs.getString(3) == null ? "" : rs.getString(3).toUpperCase(Locale.ROOT);
+                    if (extra.contains("INVISIBLE") && extra.contains("AUTO_INCREMENT")) {
+                        numberedAnew.computeIfAbsent(table != null ? table : rs.getString(1), k -> new HashSet<>())
+                                .add(rs.getString(2).toLowerCase(Locale.ROOT));
+                    }
                 }
             }
         }
-        return keys.containsValue(true);
+        Map<String, Map<String, Boolean>> keys = new HashMap<>(); // table -> index -> whether it tells rows apart
+        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_NAME, INDEX_NAME, COLUMN_NAME, NULLABLE"
+                + " FROM information_schema.STATISTICS" + where + " AND NON_UNIQUE = 0")) {
+            bind(ps, schema, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String name = table != null ? table : rs.getString(1);
+                    String column = rs.getString(3); // null: a part of a functional index
+                    boolean apart = !"YES".equals(rs.getString(4)) && (column == null
+                            || !numberedAnew.getOrDefault(name, Set.of()).contains(column.toLowerCase(Locale.ROOT)));
+                    keys.computeIfAbsent(name, k -> new LinkedHashMap<>()).merge(rs.getString(2), apart,
+                            Boolean::logicalAnd);
+                }
+            }
+        }
+        Map<String, Boolean> out = new HashMap<>();
+        keys.forEach((name, indexes) -> out.put(name, indexes.containsValue(true)));
+        return out;
+    }
+
+    private static void bind(PreparedStatement ps, String schema, String table) throws SQLException {
+        ps.setString(1, schema);
+        if (table != null) {
+            ps.setString(2, table);
+        }
     }
 }

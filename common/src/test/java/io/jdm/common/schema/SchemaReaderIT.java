@@ -49,6 +49,39 @@ class SchemaReaderIT {
     }
 
     /**
+     * Tables asked for together ({@link SchemaReader#readTogether}) come back from the schemas that
+     * hold {@value TableReadCache#WHOLE_AFTER} or more of them only, each as it reads on its own; the
+     * other tables of such a schema, and the tables of a schema asked for less, are not in the answer.
+     */
+    @Test
+    void tablesReadTogetherAreThoseOfSchemasWithManyOfThemAsEachReadsAlone() throws Exception {
+        SqlServer s = TestServers.shared().source();
+        String many = DB + "_many";
+        String few = DB + "_few";
+        s.freshDatabase(many);
+        s.freshDatabase(few);
+        int n = TableReadCache.WHOLE_AFTER + 1;
+        for (int i = 0; i < n; i++) {
+            s.execute("CREATE TABLE " + many + ".t" + i + " (id INT NOT NULL, v" + i + " VARCHAR(" + (i + 1) + ")"
+                    + (i % 3 == 0 ? "" : i % 3 == 1 ? ", PRIMARY KEY (id)" : ", UNIQUE KEY u (v" + i + ")") + ")");
+        }
+        s.execute("CREATE TABLE " + few + ".f (id INT PRIMARY KEY)");
+        List<TableName> asked = new java.util.ArrayList<>();
+        for (int i = 1; i < n; i++) { // t0 is left out
+            asked.add(new TableName(many, "t" + i));
+        }
+        asked.add(new TableName(few, "f"));
+        try (Connection c = s.connect()) {
+            Map<TableName, TableSchema> together = SchemaReader.readTogether(c, asked);
+            assertEquals(n - 1, together.size(), together.keySet().toString());
+            for (TableName t : asked.subList(0, n - 1)) {
+                assertEquals(SchemaReader.read(c, t), together.get(t), t.toString());
+            }
+            assertEquals(Map.of(), SchemaReader.readTogether(c, asked.subList(0, TableReadCache.WHOLE_AFTER - 1)));
+        }
+    }
+
+    /**
      * A listing through a block-allow-list names only the schemas it may select to the server, and
      * lists what a listing of every schema, then filtered, lists: do-dbs with a wildcard, do-tables in
      * a schema do-dbs leaves out, ignore-tables, views apart from tables.
