@@ -62,7 +62,7 @@ final class DumpFollower {
     private final Map<TableName, Held> held = new LinkedHashMap<>();
     private final ExecutorService creators;
     /** The target's tables as the first table's creation found them, before the load created any. */
-    private List<TableName> priorTables;
+    private PriorRows.Listing priorTables;
     /** {@link #sourceSizes}, by schema, once read. */
     private final Map<String, Map<String, Long>> sourceSizes = new HashMap<>();
     /** The target connection of each creator thread, closed when the following ends. */
@@ -160,8 +160,14 @@ final class DumpFollower {
         }
     }
 
-    /** Hands out the files (and last-file notices) of the tables whose targets are now created. */
+    /**
+     * Hands out the files (and last-file notices) of the tables whose targets are now created: the
+     * files of all of them registered in the checkpoint together, in one statement and commit (one a
+     * table cost a schema of small tables two round trips each on this one thread), then the notices.
+     */
     private void release() throws InterruptedException {
+        List<DumpDirectory.DataFile> ready = new ArrayList<>();
+        List<TableName> written = new ArrayList<>();
         for (java.util.Iterator<Map.Entry<TableName, Held>> it = held.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<TableName, Held> e = it.next();
             CompletableFuture<Void> f = created.get(e.getKey());
@@ -170,11 +176,13 @@ final class DumpFollower {
             }
             await(f);
             it.remove();
-            handOut(e.getValue().files);
+            ready.addAll(e.getValue().files);
             if (e.getValue().written) {
-                files.tableWritten(e.getKey());
+                written.add(e.getKey());
             }
         }
+        handOut(ready);
+        written.forEach(files::tableWritten);
     }
 
     /**
@@ -241,8 +249,11 @@ final class DumpFollower {
                         mayBeLarge(source)));
                 // read here, beside the dump, what the workers read of a table before its first file, so
                 // that they do not: a schema's tables are created one by one, after the one read of it whole
-                job.engines.of(c, target);
-                job.schemas.of(c, target);
+                job.engines.warm(c, target);
+                job.schemas.warm(c, target);
+                if (!c.getAutoCommit()) {
+                    c.commit();
+                }
                 return null;
             });
             job.metrics.tableArrived();
@@ -255,9 +266,9 @@ final class DumpFollower {
      * The target's tables before this load created any, listed once: the tables it creates are its
      * own, and listing them all again for each new one grew with the square of their number.
      */
-    private synchronized List<TableName> priorTables(Connection c) throws SQLException {
+    private synchronized PriorRows.Listing priorTables(Connection c) throws SQLException {
         if (priorTables == null) {
-            priorTables = PriorRows.tables(c);
+            priorTables = PriorRows.listing(c);
         }
         return priorTables;
     }

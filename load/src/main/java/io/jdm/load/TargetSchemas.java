@@ -43,4 +43,9 @@ final class TargetSchemas {
     TableSchema of(Connection c, TableName table) throws SQLException {
         return known.get(c, table);
     }
+
+    /** Reads the columns of {@code table} ahead, inside the caller's transaction ({@link TableReadCache#warm}). */
+    void warm(Connection c, TableName table) throws SQLException {
+        known.warm(c, table);
+    }
 }

@@ -48,6 +48,11 @@ public final class TableEngines {
         return known.get(c, table);
     }
 
+    /** Reads the engine of {@code table} ahead, inside the caller's transaction ({@link TableReadCache#warm}). */
+    public void warm(Connection c, TableName table) throws SQLException {
+        known.warm(c, table);
+    }
+
     /** The engine of {@code table} as the server says now (a table not there reads as transactional). */
     public static Engine read(Connection c, TableName table) throws SQLException {
         Engine e = readOne(c, table);

@@ -46,29 +46,42 @@ public final class TableReadCache<V> {
      * starts after it. Null when the table is not there.
      */
     public V get(Connection c, TableName table) throws SQLException {
-        V v = known.get(table);
-        if (v != null) {
-            return v;
+        if (known.containsKey(table)) {
+            return known.get(table);
         }
         try {
-            String schema = table.schema();
-            Set<String> tables = asked.computeIfAbsent(schema, k -> ConcurrentHashMap.newKeySet());
-            if (tables.add(table.table()) && tables.size() >= WHOLE_AFTER && wholeRead.add(schema)) {
-                reader.whole(c, schema).forEach((name, value) -> known.putIfAbsent(new TableName(schema, name), value));
-                v = known.get(table);
-                if (v != null) {
-                    return v;
-                }
-            }
-            v = reader.one(c, table);
-            if (v != null) {
-                known.put(table, v);
-            }
-            return v;
+            return read(c, table);
         } finally {
             if (!c.getAutoCommit()) {
                 c.commit();
             }
         }
+    }
+
+    /**
+     * Reads {@code table} on {@code c} unless it is known, leaving the read inside the caller's
+     * transaction: for a caller that reads ahead of several caches and commits once.
+     */
+    public void warm(Connection c, TableName table) throws SQLException {
+        if (!known.containsKey(table)) {
+            read(c, table);
+        }
+    }
+
+    private V read(Connection c, TableName table) throws SQLException {
+        String schema = table.schema();
+        Set<String> tables = asked.computeIfAbsent(schema, k -> ConcurrentHashMap.newKeySet());
+        if (tables.add(table.table()) && tables.size() >= WHOLE_AFTER && wholeRead.add(schema)) {
+            reader.whole(c, schema).forEach((name, value) -> known.putIfAbsent(new TableName(schema, name), value));
+            V v = known.get(table);
+            if (v != null) {
+                return v;
+            }
+        }
+        V v = reader.one(c, table);
+        if (v != null) {
+            known.put(table, v);
+        }
+        return v;
     }
 }
