@@ -318,7 +318,7 @@ public final class LoadUnit {
      * with unique_checks and foreign_key_checks both off), whose finish can deadlock on an index latch
      * with any reader of the table, a SELECT COUNT(*) of the DBA's, for good: neither session can be
      * killed and only a restart of the server ends it. On MariaDB unique_checks stay on when foreign
-     * keys go unchecked, as myloader keeps them on for MariaDB.
+     * keys go unchecked (myloader 0.10.1 turns both off there, and runs that bulk insert).
      */
     private boolean bulkInsertHangs() {
         if (!config.disableForeignKeyChecks()) {

@@ -262,7 +262,9 @@ final class SchemaLoader {
             try {
                 return create(c, t, mayPause);
             } finally {
-                st.execute("SET SESSION foreign_key_checks = " + checks);
+                if (!"0".equals(checks)) {
+                    st.execute("SET SESSION foreign_key_checks = " + checks);
+                }
             }
         }
     }
