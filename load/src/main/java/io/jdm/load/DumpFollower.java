@@ -178,21 +178,25 @@ final class DumpFollower {
     /**
      * Hands out the files (and last-file notices) of the tables whose targets are now created: the
      * files of all of them registered in the checkpoint together, in one statement and commit (one a
-     * table cost a schema of small tables two round trips each on this one thread), then the notices.
+     * table cost a schema of small tables two round trips each on this one thread), then given to the
+     * workers table by table, each table's notice right after its files, as they were announced.
      */
     private void release() throws InterruptedException {
-        List<DumpDirectory.DataFile> ready = new ArrayList<>();
-        List<TableName> written = new ArrayList<>();
+        List<TableName> tables = new ArrayList<>();
+        List<DumpDirectory.DataFile> all = new ArrayList<>();
         for (TableName source = createdSince.poll(); source != null; source = createdSince.poll()) {
             await(created.get(source));
+            tables.add(source);
+            all.addAll(held.get(source).files);
+        }
+        Set<String> registered = register(all);
+        for (TableName source : tables) {
             Held h = held.remove(source);
-            ready.addAll(h.files);
+            give(h.files, registered);
             if (h.written) {
-                written.add(source);
+                files.tableWritten(source);
             }
         }
-        handOut(ready);
-        written.forEach(files::tableWritten);
     }
 
     /**
@@ -363,7 +367,16 @@ final class DumpFollower {
         if (arrived.isEmpty()) {
             return;
         }
-        List<DumpDirectory.DataFile> todo = new ArrayList<>();
+        give(arrived, register(arrived));
+        arrived.clear();
+    }
+
+    /**
+     * Registers in the checkpoint, in one statement, those of {@code arrived} an earlier load of a
+     * resumed dump did not finish (a finished one is counted loaded); the names of those registered.
+     */
+    private Set<String> register(List<DumpDirectory.DataFile> arrived) {
+        Set<String> todo = new HashSet<>();
         List<LoaderCheckpoint.Row> rows = new ArrayList<>();
         for (DumpDirectory.DataFile f : arrived) {
             LoaderCheckpoint.Row before = earlier.get(f.name());
@@ -371,22 +384,27 @@ final class DumpFollower {
                 feed.fileLoaded();
                 continue;
             }
-            todo.add(f);
+            todo.add(f.name());
             rows.add(before != null ? before : new LoaderCheckpoint.Row(f.name(), 0,
                     f.compression().isEmpty() ? f.size() : 0, LoaderCheckpoint.PENDING));
         }
-        arrived.clear();
-        if (todo.isEmpty()) {
-            return;
+        if (!rows.isEmpty()) {
+            job.withRetry("registering files in the checkpoint", c -> {
+                job.checkpoint.register(c, rows); // INSERT IGNORE: an earlier row stays as it is
+                return null;
+            });
+            rows.forEach(r -> known.put(r.file(), r));
         }
-        job.withRetry("registering files in the checkpoint", c -> {
-            job.checkpoint.register(c, rows); // INSERT IGNORE: an earlier row stays as it is
-            return null;
-        });
-        rows.forEach(r -> known.put(r.file(), r));
-        for (DumpDirectory.DataFile f : todo) {
-            job.metrics.arrived(f.size());
-            files.add(f);
+        return todo;
+    }
+
+    /** Gives the workers those of {@code arrived} that {@link #register} registered, in order. */
+    private void give(List<DumpDirectory.DataFile> arrived, Set<String> registered) {
+        for (DumpDirectory.DataFile f : arrived) {
+            if (registered.contains(f.name())) {
+                job.metrics.arrived(f.size());
+                files.add(f);
+            }
         }
     }
 }
