@@ -160,6 +160,14 @@ final class LoadJob {
         closeAdmin();
     }
 
+    /**
+     * Whether every connection of the load is opened with foreign_key_checks off ({@link
+     * #useSession}): a step that needs them off then has nothing to set, nor to set back.
+     */
+    boolean foreignKeyChecksOff() {
+        return "0".equals(workerSpec.session().get("foreign_key_checks"));
+    }
+
     /** The sql_mode every connection of the load starts in ({@link LoadSqlMode}); each data file starts in it. */
     String sqlMode() {
         return workerSpec.session().getOrDefault("sql_mode", SqlModes.REPLAY);

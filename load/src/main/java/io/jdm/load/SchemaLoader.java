@@ -247,8 +247,8 @@ final class SchemaLoader {
      */
     List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t, boolean mayPause)
             throws SQLException {
-        String checks = "0"; // the load's connections are opened with them off, where the task says so
-        if (!job.config.disableForeignKeyChecks()) {
+        String checks = "0";
+        if (!job.foreignKeyChecksOff()) {
             try (Statement st = c.createStatement();
                  ResultSet rs = st.executeQuery("SELECT @@SESSION.foreign_key_checks")) {
                 rs.next();

@@ -20,6 +20,7 @@ import io.jdm.common.dumpdir.FileManifest;
 import io.jdm.common.dumpdir.DumpFileNames;
 import io.jdm.common.dumpdir.DumpMetadata;
 import io.jdm.common.error.FatalException;
+import io.jdm.common.error.JdmException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.Identifiers;
@@ -458,6 +459,37 @@ class LoadUnitIT {
         }
         return lines.list.stream().map(ILoggingEvent::getFormattedMessage)
                 .filter(m -> m.contains("other users")).toList();
+    }
+
+    /**
+     * With foreign key checks left on (disable-foreign-key-checks: false), a table whose foreign key
+     * names a table the dump does not hold is still created as the dump has it: the checks go off
+     * around its CREATE TABLE only, and the load's rows are then checked (a row naming no parent
+     * stops the load in one line).
+     */
+    @Test
+    void aTableWhoseForeignKeyNamesNoTableIsCreatedWithChecksLeftOn() throws Exception {
+        String db = "LoadUnitIT_fk";
+        Path dir = tmp.resolve("fk");
+        Files.createDirectories(dir);
+        String create = "CREATE TABLE `child` (\n  `id` int(11) NOT NULL,\n  `pid` int(11) DEFAULT NULL,\n"
+                + "  PRIMARY KEY (`id`),\n  KEY `pid` (`pid`),\n  CONSTRAINT `fk_p` FOREIGN KEY (`pid`) REFERENCES"
+                + " `parent` (`id`)\n) ENGINE=InnoDB DEFAULT CHARSET=latin1";
+        Files.writeString(dir.resolve(DumpFileNames.databaseSchema(db)), "CREATE DATABASE `" + db + "`;\n");
+        Files.writeString(dir.resolve(DumpFileNames.tableSchema(db, "child")), create + ";\n");
+        Files.writeString(dir.resolve(DumpFileNames.dataFile(db, "child", 1, "")),
+                "INSERT INTO `child` VALUES (1,NULL),(2,7);\n");
+        new io.jdm.common.dumpdir.DumpMetadata(java.time.LocalDateTime.now(), java.time.LocalDateTime.now(),
+                io.jdm.common.position.BinlogPosition.of("mysql-bin.000001", 4), null).writeTo(dir);
+        resetTarget("unit_fk", db);
+        LoadConfig cfg = LoadConfig.of("unit_fk", "src1", targetSpec(), dir).withPoolSize(1)
+                .withFastPath(false, true, false);
+        JdmException e = assertThrows(JdmException.class, () -> new LoadUnit(cfg).run());
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(e.getMessage().contains("foreign key") || e.getMessage().contains("FOREIGN KEY"), e.getMessage());
+        String shown = target.rows("SHOW CREATE TABLE `" + db + "`.`child`").get(0);
+        assertTrue(shown.contains("CONSTRAINT `fk_p` FOREIGN KEY (`pid`) REFERENCES `parent` (`id`)"), shown);
+        assertEquals(List.of(), target.rows("SELECT id FROM `" + db + "`.`child`"), "no row of the failed file");
     }
 
     @Test
