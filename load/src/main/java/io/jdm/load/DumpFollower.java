@@ -74,12 +74,13 @@ final class DumpFollower {
     private final List<LoadJob.Session> sessions = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ThreadLocal<LoadJob.Session> session;
     /**
-     * Threads creating target tables as their schema files arrive. Measured on a MariaDB 11.4 target,
-     * {@code jdm run} of 1,000 tables of 100 rows: four creators 11.7 s wall and 9.1 s of the target's
-     * CPU (medians of 7), two 10.0 s and 6.6 s (5), each pair alternating; 10,000 tables and 1,000
-     * tables of 1,000 rows within noise of each other.
+     * Threads creating target tables as their schema files arrive. Across a network a table's
+     * creation is round trips (its CREATE TABLE, the reads after it): the bench's 1,000 tables behind
+     * a 1 ms proxy took 23.6 s with two and 18.2 s with four (medians of 3). On loopback a MariaDB
+     * target spends more CPU with four, a CREATE TABLE holding the data dictionary latch that the
+     * workers' LOAD DATA takes too, but the wall time was the same (10.7 s, medians of 7 and 8).
      */
-    static final int CREATORS = 2;
+    static final int CREATORS = 4;
 
     /** A table's data files, and whether its last one came, while its target is being created. */
     private static final class Held {
@@ -100,9 +101,6 @@ final class DumpFollower {
             sessions.add(s);
             return s;
         });
-        // Two at most: a CREATE TABLE holds InnoDB's data dictionary latch, which every LOAD DATA and
-        // INSERT of the workers takes too (to look for foreign keys naming their table); four creators
-        // beside the workers cost a MariaDB target a third more CPU waiting on it (see CREATORS).
         this.creators = Executors.newFixedThreadPool(Math.max(1, Math.min(job.config.poolSize(), CREATORS)),
                 new NamedThreadFactory(job.config.task(), "load", "create"));
     }
