@@ -7,7 +7,7 @@ import io.jdm.common.jdbc.DataSources;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.schema.SchemaReader;
-import io.jdm.common.sql.Identifiers;
+import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.SqlModes;
 import io.jdm.common.sql.TableName;
 import io.jdm.common.util.NamedThreadFactory;
@@ -206,26 +206,12 @@ final class SnapshotOpener {
     }
 
     /**
-     * The tables with neither a primary key nor a unique key on NOT NULL columns (what
-     * {@link io.jdm.common.schema.TableSchema#identityKey} finds), read in one query.
+     * The tables with neither a primary key nor a unique key on NOT NULL columns ({@link
+     * io.jdm.common.schema.TableSchema#identityKey}, what the lock-free dump chunks by).
      */
     private List<TableName> keyless(List<TableName> tables) throws SQLException {
-        if (tables.isEmpty()) {
-            return List.of();
-        }
-        java.util.Set<TableName> keyed = new java.util.HashSet<>();
-        StringBuilder in = new StringBuilder();
-        tables.stream().map(TableName::schema).distinct()
-                .forEach(db -> in.append(in.length() == 0 ? "" : ",").append(Identifiers.literal(db)));
-        try (Statement st = meta.createStatement(); java.sql.ResultSet rs = st.executeQuery(
-                "SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.STATISTICS WHERE NON_UNIQUE = 0"
-                        + " AND TABLE_SCHEMA IN (" + in + ") GROUP BY TABLE_SCHEMA, TABLE_NAME, INDEX_NAME"
-                        + " HAVING SUM(NULLABLE = 'YES') = 0")) {
-            while (rs.next()) {
-                keyed.add(new TableName(rs.getString(1), rs.getString(2)));
-            }
-        }
-        return tables.stream().filter(t -> !keyed.contains(t)).toList();
+        Map<TableName, TableSchema> read = SchemaReader.readEach(meta, tables);
+        return tables.stream().filter(t -> read.containsKey(t) && !read.get(t).hasIdentityKey()).toList();
     }
 
     private Opened none() throws SQLException {

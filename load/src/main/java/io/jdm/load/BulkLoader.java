@@ -331,19 +331,18 @@ final class BulkLoader {
         boolean utf8AsBytes = "utf8mb4".equals(charset) && "binary".equals(readAs);
         rows.columns = fields.stream().map(col -> kind(col, utf8AsBytes)).toArray(TsvRows.Column[]::new);
         rows.listGroups = ins.columnList() ? 1 : 0;
-        boolean named = false; // as FileLoader runs them: utf8mb4 unless the file set its own first
+        FileNames names = new FileNames(); // as FileLoader runs them
         session.startFile(st);
         for (String sql : rows.session) {
-            if (SqlText.isSetNames(sql)) {
-                named = true;
-            } else if (!named) {
-                session.run(st, FileLoader.DEFAULT_NAMES);
-                named = true;
+            String set = names.before(sql);
+            if (set != null) {
+                session.run(st, set);
             }
             session.run(st, sql);
         }
-        if (!named) {
-            session.run(st, FileLoader.DEFAULT_NAMES);
+        String set = names.beforeRows();
+        if (set != null) {
+            session.run(st, set);
         }
         rows.loadData = "LOAD DATA LOCAL INFILE 'jdm-rows' "
                 + (job.onDuplicate() == OnDuplicate.REPLACE ? "REPLACE " : "") + "INTO TABLE " + target.quoted()

@@ -30,8 +30,6 @@ import java.util.function.LongConsumer;
  * per file: the checkpoint row comes from the read before the workers started.
  */
 final class FileLoader {
-    static final String DEFAULT_NAMES = "SET NAMES utf8mb4";
-
     /**
      * What one connection's session is, as far as a file may change it. {@code names} is the last
      * {@code SET NAMES} statement run, or null when unknown (a new connection, or another SET ran
@@ -133,10 +131,10 @@ final class FileLoader {
     private LoaderCheckpoint.Row known;
     private long committed;
     private Session session;
-    /** The file has not yet set its own character set: the default is due before its data. */
-    private boolean namesPending;
+    /** Whether the default character set is still due before the file's next statement. */
+    private FileNames names;
     /**
-     * The character set of the file's session ({@link #DEFAULT_NAMES} until it sets one); null when a
+     * The character set of the file's session (utf8mb4 until it sets one, {@link FileNames}); null when a
      * statement set it in a way not followed here.
      */
     private String charset = "utf8mb4";
@@ -178,7 +176,7 @@ final class FileLoader {
      */
     boolean load(Connection c, Session session, long maxStatementBytes, LongConsumer diskBytes) throws LoadFailure {
         this.session = session;
-        this.namesPending = true; // the previous file on this connection may have left SET NAMES binary behind
+        this.names = new FileNames(); // the previous file on this connection may have left SET NAMES binary behind
         this.charset = "utf8mb4";
         boolean clean = false;
         boolean checkUnique = job.uniqueChecked.contains(target);
@@ -366,7 +364,7 @@ final class FileLoader {
                                 + " is inside the statement at " + s.start() + ".." + s.end()
                                 + ": the file changed since the last run; restore it or clear the checkpoint", null);
                     }
-                    defaultNames(st, s.start());
+                    defaultNames(st, sql, s.start());
                     if (announced != null) {
                         announced.announce(c, s.start(), Math.max(0, committedRows));
                     }
@@ -385,7 +383,7 @@ final class FileLoader {
             throw LoadFailure.damaged(end, "the file holds " + (committedRows + txn.rows) + " rows but the dump wrote "
                     + recorded.rows() + " (" + FileManifest.NAME + ")");
         }
-        defaultNames(st, end);
+        defaultNames(st, "", end);
         commit(c, txn, end, end, LoaderCheckpoint.FINISHED);
         job.metrics.fileDone();
         return true;
@@ -396,20 +394,16 @@ final class FileLoader {
      * connection last ran is skipped: it would set the same three variables to the same values.
      */
     private void session(Statement st, String sql, long offset) throws LoadFailure {
-        if (SqlText.isSetNames(sql)) {
-            namesPending = false; // it replaces the default the file would otherwise start with
-        } else {
-            defaultNames(st, offset);
-        }
+        defaultNames(st, sql, offset);
         charset = SqlText.sessionCharset(charset, sql);
         runSession(st, sql, offset);
     }
 
-    /** Before the file's first statement that depends on it: its character set is utf8mb4 unless it set one. */
-    private void defaultNames(Statement st, long offset) throws LoadFailure {
-        if (namesPending) {
-            namesPending = false;
-            runSession(st, DEFAULT_NAMES, offset);
+    /** Before the file's statement {@code sql} ("" for none): its character set, as {@link FileNames} says. */
+    private void defaultNames(Statement st, String sql, long offset) throws LoadFailure {
+        String set = names.before(sql);
+        if (set != null) {
+            runSession(st, set, offset);
         }
     }
 

@@ -387,17 +387,15 @@ final class SchemaLoader {
     private void runFile(Connection c, Path file, String what, Handler handler) throws SQLException {
         String name = file.getFileName().toString();
         try (Statement st = c.createStatement(); InputStream in = DumpFileInput.open(file, compression(name), n -> { })) {
-            boolean named = false; // utf8mb4 unless the file sets its own first, as the data files' statements
+            FileNames names = new FileNames(); // as the data files' statements
             StatementLexer lexer = new StatementLexer(in);
             StatementLexer.Statement s;
             while ((s = lexer.next()) != null) {
                 String sql = SqlText.decode(s.text());
                 try {
-                    if (!named) {
-                        named = true;
-                        if (!SqlText.isSetNames(sql)) {
-                            st.execute("SET NAMES utf8mb4");
-                        }
+                    String set = names.before(sql);
+                    if (set != null) {
+                        st.execute(set);
                     }
                     if (SqlText.kind(sql) == SqlText.Kind.SESSION) {
                         st.execute(sql);

@@ -5,7 +5,6 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.jdbc.ServerRsaKey;
 import io.jdm.common.position.Flavor;
 import io.jdm.common.schema.SchemaReader;
-import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.TableName;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -298,9 +297,5 @@ final class SourceChecks {
 
     static List<TableName> tables(ServerFacts f, PrecheckInput.Source s) throws SQLException {
         return SchemaReader.listTables(f.connection, s.tableFilter());
-    }
-
-    static TableSchema schema(ServerFacts f, TableName t) throws SQLException {
-        return SchemaReader.read(f.connection, t);
     }
 }

@@ -40,13 +40,10 @@ final class TableChecks {
             return out;
         }
         List<String> keyless = new ArrayList<>();
-        Map<TableName, TableSchema> together = SchemaReader.readTogether(f.connection, tables);
+        Map<TableName, TableSchema> read = SchemaReader.readEach(f.connection, tables);
         for (TableName t : tables) {
-            TableSchema ts = together.get(t);
-            if (ts == null) {
-                ts = SourceChecks.schema(f, t);
-            }
-            if (!ts.hasIdentityKey()) {
+            TableSchema ts = read.get(t);
+            if (ts != null && !ts.hasIdentityKey()) { // null: dropped since it was listed
                 keyless.add(t.toString());
             }
         }

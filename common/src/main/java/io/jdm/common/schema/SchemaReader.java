@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
-import java.util.stream.Collectors;
 
 /** Reads table lists and table schemas from information_schema. */
 public final class SchemaReader {
@@ -138,6 +137,19 @@ public final class SchemaReader {
         return s;
     }
 
+    /** Reads the columns and keys of a table, or of every table of a schema. */
+    private static final TableReadCache.Reader<TableSchema> READER = new TableReadCache.Reader<>() {
+        @Override
+        public TableSchema one(Connection c, TableName table) throws SQLException {
+            return read(c, table.schema(), table.table()).get(table.table());
+        }
+
+        @Override
+        public Map<String, TableSchema> whole(Connection c, String schema) throws SQLException {
+            return readAll(c, schema);
+        }
+    };
+
     /**
      * The columns and keys of those of {@code tables} whose schema holds {@value
      * TableReadCache#WHOLE_AFTER} or more of them, each such schema read whole ({@link #readAll}); the
@@ -146,21 +158,16 @@ public final class SchemaReader {
      */
     public static Map<TableName, TableSchema> readTogether(Connection c, Collection<TableName> tables)
             throws SQLException {
-        Map<String, Long> perSchema = tables.stream().collect(Collectors.groupingBy(TableName::schema,
-                LinkedHashMap::new, Collectors.counting()));
-        Set<TableName> selected = new HashSet<>(tables);
-        Map<TableName, TableSchema> out = new HashMap<>();
-        for (Map.Entry<String, Long> e : perSchema.entrySet()) {
-            if (e.getValue() >= TableReadCache.WHOLE_AFTER) {
-                readAll(c, e.getKey()).forEach((table, schema) -> {
-                    TableName t = new TableName(e.getKey(), table);
-                    if (selected.contains(t)) { // the schema's other tables are not kept
-                        out.put(t, schema);
-                    }
-                });
-            }
-        }
-        return out;
+        return TableReadCache.readWhole(c, tables, READER);
+    }
+
+    /**
+     * The columns and keys of each of {@code tables}: {@link #readTogether}, then the rest table by
+     * table. A table not there is left out.
+     */
+    public static Map<TableName, TableSchema> readEach(Connection c, Collection<TableName> tables)
+            throws SQLException {
+        return TableReadCache.readEach(c, tables, READER);
     }
 
     /**

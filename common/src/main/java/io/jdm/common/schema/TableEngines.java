@@ -5,12 +5,10 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -114,23 +112,27 @@ public final class TableEngines {
      * statements, the others' table by table (a target of 10,000 tables: 20,000 statements, against 2).
      */
     public static Set<TableName> keyed(Connection c, Collection<TableName> tables) throws SQLException {
-        Map<String, List<TableName>> bySchema = new LinkedHashMap<>();
-        tables.forEach(t -> bySchema.computeIfAbsent(t.schema(), k -> new ArrayList<>()).add(t));
         Set<TableName> out = new HashSet<>();
-        for (Map.Entry<String, List<TableName>> e : bySchema.entrySet()) {
-            if (e.getValue().size() >= TableReadCache.WHOLE_AFTER) {
-                Map<String, Boolean> keyed = keyed(c, e.getKey(), null);
-                e.getValue().stream().filter(t -> keyed.getOrDefault(t.table(), false)).forEach(out::add);
-            } else {
-                for (TableName t : e.getValue()) {
-                    if (keyed(c, t)) {
-                        out.add(t);
-                    }
-                }
+        TableReadCache.readEach(c, tables, KEYED).forEach((t, keyed) -> {
+            if (keyed) {
+                out.add(t);
             }
-        }
+        });
         return out;
     }
+
+    /** Reads whether a table, or each table of a schema, is keyed. */
+    private static final TableReadCache.Reader<Boolean> KEYED = new TableReadCache.Reader<>() {
+        @Override
+        public Boolean one(Connection c, TableName table) throws SQLException {
+            return keyed(c, table);
+        }
+
+        @Override
+        public Map<String, Boolean> whole(Connection c, String schema) throws SQLException {
+            return keyed(c, schema, null);
+        }
+    };
 
     /**
      * Whether each table of {@code schema} named {@code table} (every table of it when null) is keyed,

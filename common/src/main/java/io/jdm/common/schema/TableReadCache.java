@@ -3,8 +3,12 @@ package io.jdm.common.schema;
 import io.jdm.common.sql.TableName;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -66,6 +70,55 @@ public final class TableReadCache<V> {
         if (!known.containsKey(table)) {
             read(c, table);
         }
+    }
+
+    /**
+     * The schemas of which {@code tables} holds {@value #WHOLE_AFTER} or more: for each, the
+     * statements that name every table cost the server more than the same statements for the whole
+     * schema.
+     */
+    public static Set<String> wholeSchemas(Collection<TableName> tables) {
+        return tables.stream().collect(Collectors.groupingBy(TableName::schema, Collectors.toSet())).entrySet()
+                .stream().filter(e -> e.getValue().size() >= WHOLE_AFTER).map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
+    }
+
+    /**
+     * What those of {@code tables} in a {@link #wholeSchemas whole-read schema} hold, each such
+     * schema read whole once; the others are left out, and so is a table not in its schema's listing.
+     */
+    public static <V> Map<TableName, V> readWhole(Connection c, Collection<TableName> tables, Reader<V> reader)
+            throws SQLException {
+        Set<String> whole = wholeSchemas(tables);
+        Set<TableName> selected = new HashSet<>(tables);
+        Map<TableName, V> out = new HashMap<>();
+        for (String schema : whole) {
+            for (Map.Entry<String, V> e : reader.whole(c, schema).entrySet()) {
+                TableName t = new TableName(schema, e.getKey());
+                if (selected.contains(t)) { // the schema's other tables are not kept
+                    out.put(t, e.getValue());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * What each of {@code tables} holds: {@link #readWhole}, then the rest table by table. A table
+     * not there is left out.
+     */
+    public static <V> Map<TableName, V> readEach(Connection c, Collection<TableName> tables, Reader<V> reader)
+            throws SQLException {
+        Map<TableName, V> out = readWhole(c, tables, reader);
+        for (TableName t : tables) {
+            if (!out.containsKey(t)) {
+                V v = reader.one(c, t);
+                if (v != null) {
+                    out.put(t, v);
+                }
+            }
+        }
+        return out;
     }
 
     private V read(Connection c, TableName table) throws SQLException {

@@ -52,6 +52,7 @@ class SchemaReaderIT {
      * Tables asked for together ({@link SchemaReader#readTogether}) come back from the schemas that
      * hold {@value TableReadCache#WHOLE_AFTER} or more of them only, each as it reads on its own; the
      * other tables of such a schema, and the tables of a schema asked for less, are not in the answer.
+     * Read each ({@link SchemaReader#readEach}), every table there comes back as it reads alone.
      */
     @Test
     void tablesReadTogetherAreThoseOfSchemasWithManyOfThemAsEachReadsAlone() throws Exception {
@@ -78,6 +79,13 @@ class SchemaReaderIT {
                 assertEquals(SchemaReader.read(c, t), together.get(t), t.toString());
             }
             assertEquals(Map.of(), SchemaReader.readTogether(c, asked.subList(0, TableReadCache.WHOLE_AFTER - 1)));
+            List<TableName> each = new java.util.ArrayList<>(asked);
+            each.add(new TableName(few, "none"));
+            Map<TableName, TableSchema> read = SchemaReader.readEach(c, each);
+            assertEquals(new java.util.HashSet<>(asked), read.keySet(), "every table there, and none other");
+            for (TableName t : asked) {
+                assertEquals(SchemaReader.read(c, t), read.get(t), t.toString());
+            }
         }
     }
 
