@@ -344,6 +344,7 @@ final class BulkLoader {
         if (set != null) {
             session.run(st, set);
         }
+        session.settle(st);
         rows.loadData = "LOAD DATA LOCAL INFILE 'jdm-rows' "
                 + (job.onDuplicate() == OnDuplicate.REPLACE ? "REPLACE " : "") + "INTO TABLE " + target.quoted()
                 + " CHARACTER SET " + readAs

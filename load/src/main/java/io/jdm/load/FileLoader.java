@@ -81,10 +81,34 @@ final class FileLoader {
                 matched++;
                 return;
             }
-            if (matched >= 0) {
-                applied.subList(matched, applied.size()).clear();
-                matched = -1;
+            settle(st);
+            execute(st, sql);
+        }
+
+        /**
+         * Before a file's first statement that is not a session statement, and at its end (and when
+         * one differs, {@link #run}): the statements skipped because the files before ran them hold
+         * only where those files ran nothing after them. A file that ran more (a {@code SET} after
+         * its rows that sets back what its first ones set) left the session otherwise, so the
+         * skipped ones run now, in order.
+         */
+        void settle(Statement st) throws SQLException {
+            if (matched < 0) {
+                return;
             }
+            int skipped = matched;
+            matched = -1;
+            if (skipped < applied.size()) {
+                List<String> again = new ArrayList<>(applied.subList(0, skipped));
+                applied.clear();
+                names = null;
+                for (String sql : again) {
+                    execute(st, sql);
+                }
+            }
+        }
+
+        private void execute(Statement st, String sql) throws SQLException {
             if (SqlText.isSetNames(sql)) {
                 if (!sql.equals(names)) {
                     st.execute(sql);
@@ -356,6 +380,7 @@ final class FileLoader {
             switch (SqlText.kind(sql)) {
                 case SESSION -> session(st, sql, s.start());
                 case DATA -> {
+                    settle(st, s.start());
                     if (s.end() <= committed) {
                         continue;
                     }
@@ -384,6 +409,7 @@ final class FileLoader {
                     + recorded.rows() + " (" + FileManifest.NAME + ")");
         }
         defaultNames(st, "", end);
+        settle(st, end);
         commit(c, txn, end, end, LoaderCheckpoint.FINISHED);
         job.metrics.fileDone();
         return true;
@@ -404,6 +430,15 @@ final class FileLoader {
         String set = names.before(sql);
         if (set != null) {
             runSession(st, set, offset);
+        }
+    }
+
+    /** Before a statement that is not a session statement, and at the file's end: {@link Session#settle}. */
+    private void settle(Statement st, long offset) throws LoadFailure {
+        try {
+            session.settle(st);
+        } catch (SQLException e) {
+            throw LoadFailure.sql(offset, "the file's session statements", e);
         }
     }
 

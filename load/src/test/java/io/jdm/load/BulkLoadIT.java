@@ -431,6 +431,32 @@ class BulkLoadIT {
         }
     }
 
+    /**
+     * Files that set back after their rows what their first statements set (as mysqldump's do):
+     * the second file on the connection has its first statements run again, so that its rows go
+     * in under its own time zone, by LOAD DATA and by statements.
+     */
+    @Test
+    void aFileAfterOneThatSetBackItsSessionHasItsRowsInItsOwnSession() throws Exception {
+        for (int infile : new int[] {1, 0}) {
+            String db = "BulkLoadIT_setback" + infile;
+            String head = "/*!40101 SET NAMES utf8mb4*/;\nSET @saved_zone = @@time_zone;\nSET time_zone = '+05:00';\n";
+            String tail = "SET time_zone = @saved_zone;\n";
+            Path dir = dump(db, "CREATE TABLE `t` (id INT PRIMARY KEY, ts TIMESTAMP NULL)",
+                    bytes(head, "INSERT INTO `t` VALUES (1,'2020-01-01 00:00:00');\n", tail),
+                    bytes(head, "INSERT INTO `t` VALUES (2,'2020-01-01 00:00:00');\n", tail));
+            target.execute("SET GLOBAL local_infile = " + infile);
+            try {
+                assertTrue(new LoadUnit(config("bulk_setback", dir)).run().completed());
+            } finally {
+                target.execute("SET GLOBAL local_infile = 1");
+            }
+            assertSameAsSource(db);
+            assertEquals(List.of("1"), target.rows("SELECT COUNT(DISTINCT UNIX_TIMESTAMP(ts)) FROM `" + db + "`.t"),
+                    "both rows at the same instant");
+        }
+    }
+
     @Test
     void aTargetWithoutLocalInfileLoadsByStatements() throws Exception {
         String db = "BulkLoadIT_noinfile";
