@@ -54,6 +54,13 @@ final class SchemaLoader {
     static volatile long pauseFromBytes = PAUSE_FROM_BYTES;
     /** {@link #tablesBefore}, by schema. */
     private final Map<String, Set<String>> before = new ConcurrentHashMap<>();
+    /**
+     * The session each connection's schema files left, as a data file's ({@link FileLoader.Session}):
+     * the two statements every table's file starts with cost their round trips once a connection, not
+     * once a table (across a network, two round trips of each table's creation).
+     */
+    private final Map<Connection, FileLoader.Session> sessions =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
     SchemaLoader(LoadJob job) {
         this.job = job;
@@ -257,12 +264,14 @@ final class SchemaLoader {
         }
         try (Statement st = c.createStatement()) {
             if (!"0".equals(checks)) {
+                session(c).forget();
                 st.execute("SET SESSION foreign_key_checks = 0");
             }
             try {
                 return create(c, t, mayPause);
             } finally {
                 if (!"0".equals(checks)) {
+                    session(c).forget();
                     st.execute("SET SESSION foreign_key_checks = " + checks);
                 }
             }
@@ -383,11 +392,22 @@ final class SchemaLoader {
         }
     }
 
-    /** Runs a schema file: session statements as they are, the rest through {@code handler}. */
+    /** What {@code c}'s session holds of the files run on it. */
+    private FileLoader.Session session(Connection c) {
+        return sessions.computeIfAbsent(c, k -> new FileLoader.Session(job.sqlMode()));
+    }
+
+    /**
+     * Runs a schema file: its session statements as a data file's ({@link FileLoader.Session}: those
+     * the file before on the connection left in place are not sent again), the rest through
+     * {@code handler}.
+     */
     private void runFile(Connection c, Path file, String what, Handler handler) throws SQLException {
         String name = file.getFileName().toString();
         try (Statement st = c.createStatement(); InputStream in = DumpFileInput.open(file, compression(name), n -> { })) {
             FileNames names = new FileNames(); // as the data files' statements
+            FileLoader.Session session = session(c);
+            session.startFile(st);
             StatementLexer lexer = new StatementLexer(in);
             StatementLexer.Statement s;
             while ((s = lexer.next()) != null) {
@@ -395,11 +415,12 @@ final class SchemaLoader {
                 try {
                     String set = names.before(sql);
                     if (set != null) {
-                        st.execute(set);
+                        session.run(st, set);
                     }
                     if (SqlText.kind(sql) == SqlText.Kind.SESSION) {
-                        st.execute(sql);
+                        session.run(st, sql);
                     } else {
+                        session.settle(st);
                         handler.handle(st, sql);
                     }
                 } catch (SQLException e) {
@@ -411,6 +432,7 @@ final class SchemaLoader {
                     throw refused(what, name, s.start(), e.getMessage(), e);
                 }
             }
+            session.settle(st);
         } catch (StatementLexer.MalformedSqlException e) {
             throw new FatalException(job.who() + ": " + what + ", file " + name + " at byte offset " + e.offset() + ": "
                     + e.getMessage(), e);
