@@ -429,6 +429,43 @@ class DumpLoadOverlapIT {
         assertEquals(StageStore.Stage.DUMP_LOAD, stage(db, "overlap-dump-fails"));
     }
 
+    /**
+     * The connections that load the rows ask the target nothing of information_schema: what they
+     * need of each table (its engine, columns and keys) the threads creating the tables read beside
+     * the dump, a schema of many tables at once; a read a table on the workers' path costs a
+     * schema of many small tables more than their rows. Read from the target's general log: the
+     * connections that ran a LOAD DATA, and what else they ran.
+     */
+    @Test
+    void theConnectionsLoadingTheRowsAskNothingOfInformationSchema() throws Exception {
+        String db = "overlap_no_is";
+        source.freshDatabase(db);
+        for (int i = 0; i < io.jdm.common.schema.TableReadCache.WHOLE_AFTER + 4; i++) {
+            source.execute("CREATE TABLE " + db + ".t" + i + " (id INT PRIMARY KEY, v VARCHAR(20))",
+                    "INSERT INTO " + db + ".t" + i + " SELECT seq, CONCAT('v', seq) FROM " + Seq.upTo(30));
+        }
+        String output = target.rows("SELECT @@GLOBAL.log_output").get(0);
+        target.execute("SET GLOBAL log_output = 'TABLE'", "TRUNCATE TABLE mysql.general_log",
+                "SET GLOBAL general_log = 1");
+        try {
+            runner("overlap-no-is", db, 2, 2).run();
+        } finally {
+            target.execute("SET GLOBAL general_log = 0", "SET GLOBAL log_output = '" + output + "'");
+        }
+        List<String> loaders = target.rows("SELECT DISTINCT thread_id FROM mysql.general_log WHERE command_type = 'Query'"
+                + " AND CONVERT(argument USING utf8mb4) LIKE 'LOAD DATA%'");
+        List<String> asked = target.rows("SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log WHERE thread_id IN ("
+                + "SELECT thread_id FROM mysql.general_log WHERE CONVERT(argument USING utf8mb4) LIKE 'LOAD DATA%')"
+                + " AND CONVERT(argument USING utf8mb4) LIKE '%information_schema%'");
+        target.execute("TRUNCATE TABLE mysql.general_log");
+        assertFalse(loaders.isEmpty(), "no connection ran a LOAD DATA");
+        assertEquals(List.of(), asked);
+        for (int i : new int[] {0, io.jdm.common.schema.TableReadCache.WHOLE_AFTER + 3}) {
+            String q = "SELECT id, v FROM " + db + ".t" + i + " ORDER BY id";
+            assertEquals(source.rows(q), target.rows(q));
+        }
+    }
+
     private static long dataFiles(Path dump) throws Exception {
         if (!Files.isDirectory(dump)) {
             return 0;
