@@ -7,7 +7,7 @@ import io.jdm.common.dumpdir.OwnerOnly;
 import io.jdm.common.metrics.Latency;
 import io.jdm.common.metrics.Throughput;
 import io.jdm.common.sql.SqlBytes;
-import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
-import java.util.zip.CheckedOutputStream;
 
 /**
  * Writes one chunk's rows as multi-row INSERT statements into {@code db.tbl.NNNNNNNNN.sql[.gz|.zst]}
@@ -27,6 +26,8 @@ import java.util.zip.CheckedOutputStream;
 final class DataFileWriter implements AutoCloseable {
     static final String HEADER = "/*!40101 SET NAMES utf8mb4*/;\n/*!40014 SET FOREIGN_KEY_CHECKS=0*/;\n";
     private static final byte[] HEADER_BYTES = HEADER.getBytes(StandardCharsets.US_ASCII);
+    /** Ended statements are written out once the buffer holds this many bytes. */
+    static final int WRITE_AT = 256 * 1024;
 
     private final Path dir;
     private final TableJob table;
@@ -38,7 +39,11 @@ final class DataFileWriter implements AutoCloseable {
     private final List<Path> files = new ArrayList<>();
     private final List<FileManifest.Entry> written = new ArrayList<>();
     private OutputStream out;
-    private CRC32C checksum;
+    private StoredBytes stored;
+    /** Whether the current file's header is written or in the buffer. */
+    private boolean fileStarted;
+    /** Where the statement being built starts in the buffer. */
+    private int statementStart;
     private long fileBytes;
     private long fileRows;
     private long statementRows;
@@ -65,42 +70,69 @@ final class DataFileWriter implements AutoCloseable {
         if (rowsInStatement) {
             statement.append(',').append('\n').append('(');
         } else {
+            if (!fileStarted) {
+                statement.append(HEADER_BYTES);
+                fileStarted = true;
+            }
+            statementStart = statement.length();
             statement.append(table.insertPrefixUtf8()).append('(');
             rowsInStatement = true;
         }
         return statement;
     }
 
-    /** Ends the row; writes the statement out when it reached the statement size. */
+    /** Ends the row; ends the statement when it reached the statement size. */
     void endRow() throws IOException {
         statement.append(')');
-        if (statement.length() >= statementSize) {
-            flushStatement();
+        if (statement.length() - statementStart >= statementSize) {
+            endStatement();
         }
     }
 
     /** Ends the last statement and closes the file. */
     void finish() throws IOException {
-        flushStatement();
+        endStatement();
+        writeOut();
         closeFile();
     }
 
-    private void flushStatement() throws IOException {
+    /**
+     * Ends the statement. The buffer holds the file's ended statements until {@link #WRITE_AT} bytes
+     * or the end of the file: a small table's file is created, written and closed in one go.
+     */
+    private void endStatement() throws IOException {
         if (!rowsInStatement) {
             return;
         }
         statement.append(';').append('\n');
-        if (out == null) {
-            openFile();
-        }
-        write(statement);
-        statement.clear();
         rowsInStatement = false;
         fileRows += statementRows;
         statementRows = 0;
-        if (fileBytes >= fileSizeLimit) {
+        if (fileBytes + statement.length() >= fileSizeLimit) {
+            writeOut();
             closeFile();
+        } else if (statement.length() >= WRITE_AT) {
+            writeOut();
         }
+    }
+
+    /** Writes the buffered statements (and the file's header before its first), opening the file first. */
+    private void writeOut() throws IOException {
+        if (statement.length() == 0) {
+            return;
+        }
+        if (out == null) {
+            openFile();
+        }
+        long t0 = System.nanoTime();
+        statement.writeTo(out);
+        writeNanos += System.nanoTime() - t0;
+        int n = statement.length();
+        fileBytes += n;
+        totalBytes += n;
+        bytesCounter.add(n);
+        statement.clear();
+        statementStart = 0;
     }
 
     private void openFile() throws IOException {
@@ -108,32 +140,9 @@ final class DataFileWriter implements AutoCloseable {
                 compression.suffix());
         Path file = dir.resolve(name);
         files.add(file);
-        checksum = new CRC32C(); // of the bytes as stored: a compressed file is checked without decompressing
-        out = Compressors.wrap(compression, new BufferedOutputStream(
-                new CheckedOutputStream(OwnerOnly.newOutputStream(file), checksum), 256 * 1024));
-        fileBytes = 0;
-        fileRows = 0;
-        write(HEADER_BYTES);
-    }
-
-    private void write(SqlBytes bytes) throws IOException {
-        long t0 = System.nanoTime();
-        bytes.writeTo(out);
-        writeNanos += System.nanoTime() - t0;
-        counted(bytes.length());
-    }
-
-    private void write(byte[] bytes) throws IOException {
-        long t0 = System.nanoTime();
-        out.write(bytes);
-        writeNanos += System.nanoTime() - t0;
-        counted(bytes.length);
-    }
-
-    private void counted(int n) {
-        fileBytes += n;
-        totalBytes += n;
-        bytesCounter.add(n);
+        // the checksum and size of the bytes as stored: a compressed file is checked without decompressing
+        stored = new StoredBytes(OwnerOnly.newOutputStream(file));
+        out = Compressors.wrap(compression, stored);
     }
 
     private void closeFile() throws IOException {
@@ -144,8 +153,35 @@ final class DataFileWriter implements AutoCloseable {
             o.close();
             writeNanos += System.nanoTime() - t0;
             Path file = files.get(files.size() - 1);
-            written.add(new FileManifest.Entry(file.getFileName().toString(), checksum.getValue(), Files.size(file),
+            written.add(new FileManifest.Entry(file.getFileName().toString(), stored.crc.getValue(), stored.size,
                     fileRows));
+        }
+        fileStarted = false;
+        fileRows = 0;
+        fileBytes = 0;
+    }
+
+    /** The file's bytes as they reach it: counted and checksummed, written through as they come. */
+    private static final class StoredBytes extends FilterOutputStream {
+        final CRC32C crc = new CRC32C();
+        long size;
+
+        StoredBytes(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            crc.update(b);
+            size++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            crc.update(b, off, len);
+            size += len;
         }
     }
 

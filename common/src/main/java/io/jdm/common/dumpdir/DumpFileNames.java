@@ -131,7 +131,9 @@ public final class DumpFileNames {
 
     /** {@code db.tbl.000000001.sql} plus the compression suffix ("", ".gz", ".zst"). */
     public static String dataFile(String db, String table, long index, String compression) {
-        return escape(db) + "." + escape(table) + "." + String.format("%09d", index) + ".sql" + compression;
+        String n = Long.toString(index);
+        return escape(db) + "." + escape(table) + "." + "000000000".substring(Math.min(9, n.length())) + n + ".sql"
+                + compression;
     }
 
     /** Parses a file name of a dump directory written by Dumpling, mydumper or jdm; empty for files jdm does not read. */

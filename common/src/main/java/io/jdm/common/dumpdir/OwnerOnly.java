@@ -5,6 +5,9 @@ import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -61,10 +64,21 @@ public final class OwnerOnly {
      * that name as {@link #newOutputStream} does.
      */
     public static FileChannel open(Path file, OpenOption... options) throws IOException {
-        Files.deleteIfExists(file);
         Set<OpenOption> o = new HashSet<>(List.of(options));
         o.add(StandardOpenOption.CREATE_NEW);
-        return FileChannel.open(file, o, attributes(file));
+        FileAttribute<?>[] attributes = attributes(file);
+        // a new dump's name is free: one open, and the name looked up once (a dump of many small
+        // tables creates two files a table)
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return FileChannel.open(file, o, attributes);
+            } catch (FileAlreadyExistsException e) {
+                if (attempt > 0) {
+                    throw e; // created again between the delete and the open: someone else writes here
+                }
+                Files.deleteIfExists(file);
+            }
+        }
     }
 
     /**
@@ -112,8 +126,12 @@ public final class OwnerOnly {
 
     /** Whether {@code path}'s file system knows POSIX permissions (so the checks above mean something). */
     public static boolean posix(Path path) {
-        return path.getFileSystem().supportedFileAttributeViews().contains("posix");
+        FileSystem fs = path.getFileSystem();
+        return fs == DEFAULT_FS ? DEFAULT_POSIX : fs.supportedFileAttributeViews().contains("posix");
     }
+
+    private static final FileSystem DEFAULT_FS = FileSystems.getDefault();
+    private static final boolean DEFAULT_POSIX = DEFAULT_FS.supportedFileAttributeViews().contains("posix");
 
     private static boolean writableByOthersItself(Path p) throws IOException {
         Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
