@@ -165,8 +165,14 @@ public final class DumpUnit {
                          LockFreeRun run) throws SQLException, IOException {
         afterSnapshot.run();
         SchemaDumper schemas = new SchemaDumper(config, dir, metrics, listener);
-        schemas.start(meta, run == null ? opened.tables() : run.tables(opened.tables()), opened.views(),
-                opened.fingerprint());
+        try {
+            schemas.start(meta, pool, run == null ? opened.tables() : run.tables(opened.tables()), opened.views(),
+                    opened.fingerprint());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            state.requestStop();
+            return;
+        }
         List<TableJob> jobs = runChunks(pool, meta, schemas, opened, dir, run);
         if (run != null && !state.halted()) {
             run.checkUnaltered(meta, jobs, opened.fingerprint());

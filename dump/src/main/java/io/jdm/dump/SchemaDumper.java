@@ -10,6 +10,7 @@ import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
+import io.jdm.common.util.NamedThreadFactory;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,6 +23,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * Writes the schema files (CREATE DATABASE, CREATE TABLE, CREATE VIEW as SHOW CREATE returns them,
@@ -54,24 +57,45 @@ final class SchemaDumper {
     /**
      * Writes the CREATE DATABASE files and counts every table's row estimate into the metrics; then
      * {@link #table} reads each table as the dump reaches it and {@link #views} writes the views.
+     * The row estimates are read on a connection of {@code pool} meanwhile: for them MariaDB and
+     * MySQL 5.7 open every table (about 0.1 ms each), while this connection reads the columns and keys.
      *
+     * @param pool the snapshot's connections, not lent to any worker yet
      * @param fingerprint the columns seen under the lock, or null where no lock was taken
      */
-    void start(Connection meta, List<TableName> tables, List<TableName> views, SchemaFingerprint fingerprint)
-            throws SQLException, IOException {
+    void start(Connection meta, SnapshotPool pool, List<TableName> tables, List<TableName> views,
+               SchemaFingerprint fingerprint) throws SQLException, IOException, InterruptedException {
         this.fingerprint = fingerprint;
         Set<String> schemas = new LinkedHashSet<>();
         tables.forEach(t -> schemas.add(t.schema()));
         views.forEach(v -> schemas.add(v.schema()));
-        for (String db : schemas) {
-            listener.schemaWritten(dir.writeSchema(DumpFileNames.databaseSchema(db),
-                    showCreate(meta, "DATABASE", Identifiers.quote(db), null)));
+        FutureTask<Map<TableName, Long>> counted = new FutureTask<>(() -> estimates(pool, schemas));
+        new NamedThreadFactory(config.task(), "dump", "estimates", true).newThread(counted).start();
+        try {
+            for (String db : schemas) {
+                listener.schemaWritten(dir.writeSchema(DumpFileNames.databaseSchema(db),
+                        showCreate(meta, "DATABASE", Identifiers.quote(db), null)));
+            }
+            read.putAll(SchemaReader.readTogether(meta, tables));
+        } catch (SQLException | IOException | RuntimeException e) {
+            try {
+                counted.get(); // its connection back in the pool before the pool closes
+            } catch (ExecutionException ignored) {
+                // the first failure speaks for the dump
+            }
+            throw e;
         }
-        estimates = estimates(meta, schemas);
+        try {
+            estimates = counted.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+        if (estimates == null) {
+            estimates = estimates(meta, schemas);
+        }
         for (TableName t : tables) {
             metrics.tableAdded(estimates.getOrDefault(t, 0L));
         }
-        read.putAll(SchemaReader.readTogether(meta, tables));
     }
 
     static final String FOREIGN_KEY_CHECKS_OFF = "/*!40014 SET FOREIGN_KEY_CHECKS=0*/;\n";
@@ -182,6 +206,30 @@ final class SchemaDumper {
             }
             throw new SQLException("SHOW CREATE " + kind + " " + quoted + ": " + ErrorClassifier.oneLine(e),
                     e.getSQLState(), e.getErrorCode(), e);
+        }
+    }
+
+    /**
+     * {@link #estimates(Connection, Set)} on a connection of the pool; null when none is left or it
+     * failed (the connection is then dropped, and the estimates are read on the dump's own connection,
+     * so that a lost snapshot is reported where a chunk needs it, naming the table).
+     */
+    private static Map<TableName, Long> estimates(SnapshotPool pool, Set<String> schemas) throws InterruptedException {
+        Connection c = pool.take(() -> false);
+        if (c == null) {
+            return null;
+        }
+        try {
+            Map<TableName, Long> out = estimates(c, schemas);
+            pool.give(c);
+            return out;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                pool.discard(c);
+            } catch (SQLException ignored) {
+                // one connection fewer; the chunks find out whether any is left
+            }
+            return null;
         }
     }
 
