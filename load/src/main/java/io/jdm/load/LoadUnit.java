@@ -434,18 +434,26 @@ public final class LoadUnit {
         }
     }
 
+    /**
+     * Adds the deferred indexes of the tables not done yet, on up to pool-size (at most 8) connections at once
+     * ({@link LoadJob#inParallel}): each table's in one ALTER TABLE, which the target runs beside the others.
+     */
     private void addIndexes(SchemaLoader schema, Map<TableName, List<SchemaRewriter.Index>> deferred,
                             Map<String, LoaderCheckpoint.Row> done) {
+        List<TableName> todo = new ArrayList<>();
         for (Map.Entry<TableName, List<SchemaRewriter.Index>> e : deferred.entrySet()) {
             LoaderCheckpoint.Row row = done.get(LoaderCheckpoint.indexKey(e.getKey()));
-            if (row != null && row.finished()) {
-                continue;
+            if (row == null || !row.finished()) {
+                todo.add(e.getKey());
             }
-            LOG.info("{}: adding {} deferred index(es) to {}", job.who(), e.getValue().size(), e.getKey().quoted());
-            job.withRetry("adding the deferred indexes of " + e.getKey().quoted(), c -> {
-                schema.addIndexes(c, e.getKey(), e.getValue());
-                return null;
-            });
         }
+        if (todo.isEmpty() || job.stopRequested()) {
+            return;
+        }
+        LOG.info("{}: adding the deferred indexes of {} table(s)", job.who(), todo.size());
+        job.inParallel(todo, t -> "adding the deferred indexes of " + t.quoted(), (c, t) -> {
+            LOG.debug("{}: adding {} deferred index(es) to {}", job.who(), deferred.get(t).size(), t.quoted());
+            schema.addIndexes(c, t, deferred.get(t));
+        });
     }
 }

@@ -132,6 +132,45 @@ class LoadUnitIT {
         }
     }
 
+    /**
+     * With {@code defer-indexes}, the secondary indexes of many tables are added back after the rows,
+     * several tables at once: each target table ends with the source's indexes, column by column, and
+     * its rows; the unique keys were never deferred.
+     */
+    @Test
+    void theDeferredIndexesOfManyTablesAreAllAddedBack() throws Exception {
+        String db = "LoadUnitIT_deferred";
+        source.freshDatabase(db);
+        int n = 7;
+        for (int i = 0; i < n; i++) {
+            source.execute("CREATE TABLE " + db + ".t" + i + " (id INT PRIMARY KEY, a INT NOT NULL, b VARCHAR(20), "
+                            + "c INT, KEY ka (a), UNIQUE KEY ub (b), KEY kca (c, a))",
+                    "INSERT INTO " + db + ".t" + i + " SELECT seq, seq % 7, CONCAT('b', seq), seq % 11 FROM "
+                            + Seq.upTo(300 + i));
+        }
+        Path dir = tmp.resolve("deferred");
+        try (Connection c = source.connect()) {
+            FixtureDumper.dump(c, db, dir, 100, 1000, t -> "");
+        }
+        resetTarget("unit_deferred", db);
+        LoadResult r = new LoadUnit(LoadConfig.of("unit_deferred", "src1", targetSpec(), dir).withPoolSize(4)
+                .withDeferIndexes(true)).run();
+        assertTrue(r.completed());
+        String indexes = "SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME FROM "
+                + "information_schema.STATISTICS WHERE TABLE_SCHEMA = '" + db + "' ORDER BY 1, 2, 4";
+        List<String> expected = source.rows(indexes);
+        assertEquals(n * 5, expected.size(), "PRIMARY, ka, ub and kca (two columns) in each table: " + expected);
+        assertEquals(expected, target.rows(indexes));
+        try (Connection s = source.connect(); Connection t = target.connect()) {
+            for (int i = 0; i < n; i++) {
+                TableName tn = new TableName(db, "t" + i);
+                TestData.assertSameRows(s, tn, t, tn);
+            }
+            assertEquals(0, TestData.count(t, "SELECT COUNT(*) FROM jdm_meta.unit_deferred_loader_checkpoint "
+                    + "WHERE status <> 'finished'"));
+        }
+    }
+
     @Test
     void routesRenameSchemasAndMergeTables() throws Exception {
         String db = "LoadUnitIT_shards";

@@ -30,7 +30,8 @@ public final class LoaderKeys {
             ON_DUPLICATE_LOGICAL.type(), OnDuplicate.ERROR, "error", 1, 0, "", "replace",
             "DM's older name of on-duplicate-logical; set one of the two.", null);
     public static final TaskKey<Boolean> DEFER_INDEXES = K.bool("defer-indexes", false, JDM_ONLY,
-            "Create secondary indexes after the rows are in.");
+            "Create secondary indexes after the rows are in, several tables at once (pool-size, at most 8);"
+                    + " pays for large tables.");
     public static final TaskKey<Boolean> DISABLE_FOREIGN_KEY_CHECKS = K.bool("disable-foreign-key-checks", true,
             JDM_ONLY, "Load with foreign_key_checks off: the source checked them already.");
     public static final TaskKey<Boolean> DISABLE_UNIQUE_CHECKS = K.bool("disable-unique-checks", true, JDM_ONLY,
