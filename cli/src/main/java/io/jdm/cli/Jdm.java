@@ -3,6 +3,7 @@ package io.jdm.cli;
 import ch.qos.logback.classic.Level;
 import io.jdm.common.error.ErrorClassifier;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.jdbc.DataSources;
 import java.io.PrintWriter;
 import java.util.List;
 import org.slf4j.LoggerFactory;
@@ -54,6 +55,7 @@ public final class Jdm implements Runnable {
             java.util.logging.Logger.getLogger("com.github.shyiko.mysql.binlog");
 
     public static void main(String[] args) {
+        DataSources.warmUp(); // beside the parsing of the command line and the task file
         BINLOG_CLIENT_LOG.setLevel(java.util.logging.Level.WARNING);
         System.exit(execute(args));
     }
