@@ -58,8 +58,8 @@ public record FileManifest(Map<String, Entry> entries) {
         sorted.sort(Comparator.comparing(Entry::name));
         for (Entry e : sorted) {
             String crc = Long.toHexString(e.crc32c());
-            sb.append("00000000", 0, Math.max(0, 8 - crc.length())).append(crc).append(' ').append(e.size()).append(' ').append(e.rows())
-                    .append(' ').append(e.name()).append('\n');
+            sb.append("00000000", 0, Math.max(0, 8 - crc.length())).append(crc).append(' ').append(e.size())
+                    .append(' ').append(e.rows()).append(' ').append(e.name()).append('\n');
         }
         return sb.toString();
     }

@@ -39,6 +39,8 @@ public final class OwnerOnly {
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
     private static final FileAttribute<Set<PosixFilePermission>> FILE =
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+    private static final FileSystem DEFAULT_FS = FileSystems.getDefault();
+    private static final boolean DEFAULT_POSIX = DEFAULT_FS.supportedFileAttributeViews().contains("posix");
     private static final Set<PosixFilePermission> OTHERS_WRITE =
             EnumSet.of(PosixFilePermission.GROUP_WRITE, PosixFilePermission.OTHERS_WRITE);
 
@@ -129,9 +131,6 @@ public final class OwnerOnly {
         FileSystem fs = path.getFileSystem();
         return fs == DEFAULT_FS ? DEFAULT_POSIX : fs.supportedFileAttributeViews().contains("posix");
     }
-
-    private static final FileSystem DEFAULT_FS = FileSystems.getDefault();
-    private static final boolean DEFAULT_POSIX = DEFAULT_FS.supportedFileAttributeViews().contains("posix");
 
     private static boolean writableByOthersItself(Path p) throws IOException {
         Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
