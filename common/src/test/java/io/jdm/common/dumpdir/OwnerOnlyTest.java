@@ -29,13 +29,18 @@ class OwnerOnlyTest {
         return PosixFilePermissions.toString(Files.getPosixFilePermissions(p, LinkOption.NOFOLLOW_LINKS));
     }
 
+    /** Writes "new" at {@code f} through {@link OwnerOnly} and checks it is a new regular file, 0600, holding that. */
+    private static void writesANewOwnersFile(Path f) throws IOException {
+        write(f, "new");
+        assertFalse(Files.isSymbolicLink(f));
+        assertEquals("new", Files.readString(f));
+        assertEquals("rw-------", mode(f));
+    }
+
     @Test
     void aNewFileIsTheOwnersOnly() throws IOException {
         assumeTrue(OwnerOnly.posix(dir));
-        Path f = dir.resolve("a.sql");
-        write(f, "new");
-        assertEquals("new", Files.readString(f));
-        assertEquals("rw-------", mode(f));
+        writesANewOwnersFile(dir.resolve("a.sql"));
     }
 
     @Test
@@ -44,9 +49,7 @@ class OwnerOnlyTest {
         Path f = dir.resolve("a.sql");
         Files.writeString(f, "an earlier, longer content");
         Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-rw-rw-"));
-        write(f, "new");
-        assertEquals("new", Files.readString(f));
-        assertEquals("rw-------", mode(f));
+        writesANewOwnersFile(f);
     }
 
     @Test
@@ -56,10 +59,7 @@ class OwnerOnlyTest {
         Files.writeString(elsewhere, "not the dump's");
         Path f = dir.resolve("a.sql");
         Files.createSymbolicLink(f, elsewhere);
-        write(f, "new");
-        assertFalse(Files.isSymbolicLink(f));
-        assertEquals("new", Files.readString(f));
-        assertEquals("rw-------", mode(f));
+        writesANewOwnersFile(f);
         assertEquals("not the dump's", Files.readString(elsewhere));
     }
 }
