@@ -95,13 +95,13 @@ class StatusTlsTest {
             Run otherCa = JdmCommandLineTest.run("query-status", "--address", address, "--tls-ca",
                     dir.resolve("other-ca.pem").toString());
             assertEquals(1, otherCa.code());
-            assertTrue(otherCa.err().startsWith("jdm: TLS with the jdm at " + address + " failed: ")
+            assertTrue(otherCa.err().lines().anyMatch(l -> l.startsWith("jdm: TLS with the jdm at " + address + " failed: "))
                     && otherCa.err().contains("certification path"), otherCa.err());
             String unnamed = "127.0.0.2:" + port; // reaches the same server; the certificate names 127.0.0.1
             Run wrongHost = JdmCommandLineTest.run("query-status", "--address", unnamed, "--tls-ca",
                     dir.resolve("ca.pem").toString());
             assertEquals(1, wrongHost.code());
-            assertTrue(wrongHost.err().startsWith("jdm: TLS with the jdm at " + unnamed + " failed: ")
+            assertTrue(wrongHost.err().lines().anyMatch(l -> l.startsWith("jdm: TLS with the jdm at " + unnamed + " failed: "))
                     && wrongHost.err().contains("matching IP address 127.0.0.2"), wrongHost.err());
 
             HttpClient plain = HttpClient.newHttpClient();
