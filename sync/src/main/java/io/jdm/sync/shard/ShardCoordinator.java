@@ -417,7 +417,16 @@ public final class ShardCoordinator implements AutoCloseable {
                 return;
             }
             try (Connection c = DataSources.connect(target)) {
-                groups = groups(c, h);
+                // one snapshot: a shard's arrival commits with its group's lock row, so a lock read
+                // after a separate read of the arrivals would count the shard that made it as unsynced
+                c.setAutoCommit(false);
+                try (Statement st = c.createStatement()) {
+                    st.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT");
+                    groups = groups(c, h);
+                } finally {
+                    c.commit();
+                    c.setAutoCommit(true);
+                }
                 for (Map.Entry<TableName, Head> e : h.entrySet()) {
                     Head head = e.getValue();
                     ShardStore.Lock l = store.lock(c, head.target(), head.seq(), false);
