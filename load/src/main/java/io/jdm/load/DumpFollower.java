@@ -201,7 +201,8 @@ final class DumpFollower {
 
     /**
      * The checkpoint of this source must be empty: a file name of the new dump may be the name of
-     * a file an earlier dump wrote, and its row would be taken for this file's. Except after a
+     * a file an earlier dump wrote, and its row would be taken for this file's. Rows of tables still
+     * without their deferred indexes stay, and say which to defer again. Except after a
      * lock-free dump that resumes: the files its finished chunks kept are the files those rows
      * describe, and the dump announces them again; they go on from their rows.
      */
@@ -210,6 +211,8 @@ final class DumpFollower {
             job.checkpoint.ensureTable(c);
             return job.checkpoint.readAll(c);
         });
+        schema.recallDeferred(rows.values());
+        rows.values().removeIf(r -> LoaderCheckpoint.deferredTable(r.file()) != null); // tables', not files'
         if (rows.isEmpty()) {
             return;
         }
@@ -260,7 +263,7 @@ final class DumpFollower {
             session.get().withRetry("creating " + SchemaLoader.describe(source, target), c -> {
                 PriorRows.require(job, c, List.of(target), priorTables(c));
                 createdTables.put(target, schema.createTable(c, new DumpDirectory.SchemaFile(source, path),
-                        mayBeLarge(source)));
+                        sourceBytes(source)));
                 // read here, beside the dump, what the workers read of a table before its first file, so
                 // that they do not: a schema's tables are created one by one, after the one read of it whole
                 job.engines.warm(c, target);
@@ -286,15 +289,14 @@ final class DumpFollower {
     }
 
     /**
-     * Whether a table's statistics may be worth pausing while it fills: its dump's size is not known
-     * while the dump is being written, so the source's own estimate of its bytes decides, as the
-     * dump's size does for a load of a complete dump ({@link SchemaLoader#PAUSE_FROM_BYTES}). True
-     * when the source cannot be asked.
+     * The size that decides whether a table's statistics are paused while it fills and whether its
+     * indexes are deferred: its dump's size is not known while the dump is being written, so the
+     * source's own estimate of its bytes stands for it. Negative when the source cannot be asked.
      */
-    private boolean mayBeLarge(TableName source) {
+    private long sourceBytes(TableName source) {
         Map<String, Long> sizes = sourceSizes(source.schema());
         Long bytes = sizes == null ? null : sizes.get(source.table());
-        return bytes == null || bytes >= SchemaLoader.pauseFromBytes;
+        return bytes == null ? -1 : bytes;
     }
 
     /**

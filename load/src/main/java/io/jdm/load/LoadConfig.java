@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.config.DeferIndexes;
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.LoaderKeys;
 import io.jdm.common.config.OnDuplicate;
@@ -110,7 +111,7 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
         return loader.onDuplicate();
     }
 
-    public boolean deferIndexes() {
+    public DeferIndexes deferIndexes() {
         return loader.deferIndexes();
     }
 
@@ -139,7 +140,7 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
         return copy(c -> c.metaSchema = schema);
     }
 
-    public LoadConfig withDeferIndexes(boolean defer) {
+    public LoadConfig withDeferIndexes(DeferIndexes defer) {
         return with(LoaderKeys.DEFER_INDEXES, defer);
     }
 
@@ -199,7 +200,8 @@ public record LoadConfig(String task, String sourceId, ConnectionSpec target, Pa
     public String toString() {
         return "LoadConfig[task=" + task + " source=" + sourceId + " target=" + target + " dir=" + dir
                 + " pool-size=" + loader.poolSize() + " on-duplicate=" + loader.onDuplicate() + " meta-schema=" + metaSchema
-                + " defer-indexes=" + loader.deferIndexes() + (source == null ? "" : " source=" + source.address()) + "]";
+                + " defer-indexes=" + loader.deferIndexes().text()
+                + (source == null ? "" : " source=" + source.address()) + "]";
     }
 
     /** This config with {@code change} made to a copy of its values: each {@code with} method changes its own. */

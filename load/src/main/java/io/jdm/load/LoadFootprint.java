@@ -50,7 +50,12 @@ public final class LoadFootprint {
                 }
                 Set<TableName> written = new TreeSet<>();
                 Set<TableName> paused = new TreeSet<>();
+                int rows = 0;
                 for (LoaderCheckpoint.Row r : all.values()) {
+                    if (LoaderCheckpoint.indexesPending(r)) {
+                        continue; // kept by erase(): they name tables the next load gives their indexes
+                    }
+                    rows++;
                     TableName pausedTable = LoaderCheckpoint.pausedTable(r.file());
                     if (pausedTable != null && !r.finished()) {
                         paused.add(pausedTable);
@@ -60,7 +65,7 @@ public final class LoadFootprint {
                         written.add(target);
                     }
                 }
-                return new LoadFootprint(job, all.size(), written, paused);
+                return new LoadFootprint(job, rows, written, paused);
             });
         } finally {
             job.closeAdmin();
@@ -72,7 +77,10 @@ public final class LoadFootprint {
         return rows == 0;
     }
 
-    /** The checkpoint's rows of this source: one per data file, one per table's deferred indexes. */
+    /**
+     * The checkpoint's rows of this source that {@link #erase} deletes: one per data file, one per
+     * table's deferred indexes once added, one per table whose statistics were paused.
+     */
     public int checkpointRows() {
         return rows;
     }

@@ -182,6 +182,7 @@ public final class LoadUnit {
         SchemaLoader schema = new SchemaLoader(job);
         List<DumpDirectory.SchemaFile> tables = job.withRetry("creating databases", c -> {
             job.checkpoint.ensureTable(c);
+            schema.recallDeferred(job.checkpoint.readAll(c).values());
             return schema.createDatabases(c, dump);
         });
         Map<TableName, List<SchemaRewriter.Index>> deferred = schema.createTables(tables, dump.data(),

@@ -36,6 +36,7 @@ final class LoaderCheckpoint {
      */
     static final String APPLYING = "applying";
     private static final String STATS = "stats:";
+    private static final String INDEXES = "indexes:";
 
     /** One row. {@code endOffset} is the file's size, or 0 while a compressed file's is unknown. */
     record Row(String file, long offset, long endOffset, String status, long rows) {
@@ -74,7 +75,7 @@ final class LoaderCheckpoint {
 
     /** The row key of a target table's deferred indexes. */
     static String indexKey(TableName target) {
-        return "indexes:" + target.quoted();
+        return INDEXES + target.quoted();
     }
 
     /** The row key of a target table whose automatic statistics the load paused. */
@@ -84,11 +85,28 @@ final class LoaderCheckpoint {
 
     /** The table of a {@link #statsKey} row; null for any other row. */
     static TableName pausedTable(String key) {
-        if (!key.startsWith(STATS)) {
+        return tableOf(key, STATS);
+    }
+
+    /** The table of an {@link #indexKey} row; null for any other row. */
+    static TableName deferredTable(String key) {
+        return tableOf(key, INDEXES);
+    }
+
+    /**
+     * A row that says a target table was created without the secondary indexes it is still to get: it
+     * outlives {@link #clear}, as the table does.
+     */
+    static boolean indexesPending(Row r) {
+        return deferredTable(r.file()) != null && !r.finished();
+    }
+
+    private static TableName tableOf(String key, String prefix) {
+        if (!key.startsWith(prefix)) {
             return null;
         }
         try {
-            String[] name = new SqlCursor(key.substring(STATS.length())).qualifiedName();
+            String[] name = new SqlCursor(key.substring(prefix.length())).qualifiedName();
             return name[0] == null ? null : new TableName(name[0], name[1]);
         } catch (IllegalArgumentException e) {
             return null;
@@ -160,10 +178,15 @@ final class LoaderCheckpoint {
         return begun;
     }
 
-    /** Deletes every row of this source: what a load of another dump starts from. */
+    /**
+     * Deletes the rows of this source, what a load of another dump starts from, but for those of
+     * {@link #indexesPending}: their tables, emptied, stay without those indexes till the next load adds them.
+     */
     void clear(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE `source_id` = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE `source_id` = ? AND NOT "
+                + "(`file` LIKE '" + INDEXES + "%' AND `status` = ?)")) {
             ps.setString(1, sourceId);
+            ps.setString(2, PENDING);
             ps.executeUpdate();
         }
     }

@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -52,6 +53,17 @@ final class SchemaLoader {
     static final long PAUSE_FROM_BYTES = 32L << 20;
     /** {@link #PAUSE_FROM_BYTES}, lowered by tests that load a few rows. */
     static volatile long pauseFromBytes = PAUSE_FROM_BYTES;
+    /**
+     * The bytes from which {@code defer-indexes: auto} adds a table's secondary indexes after its
+     * rows. Measured with whole {@code jdm run} processes ({@code docs/benchmarks.md}, "Deferred indexes,
+     * by table size"): 1,000 tables of 100 rows went 7-9 s to 12-16 s deferred; one of 20 M rows
+     * (3.9 GB) 312 s to 229 s.
+     */
+    static final long DEFER_FROM_BYTES = 1L << 30;
+    /** {@link #DEFER_FROM_BYTES}, lowered by tests that load a few rows. */
+    static volatile long deferFromBytes = DEFER_FROM_BYTES;
+    /** The target tables whose deferred indexes the checkpoint holds a row for ({@link #recallDeferred}). */
+    private volatile Set<TableName> deferredBefore = Set.of();
     /** {@link #tablesBefore}, by schema. */
     private final Map<String, Set<String>> before = new ConcurrentHashMap<>();
     /**
@@ -147,10 +159,9 @@ final class SchemaLoader {
         job.inParallel(toCreate, t -> "creating " + describe(t.source(), job.config.router().apply(t.source())),
                 (c, t) -> {
                     TableName target = job.config.router().apply(t.source());
-                    List<SchemaRewriter.Index> indexes = createTable(c, t,
-                            bytes.getOrDefault(target, 0L) >= pauseFromBytes);
+                    List<SchemaRewriter.Index> indexes = createTable(c, t, bytes.getOrDefault(target, 0L));
                     if (!indexes.isEmpty()) {
-                        found.put(job.config.router().apply(t.source()), indexes);
+                        found.put(target, indexes);
                     }
                 });
         Map<TableName, List<SchemaRewriter.Index>> deferred = new LinkedHashMap<>();
@@ -161,6 +172,11 @@ final class SchemaLoader {
             }
         }
         return deferred;
+    }
+
+    /** Whether {@code target} was not there when this load first looked ({@link #tablesBefore}). */
+    private boolean isNew(Connection c, TableName target) throws SQLException {
+        return !tablesBefore(c, target.schema()).contains(target.table().toLowerCase(Locale.ROOT));
     }
 
     /**
@@ -243,16 +259,14 @@ final class SchemaLoader {
      * there is left as it is. Foreign key checks are off while it runs, as the files mydumper writes
      * say and jdm's since they say it too, so that a table whose foreign key names one that sorts
      * after it is created all the same (the load checks no key of rows it copies either).
+     *
+     * <p>{@code bytes} is the table's size, negative when not known. Below {@link #PAUSE_FROM_BYTES}
+     * its statistics are left on. Its secondary indexes are deferred as {@code defer-indexes} says for
+     * that size, or where the checkpoint says an earlier run of this load deferred them
+     * ({@link #recallDeferred}), whatever the task file says now: the checkpoint records that before
+     * the table is created, so no table is left without them.
      */
-    List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t) throws SQLException {
-        return createTable(c, t, true);
-    }
-
-    /**
-     * As {@link #createTable(Connection, DumpDirectory.SchemaFile)}; {@code mayPause} false when the
-     * table's rows are known to be few ({@link #PAUSE_FROM_BYTES}): its statistics are then left on.
-     */
-    List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t, boolean mayPause)
+    List<SchemaRewriter.Index> createTable(Connection c, DumpDirectory.SchemaFile t, long bytes)
             throws SQLException {
         String checks = "0";
         if (!job.foreignKeyChecksOff()) {
@@ -268,7 +282,7 @@ final class SchemaLoader {
                 st.execute("SET SESSION foreign_key_checks = 0");
             }
             try {
-                return create(c, t, mayPause);
+                return create(c, t, bytes);
             } finally {
                 if (!"0".equals(checks)) {
                     session(c).forget();
@@ -278,9 +292,10 @@ final class SchemaLoader {
         }
     }
 
-    private List<SchemaRewriter.Index> create(Connection c, DumpDirectory.SchemaFile t, boolean mayPause)
+    private List<SchemaRewriter.Index> create(Connection c, DumpDirectory.SchemaFile t, long bytes)
             throws SQLException {
         TableName target = job.config.router().apply(t.source());
+        boolean mayPause = bytes < 0 || bytes >= pauseFromBytes;
         List<SchemaRewriter.Index> deferred = new ArrayList<>();
         boolean mariadb = isMariadb(c);
         runFile(c, t.path(), "table " + describe(t.source(), target), (st, text) -> {
@@ -291,14 +306,19 @@ final class SchemaLoader {
                 sql = r.sql();
             }
             boolean pause = mayPause && job.pausesStatistics()
-                    && !sql.toUpperCase(Locale.ROOT).contains("STATS_AUTO_RECALC")
-                    && !tablesBefore(c, target.schema()).contains(target.table().toLowerCase(Locale.ROOT));
-            SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, job.config.deferIndexes(),
+                    && !sql.toUpperCase(Locale.ROOT).contains("STATS_AUTO_RECALC") && isNew(c, target);
+            // a table that was there is the user's, or an earlier run's that recorded what it deferred
+            boolean defer = deferredBefore.contains(target)
+                    || job.config.deferIndexes().defers(bytes, deferFromBytes) && isNew(c, target);
+            SchemaRewriter.TableDdl ddl = SchemaRewriter.createTable(sql, target, defer,
                     pause ? "STATS_AUTO_RECALC=0" : null);
             if (pause) {
                 job.checkpoint.advance(c, LoaderCheckpoint.statsKey(target), 0, 0, LoaderCheckpoint.PENDING, 0);
             }
-            st.execute(ddl.create()); // its implicit commit commits the checkpoint's row first
+            if (!ddl.deferred().isEmpty() && !deferredBefore.contains(target)) {
+                job.checkpoint.advance(c, LoaderCheckpoint.indexKey(target), 0, 0, LoaderCheckpoint.PENDING, 0);
+            }
+            st.execute(ddl.create()); // its implicit commit commits the checkpoint's rows first
             if (pause && !ddl.optionAdded()) {
                 st.execute("ALTER TABLE " + target.quoted() + " STATS_AUTO_RECALC = 0");
             }
@@ -337,6 +357,21 @@ final class SchemaLoader {
                 return o == null ? "" : o;
             }
         }
+    }
+
+    /**
+     * Takes from the checkpoint's {@code rows} which target tables an earlier run created without the
+     * secondary indexes they are still to get ({@link LoaderCheckpoint#indexesPending}), so that
+     * {@link #createTable} defers the same ones again, whatever the task file says now.
+     */
+    void recallDeferred(Collection<LoaderCheckpoint.Row> rows) {
+        Set<TableName> tables = new HashSet<>();
+        for (LoaderCheckpoint.Row r : rows) {
+            if (LoaderCheckpoint.indexesPending(r)) {
+                tables.add(LoaderCheckpoint.deferredTable(r.file()));
+            }
+        }
+        deferredBefore = Set.copyOf(tables);
     }
 
     /** Adds the deferred indexes the target table does not have yet (a crash may have added some). */

@@ -1,5 +1,6 @@
 package io.jdm.load;
 
+import io.jdm.common.config.DeferIndexes;
 import io.jdm.common.error.JdmException;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ public final class LoadChild {
     public static void main(String[] args) {
         LoadConfig cfg = LoadConfig.of(args[3], "src1", ConnectionSpec.of(args[0], Integer.parseInt(args[1]), "root", ""),
                 Path.of(args[2])).withPoolSize(Integer.parseInt(args[4]))
-                .withTransactionBytes(Long.parseLong(args[5])).withDeferIndexes(true);
+                .withTransactionBytes(Long.parseLong(args[5])).withDeferIndexes(DeferIndexes.ALWAYS);
         if (args.length > 7) {
             cfg = cfg.withRetry(Integer.parseInt(args[6]), Integer.parseInt(args[7]));
         }

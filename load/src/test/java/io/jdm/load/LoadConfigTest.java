@@ -3,6 +3,7 @@ package io.jdm.load;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.jdm.common.config.DeferIndexes;
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.LoaderKeys;
 import io.jdm.common.config.OnDuplicate;
@@ -26,8 +27,8 @@ class LoadConfigTest {
 
     @Test
     void aLoadersEntryReplacesEverySettingButTheDir() {
-        LoaderConfig l = new LoaderConfig(3, Optional.of(Path.of("elsewhere")), OnDuplicate.REPLACE, true, false,
-                false, true);
+        LoaderConfig l = new LoaderConfig(3, Optional.of(Path.of("elsewhere")), OnDuplicate.REPLACE,
+                DeferIndexes.ALWAYS, false, false, true);
         LoadConfig c = config().withLoader(l);
         assertEquals(l.withDir(DIR), c.loader());
         assertEquals(DIR, c.dir());

@@ -13,6 +13,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 
+import io.jdm.common.config.DeferIndexes;
 import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.OnDuplicate;
 import io.jdm.common.dumpdir.ChunkPlan;
@@ -80,8 +81,8 @@ class LoadUnitIT {
     @Test
     void loadsEveryTableIdenticallyAndARerunSkipsFinishedFiles() throws Exception {
         resetTarget("unit_full", DB);
-        LoadConfig cfg = LoadConfig.of("unit_full", "src1", targetSpec(), dump).withPoolSize(4).withDeferIndexes(true)
-                .withTransactionBytes(32 * 1024);
+        LoadConfig cfg = LoadConfig.of("unit_full", "src1", targetSpec(), dump).withPoolSize(4)
+                .withDeferIndexes(DeferIndexes.ALWAYS).withTransactionBytes(32 * 1024);
         long dataFiles;
         try (Stream<Path> s = Files.list(dump)) {
             dataFiles = s.filter(p -> p.getFileName().toString().matches(".*\\.\\d{9}\\.sql.*")).count();
@@ -154,13 +155,9 @@ class LoadUnitIT {
         }
         resetTarget("unit_deferred", db);
         LoadResult r = new LoadUnit(LoadConfig.of("unit_deferred", "src1", targetSpec(), dir).withPoolSize(4)
-                .withDeferIndexes(true)).run();
+                .withDeferIndexes(DeferIndexes.ALWAYS)).run();
         assertTrue(r.completed());
-        String indexes = "SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME FROM "
-                + "information_schema.STATISTICS WHERE TABLE_SCHEMA = '" + db + "' ORDER BY 1, 2, 4";
-        List<String> expected = source.rows(indexes);
-        assertEquals(n * 5, expected.size(), "PRIMARY, ka, ub and kca (two columns) in each table: " + expected);
-        assertEquals(expected, target.rows(indexes));
+        assertSameIndexes(db, n * 5); // PRIMARY, ka, ub and kca (two columns) in each table
         try (Connection s = source.connect(); Connection t = target.connect()) {
             for (int i = 0; i < n; i++) {
                 TableName tn = new TableName(db, "t" + i);
@@ -169,6 +166,91 @@ class LoadUnitIT {
             assertEquals(0, TestData.count(t, "SELECT COUNT(*) FROM jdm_meta.unit_deferred_loader_checkpoint "
                     + "WHERE status <> 'finished'"));
         }
+    }
+
+    /**
+     * {@code defer-indexes: auto} adds after the rows the indexes of the tables of its size or more
+     * only (lowered here to 40 KB of dump): the checkpoint holds an indexes row for the large table
+     * alone, and both tables end with the source's indexes and rows.
+     */
+    @Test
+    void autoDefersTheIndexesOfLargeTablesOnly() throws Exception {
+        String db = "LoadUnitIT_auto";
+        source.freshDatabase(db);
+        for (String t : List.of("small", "large")) {
+            source.execute("CREATE TABLE " + db + "." + t + " (id INT PRIMARY KEY, a INT NOT NULL, b VARCHAR(40), "
+                            + "KEY ka (a), KEY kba (b, a))",
+                    "INSERT INTO " + db + "." + t + " SELECT seq, seq % 7, CONCAT('row number ', seq) FROM "
+                            + Seq.upTo(t.equals("small") ? 50 : 2000));
+        }
+        Path dir = tmp.resolve("auto");
+        try (Connection c = source.connect()) {
+            FixtureDumper.dump(c, db, dir, 10_000, 1_000_000, t -> "");
+        }
+        resetTarget("unit_auto", db);
+        SchemaLoader.deferFromBytes = 40 << 10;
+        try {
+            LoadResult r = new LoadUnit(LoadConfig.of("unit_auto", "src1", targetSpec(), dir).withPoolSize(2)
+                    .withDeferIndexes(DeferIndexes.LARGE_TABLES)).run();
+            assertTrue(r.completed());
+        } finally {
+            SchemaLoader.deferFromBytes = SchemaLoader.DEFER_FROM_BYTES;
+        }
+        assertEquals(List.of(LoaderCheckpoint.indexKey(new TableName(db, "large")) + " finished"),
+                target.rows("SELECT CONCAT(file, ' ', status) FROM jdm_meta.unit_auto_loader_checkpoint"
+                        + " WHERE file LIKE 'indexes:%'"));
+        assertSameIndexes(db, 2 * 4);
+        try (Connection s = source.connect(); Connection t = target.connect()) {
+            for (String table : List.of("small", "large")) {
+                TestData.assertSameRows(s, new TableName(db, table), t, new TableName(db, table));
+            }
+        }
+    }
+
+    /**
+     * A load stopped after it created its tables without their secondary indexes adds them when it is
+     * run again, though the task file says {@code defer-indexes: false} by then: what the first run
+     * deferred is in the checkpoint, so no table is left without an index of the source.
+     */
+    @Test
+    void aRerunAddsTheIndexesAnEarlierRunDeferredWhateverTheTaskFileSaysNow() throws Exception {
+        resetTarget("unit_defer_stop", DB);
+        LoadConfig cfg = LoadConfig.of("unit_defer_stop", "src1", targetSpec(), dump).withPoolSize(1)
+                .withTransactionBytes(1);
+        LoadUnit unit = new LoadUnit(cfg.withDeferIndexes(DeferIndexes.ALWAYS));
+        java.util.concurrent.CompletableFuture<LoadResult> run =
+                java.util.concurrent.CompletableFuture.supplyAsync(unit::run);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (unit.metrics().rows() == 0) {
+            assertTrue(System.nanoTime() < deadline, "no rows committed within 30 s");
+            Thread.sleep(10);
+        }
+        unit.stop();
+        assertFalse(run.get(30, java.util.concurrent.TimeUnit.SECONDS).completed());
+        try (Connection t = target.connect()) {
+            assertEquals(0, TestData.count(t, "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA"
+                    + " = '" + DB + "' AND TABLE_NAME = 'sbtest1' AND INDEX_NAME = 'k_1'"), "created without it");
+        }
+        assertTrue(new LoadUnit(cfg.withDeferIndexes(DeferIndexes.NEVER)).run().completed());
+        assertSameIndexes(DB, -1);
+        try (Connection s = source.connect(); Connection t = target.connect()) {
+            for (String table : TABLES) {
+                TestData.assertSameRows(s, new TableName(DB, table), t, new TableName(DB, table));
+            }
+            assertEquals(0, TestData.count(t, "SELECT COUNT(*) FROM jdm_meta.unit_defer_stop_loader_checkpoint "
+                    + "WHERE status <> 'finished'"));
+        }
+    }
+
+    /** Every index of {@code db}'s tables, column by column, is the same on both sides: {@code n} rows, unless -1. */
+    private static void assertSameIndexes(String db, int n) throws Exception {
+        String indexes = "SELECT TABLE_NAME, INDEX_NAME, NON_UNIQUE, SEQ_IN_INDEX, COLUMN_NAME FROM "
+                + "information_schema.STATISTICS WHERE TABLE_SCHEMA = '" + db + "' ORDER BY 1, 2, 4";
+        List<String> expected = source.rows(indexes);
+        if (n >= 0) {
+            assertEquals(n, expected.size(), expected.toString());
+        }
+        assertEquals(expected, target.rows(indexes));
     }
 
     @Test
@@ -188,7 +270,8 @@ class LoadUnitIT {
             FixtureDumper.dump(c, db, dir, 50, 200, t -> "");
         }
         resetTarget("unit_route", "LoadUnitIT_merged", db);
-        LoadConfig cfg = LoadConfig.of("unit_route", "src1", targetSpec(), dir).withPoolSize(3).withDeferIndexes(true)
+        LoadConfig cfg = LoadConfig.of("unit_route", "src1", targetSpec(), dir).withPoolSize(3)
+                .withDeferIndexes(DeferIndexes.ALWAYS)
                 .withTableFilter((d, t) -> !t.equals("other") && !t.equals("all_shards"))
                 .withRouter(t -> new TableName("LoadUnitIT_merged", t.table().startsWith("shard_") ? "all_rows"
                         : t.table()));

@@ -21,6 +21,24 @@ class LoaderCheckpointTest {
         assertNull(LoaderCheckpoint.pausedTable("db.t.000000001.sql"));
     }
 
+    /** The row of a table created without its secondary indexes names it, and is pending till they are added. */
+    @Test
+    void aDeferredTablesRowNamesItsTableAndIsPendingTillItsIndexesAreIn() {
+        for (TableName t : new TableName[] {new TableName("db", "t"), new TableName("we`ird.db", "t `1`"),
+                new TableName("d", "indexes:x")}) {
+            String key = LoaderCheckpoint.indexKey(t);
+            assertEquals(t, LoaderCheckpoint.deferredTable(key));
+            assertTrue(LoaderCheckpoint.indexesPending(new LoaderCheckpoint.Row(key, 0, 0, LoaderCheckpoint.PENDING)));
+            assertFalse(LoaderCheckpoint.indexesPending(new LoaderCheckpoint.Row(key, 0, 0,
+                    LoaderCheckpoint.FINISHED)));
+        }
+        for (String other : new String[] {LoaderCheckpoint.statsKey(new TableName("db", "t")), "db.t.000000001.sql"}) {
+            assertNull(LoaderCheckpoint.deferredTable(other));
+            assertFalse(LoaderCheckpoint.indexesPending(new LoaderCheckpoint.Row(other, 0, 0,
+                    LoaderCheckpoint.PENDING)));
+        }
+    }
+
     @Test
     void aFileIsBegunOnceARowOfItMayBeInTheTarget() {
         assertFalse(new LoaderCheckpoint.Row("f", 0, 10, LoaderCheckpoint.PENDING).begun());

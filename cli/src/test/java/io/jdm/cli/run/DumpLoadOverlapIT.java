@@ -208,6 +208,15 @@ class DumpLoadOverlapIT {
         List<String> loadedIds = target.rows("SELECT id FROM " + db + ".t1 ORDER BY id LIMIT 10");
         assertFalse(loadedIds.isEmpty(), "nothing of t1 was loaded before the stop");
 
+        // The first run created t1 without its index k (defer-indexes: true); the task file no longer
+        // defers, and the second run must still give t1 that index.
+        Path task = dir.resolve("overlap-restart.yaml");
+        Files.writeString(task, Files.readString(task).replace("defer-indexes: true", "defer-indexes: false"));
+        String indexes = "SELECT TABLE_NAME, INDEX_NAME, SEQ_IN_INDEX, COLUMN_NAME FROM information_schema.STATISTICS"
+                + " WHERE TABLE_SCHEMA = '" + db + "' ORDER BY 1, 2, 3";
+        List<String> deferred = target.rows(indexes);
+        assertTrue(deferred.contains("t1|PRIMARY|1|id") && !deferred.contains("t1|k|1|k"), deferred.toString());
+
         // The source moves on: the next snapshot differs from the abandoned one.
         source.execute("DELETE FROM " + db + ".t1 WHERE id IN (" + String.join(",", loadedIds) + ")",
                 "UPDATE " + db + ".t1 SET v = 'changed' WHERE id BETWEEN 20 AND 30",
@@ -234,6 +243,7 @@ class DumpLoadOverlapIT {
                 + " WHERE status <> 'finished'").size(), "rows of the abandoned load are left in the checkpoint");
         assertEquals(List.of(), target.rows("SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = '"
                 + db + "' AND CREATE_OPTIONS LIKE '%stats_auto_recalc%'"), "the statistics the first run paused are back");
+        assertEquals(source.rows(indexes), target.rows(indexes), "the index the first run deferred is there");
     }
 
     @Test

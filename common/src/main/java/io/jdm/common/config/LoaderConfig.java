@@ -10,9 +10,9 @@ import java.util.Optional;
  *
  * @param dir the dump directory to read; empty in a named config means "where the dump wrote",
  *     and is always present in {@link TaskConfig#loader(MySqlInstance)}'s answer
- * @param deferIndexes create secondary indexes after the data is in
+ * @param deferIndexes which tables get their secondary indexes after their rows
  */
-public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDuplicate, boolean deferIndexes,
+public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDuplicate, DeferIndexes deferIndexes,
                            boolean disableForeignKeyChecks, boolean disableUniqueChecks, boolean disableBinlog) {
     public static final int DEFAULT_POOL_SIZE = LoaderKeys.POOL_SIZE.def();
     /** DM's two names of on-duplicate are the one component {@code onDuplicate}. */
@@ -22,6 +22,7 @@ public record LoaderConfig(int poolSize, Optional<Path> dir, OnDuplicate onDupli
     public LoaderConfig {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(onDuplicate, "onDuplicate");
+        Objects.requireNonNull(deferIndexes, "deferIndexes");
     }
 
     public static LoaderConfig defaults() {

@@ -29,9 +29,10 @@ public final class LoaderKeys {
     public static final TaskKey<OnDuplicate> ON_DUPLICATE = K.custom("on-duplicate",
             ON_DUPLICATE_LOGICAL.type(), OnDuplicate.ERROR, "error", 1, 0, "", "replace",
             "DM's older name of on-duplicate-logical; set one of the two.", null);
-    public static final TaskKey<Boolean> DEFER_INDEXES = K.bool("defer-indexes", false, JDM_ONLY,
-            "Create secondary indexes after the rows are in, several tables at once (pool-size, at most 8);"
-                    + " pays for large tables.");
+    public static final TaskKey<DeferIndexes> DEFER_INDEXES = K.custom("defer-indexes", "true, false or auto",
+            DeferIndexes.LARGE_TABLES, "auto", 1, 0, "", JDM_ONLY,
+            "Add secondary indexes after the rows are in (several tables at once: pool-size, at most 8): true for"
+                    + " every table, auto for tables of 1 GiB or more, where it pays.", LoaderKeys::deferIndexes);
     public static final TaskKey<Boolean> DISABLE_FOREIGN_KEY_CHECKS = K.bool("disable-foreign-key-checks", true,
             JDM_ONLY, "Load with foreign_key_checks off: the source checked them already.");
     public static final TaskKey<Boolean> DISABLE_UNIQUE_CHECKS = K.bool("disable-unique-checks", true, JDM_ONLY,
@@ -85,6 +86,22 @@ public final class LoaderKeys {
         }
         String key = logical ? newer : older;
         return s.optionalText(key).isEmpty() ? k.def() : s.choice(key, k.def(), ON_DUPLICATE_NAMES);
+    }
+
+    /** A boolean, or {@code auto}. */
+    private static DeferIndexes deferIndexes(Section s, TaskKey<DeferIndexes> k) {
+        Optional<String> text = s.text(k.name()).map(t -> t.strip().toLowerCase(Locale.ROOT));
+        if (text.isEmpty()) {
+            return k.def();
+        }
+        if (text.get().equals("auto")) {
+            return DeferIndexes.LARGE_TABLES;
+        }
+        if (Section.TRUE.contains(text.get()) || Section.FALSE.contains(text.get())) {
+            return Section.TRUE.contains(text.get()) ? DeferIndexes.ALWAYS : DeferIndexes.NEVER;
+        }
+        s.problem(k.name(), "must be true, false or auto, got " + s.shown(k.name()));
+        return k.def();
     }
 
     private static String importMode(Section s, TaskKey<String> k) {

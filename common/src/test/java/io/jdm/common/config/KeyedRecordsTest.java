@@ -64,10 +64,12 @@ class KeyedRecordsTest {
     @Test
     void loaderKeysChangeTheirComponent() {
         LoaderConfig d = LoaderConfig.defaults();
-        assertEquals(new LoaderConfig(3, Optional.of(Path.of("x")), OnDuplicate.REPLACE, true, false, false, true),
+        assertEquals(new LoaderConfig(3, Optional.of(Path.of("x")), OnDuplicate.REPLACE, DeferIndexes.ALWAYS, false,
+                        false, true),
                 d.with(LoaderKeys.POOL_SIZE, 3).with(LoaderKeys.DIR, Optional.of(Path.of("x")))
                         .with(LoaderKeys.ON_DUPLICATE_LOGICAL, OnDuplicate.REPLACE)
-                        .with(LoaderKeys.DEFER_INDEXES, true).with(LoaderKeys.DISABLE_FOREIGN_KEY_CHECKS, false)
+                        .with(LoaderKeys.DEFER_INDEXES, DeferIndexes.ALWAYS)
+                        .with(LoaderKeys.DISABLE_FOREIGN_KEY_CHECKS, false)
                         .with(LoaderKeys.DISABLE_UNIQUE_CHECKS, false).with(LoaderKeys.DISABLE_BINLOG, true));
         assertEquals(OnDuplicate.IGNORE, d.with(LoaderKeys.ON_DUPLICATE, OnDuplicate.IGNORE).onDuplicate());
     }

@@ -32,6 +32,20 @@ class TaskConfigLoaderTest {
         assertEquals(Map.of(), t.mydumpers());
     }
 
+    /** auto (the default) defers the indexes of large tables; true and false, in YAML 1.1's words too, all or none. */
+    @Test
+    void deferIndexesIsABooleanOrAuto() {
+        MySqlInstance i = parse(MINIMAL).mysqlInstances().get(0);
+        assertEquals(DeferIndexes.LARGE_TABLES, parse(MINIMAL).loader(i).deferIndexes());
+        Map<String, DeferIndexes> written = Map.of("auto", DeferIndexes.LARGE_TABLES, "AUTO",
+                DeferIndexes.LARGE_TABLES, "true", DeferIndexes.ALWAYS, "yes", DeferIndexes.ALWAYS, "false",
+                DeferIndexes.NEVER, "off", DeferIndexes.NEVER);
+        written.forEach((text, defer) -> assertEquals(defer, parse(MINIMAL + "loaders:\n  global:\n    defer-indexes: "
+                + text + "\n").loader(i).deferIndexes(), text));
+        assertEquals(List.of("loaders.global.defer-indexes: must be true, false or auto, got \"later\""),
+                Tasks.problems(MINIMAL + "loaders:\n  global:\n    defer-indexes: later\n"));
+    }
+
     @Test
     void readsEverySection() {
         TaskConfig t = parse("""

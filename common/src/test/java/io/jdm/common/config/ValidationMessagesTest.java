@@ -208,7 +208,7 @@ class ValidationMessagesTest {
                 appended("loaders:\n  global:\n    import-mode: physical\n",
                         "loaders.global.import-mode: physical import is not supported by jdm; use import-mode: logical"),
                 appended("loaders:\n  global:\n    defer-indexes: 1\n",
-                        "loaders.global.defer-indexes: must be true or false, got 1"),
+                        "loaders.global.defer-indexes: must be true, false or auto, got 1"),
                 appended("loaders:\n  global:\n    on-duplicate-logical: replace\n    on-duplicate: ignore\n",
                         "loaders.global.on-duplicate-logical: and on-duplicate are the same setting; keep one"),
                 appended("syncers:\n  global:\n    worker-count: 1025\n",
