@@ -55,11 +55,12 @@ final class SchemaLoader {
     static volatile long pauseFromBytes = PAUSE_FROM_BYTES;
     /**
      * The bytes from which {@code defer-indexes: auto} adds a table's secondary indexes after its
-     * rows. Measured with whole {@code jdm run} processes ({@code docs/benchmarks.md}, "Deferred indexes,
-     * by table size"): 1,000 tables of 100 rows went 7-9 s to 12-16 s deferred; one of 20 M rows
-     * (3.9 GB) 312 s to 229 s.
+     * rows. Measured with whole {@code jdm run} processes of sysbench tables, on servers with a 1 GB
+     * and a 256 MB buffer pool ({@code docs/benchmarks.md}, "Deferred indexes, by table size"): tables
+     * of 190 KB took 12-13 % longer deferred, of 1.9 MB about as long, of 19 MB 9-17 % less, of 380
+     * MB 7-29 % less.
      */
-    static final long DEFER_FROM_BYTES = 1L << 30;
+    static final long DEFER_FROM_BYTES = 16L << 20;
     /** {@link #DEFER_FROM_BYTES}, lowered by tests that load a few rows. */
     static volatile long deferFromBytes = DEFER_FROM_BYTES;
     /** The target tables whose deferred indexes the checkpoint holds a row for ({@link #recallDeferred}). */

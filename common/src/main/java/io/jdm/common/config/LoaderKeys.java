@@ -32,7 +32,7 @@ public final class LoaderKeys {
     public static final TaskKey<DeferIndexes> DEFER_INDEXES = K.custom("defer-indexes", "true, false or auto",
             DeferIndexes.LARGE_TABLES, "auto", 1, 0, "", JDM_ONLY,
             "Add secondary indexes after the rows are in (several tables at once: pool-size, at most 8): true for"
-                    + " every table, auto for tables of 1 GiB or more, where it pays.", LoaderKeys::deferIndexes);
+                    + " every table, auto for tables of 16 MiB or more, where it pays.", LoaderKeys::deferIndexes);
     public static final TaskKey<Boolean> DISABLE_FOREIGN_KEY_CHECKS = K.bool("disable-foreign-key-checks", true,
             JDM_ONLY, "Load with foreign_key_checks off: the source checked them already.");
     public static final TaskKey<Boolean> DISABLE_UNIQUE_CHECKS = K.bool("disable-unique-checks", true, JDM_ONLY,
