@@ -26,6 +26,7 @@ import io.jdm.common.jdbc.ConnectionSpec;
 import io.jdm.common.position.BinlogPosition;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
+import io.jdm.embedded.ServerFlavor;
 import io.jdm.embedded.ServerPair;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
@@ -98,7 +99,11 @@ class LoadUnitIT {
             for (String table : TABLES) {
                 TableName tn = new TableName(DB, table);
                 TestData.assertSameRows(s, tn, t, tn);
-                assertEquals(TestData.checksum(s, tn), TestData.checksum(t, tn), table);
+                // MySQL 5.7's CHECKSUM TABLE of a table with a JSON column changes from one call to the
+                // next on the same rows (seen on 5.7.22, the source's own table alike): the rows are the check
+                if (!table.equals("types") || source.serverFlavor() != ServerFlavor.MYSQL57) {
+                    assertEquals(TestData.checksum(s, tn), TestData.checksum(t, tn), table);
+                }
             }
             assertEquals(1, TestData.count(t, "SELECT COUNT(*) FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = '"
                     + DB + "' AND TABLE_NAME = 'sbtest1' AND INDEX_NAME = 'k_1'"), "deferred index added back");
