@@ -40,7 +40,6 @@ public final class Section {
     private static final Pattern DURATION = Pattern.compile("(?:\\d+(?:ns|us|µs|ms|h|m|s))+");
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+)(ns|us|µs|ms|h|m|s)");
     /** YAML 1.1's booleans, as DM's YAML library reads them. */
-    /** How a task file may write true and false (YAML 1.1's words). */
     static final Set<String> TRUE = Set.of("true", "yes", "y", "on");
     static final Set<String> FALSE = Set.of("false", "no", "n", "off");
 
