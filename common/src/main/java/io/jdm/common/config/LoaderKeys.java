@@ -97,8 +97,11 @@ public final class LoaderKeys {
         if (text.get().equals("auto")) {
             return DeferIndexes.LARGE_TABLES;
         }
-        if (Section.TRUE.contains(text.get()) || Section.FALSE.contains(text.get())) {
-            return Section.TRUE.contains(text.get()) ? DeferIndexes.ALWAYS : DeferIndexes.NEVER;
+        if (Section.TRUE.contains(text.get())) {
+            return DeferIndexes.ALWAYS;
+        }
+        if (Section.FALSE.contains(text.get())) {
+            return DeferIndexes.NEVER;
         }
         s.problem(k.name(), "must be true, false or auto, got " + s.shown(k.name()));
         return k.def();
