@@ -9,12 +9,18 @@ import java.util.Map;
 /**
  * {@code jdm} as a child JVM on the test's class path, its output (stdout and stderr) in one file.
  *
+ * <p>A child runs with the collector the {@code jdm} launcher chooses (the serial one, its survivor
+ * spaces at a quarter of the young generation each), so a test of memory bounds measures what a user
+ * runs: on a machine the JVM counts as a server its own choice would be G1, which cannot move the
+ * multi-MiB arrays of large rows on a small heap and runs out of memory with half of it free.
+ *
  * <p>A child compiles with C1 only: it lives seconds and moves a few rows, and C2's compiler threads
  * would take the cores the test's servers need. A start (JVM, picocli, the task file, the DDL
  * grammar) costs about 40% less CPU so; a caller's {@code jvmOptions} come after and can undo it.
  */
 public final class JdmChild {
-    private static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1");
+    private static final List<String> LAUNCHER_OPTIONS =
+            List.of("-XX:+UseSerialGC", "-XX:SurvivorRatio=2", "-XX:TieredStopAtLevel=1");
 
     private JdmChild() {
     }
@@ -34,7 +40,7 @@ public final class JdmChild {
             throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(QUICK_START);
+        cmd.addAll(LAUNCHER_OPTIONS);
         cmd.addAll(jvmOptions);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Jdm.class.getName()));
         cmd.addAll(List.of(args));

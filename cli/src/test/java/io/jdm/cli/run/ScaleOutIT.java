@@ -41,7 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ScaleOutIT {
     /** Short leases, so a killed owner is replaced within seconds. */
     private static final List<String> JVM = List.of("-Djdm.lease.renew-ms=300", "-Djdm.lease.expiry-ms=3000",
-            "-XX:+UseSerialGC", "-Xmx256m");
+            "-Xmx256m");
     private static final String TASK = "scale-out";
     private static final String META = "jdm_meta_scale_out";
     private static final String DB1 = "scale_out_s1";
