@@ -5,6 +5,8 @@ import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
 import io.jdm.bench.workload.Payload;
 import io.jdm.common.config.ConfigException;
+import io.jdm.common.config.DeferIndexes;
+import io.jdm.common.config.LoaderConfig;
 import io.jdm.common.config.Section;
 import io.jdm.common.jdbc.ConnectionSpec;
 import java.io.IOException;
@@ -56,9 +58,20 @@ public record BenchConfig(String name, String database, int tables, long rowsPer
 
     /**
      * run: the whole migration, {@code jdm run} task-mode full (the load overlapping the dump) against
-     * mydumper then myloader, at threads × rows × statement-size × pool-size.
+     * mydumper then myloader, at threads × rows × statement-size × pool-size; jdm also at each
+     * {@code defer-indexes} (the peers once, they have no such setting).
      */
-    public record RunSweep(List<Integer> threads, List<Long> rows, List<Long> statementSize, List<Integer> poolSize) {
+    public record RunSweep(List<Integer> threads, List<Long> rows, List<Long> statementSize, List<Integer> poolSize,
+                           List<DeferIndexes> deferIndexes) {
+        /** As the sweep that names no {@code defer-indexes}: the task file's default, not written in it. */
+        public RunSweep(List<Integer> threads, List<Long> rows, List<Long> statementSize, List<Integer> poolSize) {
+            this(threads, rows, statementSize, poolSize, List.of(LoaderConfig.defaults().deferIndexes()));
+        }
+
+        /** Whether the file names {@code defer-indexes}: then jdm's task files and samples say which. */
+        public boolean deferIndexesSwept() {
+            return !deferIndexes.equals(List.of(LoaderConfig.defaults().deferIndexes()));
+        }
     }
 
     /** verify: {@code jdm verify}'s {@code --threads} × {@code --chunk-rows}. */

@@ -135,7 +135,9 @@ final class BenchConfigParser {
                 swept(s, "rows", e -> mydumper(e).rows(), d.rows()),
                 swept(s, "statement-size", e -> mydumper(e).statementSize(), d.statementSize()),
                 swept(s, "pool-size", e -> UnitReaders.loader(e, Optional.empty()).poolSize(),
-                        LoaderConfig.defaults().poolSize()));
+                        LoaderConfig.defaults().poolSize()),
+                swept(s, "defer-indexes", e -> UnitReaders.loader(e, Optional.empty()).deferIndexes(),
+                        LoaderConfig.defaults().deferIndexes()));
         s.finish();
         return c;
     }

@@ -1,5 +1,6 @@
 package io.jdm.bench;
 
+import io.jdm.common.config.DeferIndexes;
 import io.jdm.common.sql.Identifiers;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -7,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +17,8 @@ import java.util.Optional;
 /**
  * run: the whole migration of the dataset into a fresh database on the target, {@code jdm run}
  * task-mode full (each chunk loaded while the dump goes on) against mydumper then myloader, one
- * after the other, at every threads × rows × statement-size × pool-size, samples alternating. Every
+ * after the other, at every threads × rows × statement-size × pool-size (jdm also at each
+ * {@code defer-indexes} the file names, the peers once), samples alternating. Every
  * sample is a whole process as a user starts it (for the peers, the two in a row: wall and CPU
  * summed, the larger peak RSS); there is no in-JVM form. MB/s is each tool's dump bytes per second
  * of the whole migration; every copy is checked with CHECKSUM TABLE.
@@ -57,13 +60,20 @@ final class RunSweeps {
                         p.put("rows", rows);
                         p.put("statement-size", stmt);
                         p.put("pool-size", (long) pool);
-                        Map<String, BenchEnv.Op> tools = new LinkedHashMap<>();
-                        tools.put("jdm", () -> jdm(threads, rows, stmt, pool));
-                        if (mydumper.isPresent() && myloader.isPresent()) {
-                            tools.put("mydumper+myloader",
-                                    () -> peers(mydumper.get(), myloader.get(), threads, rows, stmt, pool));
+                        List<BenchEnv.Tool> tools = new ArrayList<>();
+                        for (DeferIndexes defer : sweep.deferIndexes()) {
+                            Optional<DeferIndexes> named = sweep.deferIndexesSwept() ? Optional.of(defer)
+                                    : Optional.empty();
+                            Map<String, Long> jp = new LinkedHashMap<>(p);
+                            // recorded as 0 false, 1 true, 2 auto
+                            named.ifPresent(d -> jp.put("defer-indexes", (long) d.ordinal()));
+                            tools.add(new BenchEnv.Tool("jdm", jp, () -> jdm(threads, rows, stmt, pool, named)));
                         }
-                        env.alternate("run", p, tools);
+                        if (mydumper.isPresent() && myloader.isPresent()) {
+                            tools.add(new BenchEnv.Tool("mydumper+myloader", p,
+                                    () -> peers(mydumper.get(), myloader.get(), threads, rows, stmt, pool)));
+                        }
+                        env.alternate("run", tools);
                     }
                 }
             }
@@ -73,8 +83,12 @@ final class RunSweeps {
 
 
 
-    /** jdm run as a user runs it: the launcher, a task file with the sweep's keys only. */
-    private Map<String, Double> jdm(int threads, long rows, long stmt, int pool) throws Exception {
+    /**
+     * jdm run as a user runs it: the launcher, a task file with the sweep's keys only ({@code
+     * defer-indexes} when the sweep names it).
+     */
+    private Map<String, Double> jdm(int threads, long rows, long stmt, int pool, Optional<DeferIndexes> defer)
+            throws Exception {
         copy.drop();
         copy.exec("DROP DATABASE IF EXISTS " + Identifiers.quote(META));
         Path dir = fresh("run-jdm");
@@ -82,7 +96,8 @@ final class RunSweeps {
                 targetDb, List.of(
                         "status-addr: \"127.0.0.1:" + freePort() + "\"", // not the default port a user's task may hold
                         "mydumpers: {global: {threads: " + threads + ", rows: " + rows + ", statement-size: " + stmt + "}}",
-                        "loaders: {global: {pool-size: " + pool + ", dir: \"" + dir.resolve("dump") + "\"}}")));
+                        "loaders: {global: {pool-size: " + pool + ", dir: \"" + dir.resolve("dump") + "\""
+                                + defer.map(d -> ", defer-indexes: " + d.text()).orElse("") + "}}")));
         Measured m = JdmProcess.run("run", task, env.source(), env.target());
         copy.check("jdm run");
         long bytes = Tools.size(dir);

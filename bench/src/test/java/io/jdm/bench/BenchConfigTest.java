@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jdm.bench.workload.KeyDistribution;
 import io.jdm.bench.workload.Mix;
 import io.jdm.bench.workload.Payload;
+import io.jdm.common.config.DeferIndexes;
 import io.jdm.common.config.MydumperConfig;
 import io.jdm.common.config.SyncerConfig;
 import io.jdm.common.config.ValidatorConfig;
@@ -185,9 +186,17 @@ class BenchConfigTest {
     @Test
     void shippedExamplesAreValid() throws Exception {
         Path conf = Path.of("..", "conf");
-        for (String f : List.of("bench-load.yaml", "bench-sync.yaml", "bench-dump.yaml", "bench-run.yaml")) {
-            BenchConfig c = BenchConfig.load(conf.resolve(f));
-            assertTrue(c.repetitions() >= 3, f);
+        List<Path> files;
+        try (var listing = Files.list(conf)) {
+            files = listing.filter(f -> f.getFileName().toString().matches("bench-.*\\.yaml")).sorted().toList();
+        }
+        assertTrue(files.size() >= 15, files.toString());
+        for (Path f : files) {
+            assertTrue(BenchConfig.load(f).repetitions() >= 1, f.toString());
+        }
+        for (String f : List.of("bench-load.yaml", "bench-sync.yaml", "bench-dump.yaml", "bench-run.yaml",
+                "bench-run-defer.yaml")) {
+            assertTrue(BenchConfig.load(conf.resolve(f)).repetitions() >= 3, f);
         }
         BenchConfig sync = BenchConfig.load(conf.resolve("bench-sync.yaml"));
         assertEquals(List.of(Mix.OLTP_WRITE_ONLY, Mix.OLTP_INSERT), sync.sync().mixes());
@@ -196,6 +205,8 @@ class BenchConfigTest {
         assertEquals(List.of(1, 4, 8), BenchConfig.load(conf.resolve("bench-dump.yaml")).verify().threads());
         BenchConfig.RunSweep run = BenchConfig.load(conf.resolve("bench-run.yaml")).run();
         assertEquals(new BenchConfig.RunSweep(List.of(2), List.of(100_000L), List.of(1_000_000L), List.of(4)), run);
+        assertEquals(List.of(DeferIndexes.NEVER, DeferIndexes.LARGE_TABLES),
+                BenchConfig.load(conf.resolve("bench-run-defer.yaml")).run().deferIndexes());
     }
 
     @Test
@@ -210,6 +221,19 @@ class BenchConfigTest {
         assertEquals(List.of(1000L), r.rows());
         assertEquals(List.of(8), r.poolSize());
         assertMessage("sweeps.run.pool-size[0]: must be 1..1024, got -1", "sweeps: {run: {pool-size: [-1]}}");
+    }
+
+    /** jdm's defer-indexes is swept like any key, read as the task file reads it; the peers have none. */
+    @Test
+    void theRunSweepTakesDeferIndexes() {
+        BenchConfig.RunSweep d = BenchConfig.parse("sweeps: {run: {}}", BASE).run();
+        assertEquals(List.of(DeferIndexes.LARGE_TABLES), d.deferIndexes());
+        assertFalse(d.deferIndexesSwept());
+        BenchConfig.RunSweep r = BenchConfig.parse("sweeps: {run: {defer-indexes: [false, auto, yes]}}", BASE).run();
+        assertEquals(List.of(DeferIndexes.NEVER, DeferIndexes.LARGE_TABLES, DeferIndexes.ALWAYS), r.deferIndexes());
+        assertTrue(r.deferIndexesSwept());
+        assertMessage("sweeps.run.defer-indexes[0]: must be true, false or auto, got \"later\"",
+                "sweeps: {run: {defer-indexes: [later]}}");
     }
 
     private static void assertMessage(String expected, String yaml) {
