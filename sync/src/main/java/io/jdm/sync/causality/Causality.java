@@ -83,8 +83,8 @@ public final class Causality implements EventHandler<RingSlot> {
         for (String k : keys) {
             owners.put(k, me);
         }
-        grown = Math.max(grown, owners.size());
         if (owners.size() > sweepAt) {
+            grown = Math.max(grown, owners.size()); // between sweeps the map only grows, or is cleared
             boolean full = owners.size() > MAX_TRACKED;
             owners.values().removeIf(o -> o.seq <= progress.sequence(o.writer));
             if (full) {
@@ -97,6 +97,7 @@ public final class Causality implements EventHandler<RingSlot> {
 
     /** After a drain every key is committed: none is tracked. */
     private void forgetAll() {
+        grown = Math.max(grown, owners.size());
         owners.clear();
         sweepAt = SWEEP_FROM;
         shrinkIfSparse();
