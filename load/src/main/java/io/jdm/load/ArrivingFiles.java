@@ -27,6 +27,7 @@ final class ArrivingFiles implements FileQueue {
 
     private final LoadJob job;
     private final Consumer<DumpDirectory.DataFile> onFinished;
+    private final java.util.function.IntConsumer onTaken;
     private final PriorityQueue<Waiting> waiting = new PriorityQueue<>(ORDER);
     private final Map<TableName, long[]> tables = new HashMap<>();
     /** Tables the dump has written all files of. */
@@ -37,16 +38,18 @@ final class ArrivingFiles implements FileQueue {
     private long seq;
     private boolean closed;
 
-    /** @param onFinished called by the worker that finished a file */
     /**
+     * @param onFinished called by the worker that finished a file
+     * @param onTaken told how many files a worker took, as it takes them
      * @param dumpWaits true while the dump waits for the load to finish a file
      * @param holdTables true when a table's files are to wait for the table's last one (they load as
      *                   LOAD DATA); asked once a file is there
      */
-    ArrivingFiles(LoadJob job, Consumer<DumpDirectory.DataFile> onFinished,
+    ArrivingFiles(LoadJob job, Consumer<DumpDirectory.DataFile> onFinished, java.util.function.IntConsumer onTaken,
                   java.util.function.BooleanSupplier dumpWaits, java.util.function.BooleanSupplier holdTables) {
         this.job = job;
         this.onFinished = onFinished;
+        this.onTaken = onTaken;
         this.dumpWaits = dumpWaits;
         this.holdTables = holdTables;
     }
@@ -107,6 +110,7 @@ final class ArrivingFiles implements FileQueue {
             if (pick != null) {
                 pick = first(pick.file().source());
                 waiting.remove(pick);
+                onTaken.accept(1);
                 return pick.file();
             }
             wait(100); // the dump starting to wait does not notify: look again in a while
@@ -163,6 +167,7 @@ final class ArrivingFiles implements FileQueue {
                 }
             }
         }
+        onTaken.accept(out.size());
         return out;
     }
 

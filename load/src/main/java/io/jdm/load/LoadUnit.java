@@ -141,7 +141,7 @@ public final class LoadUnit {
         ArrivingFiles files = new ArrivingFiles(job, f -> {
             loaded.add(f.name());
             feed.fileLoaded();
-        }, feed::dumpWaits, job::bulk);
+        }, feed::filesBegun, feed::dumpWaits, job::bulk);
         DumpMetadata complete = null;
         ExecutorService pool = startWorkers(files, config.poolSize(), known);
         try {
@@ -165,8 +165,8 @@ public final class LoadUnit {
         if (complete == null || job.stopRequested()) {
             return null;
         }
-        LOG.info("{}: the dump is complete; {} of its {} data files were loaded before it was", job.who(),
-                feed.loadedWhenComplete(), loaded.size());
+        LOG.info("{}: the dump is complete; when it was, the load had begun {} of its {} data files and finished {}",
+                job.who(), feed.begunWhenComplete(), loaded.size(), feed.loadedWhenComplete());
         return loaded;
     }
 

@@ -26,7 +26,8 @@ class ArrivingFilesTest {
     @Test
     void aTablesFilesWaitForItsLastOneUnlessTheDumpWaits() throws Exception {
         AtomicBoolean dumpWaits = new AtomicBoolean();
-        ArrivingFiles files = new ArrivingFiles(JOB, f -> { }, dumpWaits::get, () -> true);
+        java.util.concurrent.atomic.AtomicInteger taken = new java.util.concurrent.atomic.AtomicInteger();
+        ArrivingFiles files = new ArrivingFiles(JOB, f -> { }, taken::addAndGet, dumpWaits::get, () -> true);
         files.add(file("a", 1));
         files.add(file("a", 2));
         files.add(file("b", 1));
@@ -47,6 +48,7 @@ class ArrivingFilesTest {
         assertEquals(true, System.nanoTime() - t0 >= 250_000_000L, "handed out before the table was written");
         assertEquals(List.of("db.a.000000002.sql"), files.claimFollowing(first, f -> true).stream()
                 .map(DumpDirectory.DataFile::name).toList());
+        assertEquals(2, taken.get(), "the files a worker took, its group's included");
 
         dumpWaits.set(true); // b is not written, but the dump waits for the load: b goes as far as it is
         DumpDirectory.DataFile b = files.next();
@@ -58,11 +60,12 @@ class ArrivingFilesTest {
         files.close(); // the dump is complete: nothing is held
         assertEquals("db.c.000000001.sql", files.next().name());
         assertNull(files.next());
+        assertEquals(6, taken.get(), "every file handed out counted once");
     }
 
     @Test
     void aWrittenTableGoesAsOneGroupFromItsFirstFileWhateverOrderItsFilesCameIn() throws Exception {
-        ArrivingFiles files = new ArrivingFiles(JOB, f -> { }, () -> false, () -> true);
+        ArrivingFiles files = new ArrivingFiles(JOB, f -> { }, n -> { }, () -> false, () -> true);
         for (int i : new int[] {2, 3, 1, 5, 4}) { // two dump threads finish the chunks out of order
             files.add(file("a", i));
         }

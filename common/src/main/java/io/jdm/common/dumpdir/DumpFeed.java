@@ -49,6 +49,8 @@ public final class DumpFeed implements DumpListener {
     private int mostAhead;
     private int loaded;
     private int loadedWhenComplete = -1;
+    private int begun;
+    private int begunWhenComplete = -1;
     private boolean closed;
 
     /** @param maxAhead how many announced data files may wait unloaded before the dump waits */
@@ -100,6 +102,7 @@ public final class DumpFeed implements DumpListener {
     @Override
     public synchronized void completed(DumpMetadata metadata) {
         loadedWhenComplete = loaded;
+        begunWhenComplete = begun;
         add(new Complete(metadata));
     }
 
@@ -128,6 +131,11 @@ public final class DumpFeed implements DumpListener {
         return out;
     }
 
+    /** A worker of the load took {@code files} announced data files to load (one group). */
+    public synchronized void filesBegun(int files) {
+        begun += files;
+    }
+
     /** One announced data file is loaded: the dump may write one more. */
     public synchronized void fileLoaded() {
         ahead--;
@@ -150,6 +158,15 @@ public final class DumpFeed implements DumpListener {
     /** Announced data files loaded so far. */
     public synchronized int filesLoaded() {
         return loaded;
+    }
+
+    /**
+     * Data files the load had begun (taken by a worker, finished or not) when the dump completed; -1
+     * while it has not. A table loaded as one LOAD DATA finishes all its files at its end, so this,
+     * not {@link #loadedWhenComplete}, tells how far the load overlapped the dump.
+     */
+    public synchronized int begunWhenComplete() {
+        return begunWhenComplete;
     }
 
     /** Data files already loaded when the dump completed; -1 while it has not. */

@@ -46,11 +46,17 @@ class DumpFeedTest {
         assertEquals(List.of(new DumpFeed.DataFile(file(3))), feed.take(1, TimeUnit.SECONDS));
         assertEquals(2, feed.mostAhead());
         assertEquals(1, feed.filesLoaded());
+        feed.filesBegun(1);
+        feed.filesBegun(2); // a worker took a group of two: both begun, neither finished
+        assertEquals(-1, feed.begunWhenComplete(), "counted before the dump completed");
 
         DumpMetadata meta = new DumpMetadata(LocalDateTime.of(2026, 1, 1, 0, 0), LocalDateTime.of(2026, 1, 1, 0, 1),
                 null, "none");
         feed.completed(meta);
         assertEquals(1, feed.loadedWhenComplete());
+        assertEquals(3, feed.begunWhenComplete());
+        feed.filesBegun(1);
+        assertEquals(3, feed.begunWhenComplete(), "a file begun after the dump completed counted as before it");
         assertEquals(List.of(new DumpFeed.Complete(meta)), feed.take(1, TimeUnit.SECONDS));
         assertEquals(List.of(), feed.take(10, TimeUnit.MILLISECONDS));
     }
