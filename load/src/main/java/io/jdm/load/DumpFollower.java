@@ -342,7 +342,7 @@ final class DumpFollower {
                     + ", which is not a data file name");
         }
         if (!job.config.tableFilter().test(p.schema(), p.table())) {
-            feed.fileLoaded(); // not this load's: nothing holds the dump back for it
+            feed.fileLoaded(entry.name()); // not this load's: nothing holds the dump back for it
             return;
         }
         TableName source = new TableName(p.schema(), p.table());
@@ -383,7 +383,7 @@ final class DumpFollower {
         for (DumpDirectory.DataFile f : arrived) {
             LoaderCheckpoint.Row before = earlier.get(f.name());
             if (before != null && before.finished()) {
-                feed.fileLoaded();
+                feed.fileLoaded(f.name());
                 continue;
             }
             todo.add(f.name());

@@ -140,7 +140,7 @@ public final class LoadUnit {
         Set<String> loaded = ConcurrentHashMap.newKeySet();
         ArrivingFiles files = new ArrivingFiles(job, f -> {
             loaded.add(f.name());
-            feed.fileLoaded();
+            feed.fileLoaded(f.name());
         }, feed::filesBegun, feed::dumpWaits, job::bulk);
         DumpMetadata complete = null;
         ExecutorService pool = startWorkers(files, config.poolSize(), known);

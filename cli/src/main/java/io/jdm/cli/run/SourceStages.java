@@ -31,14 +31,17 @@ final class SourceStages {
     private final PauseGate gate;
     private final BooleanSupplier stopping;
     private final Consumer<DumpLoadOverlap> onOverlap;
+    private final long maxAheadBytes;
 
+    /** @param maxAheadBytes how far the dump may run ahead of the load ({@link DumpLoadOverlap#MAX_AHEAD_BYTES}) */
     SourceStages(TaskConfig task, StageStore store, PauseGate gate, BooleanSupplier stopping,
-                 Consumer<DumpLoadOverlap> onOverlap) {
+                 Consumer<DumpLoadOverlap> onOverlap, long maxAheadBytes) {
         this.task = task;
         this.store = store;
         this.gate = gate;
         this.stopping = stopping;
         this.onOverlap = onOverlap;
+        this.maxAheadBytes = maxAheadBytes;
     }
 
     /**
@@ -174,7 +177,7 @@ final class SourceStages {
         }
         store.write(i.sourceId(), StageStore.Stage.DUMP_LOAD, null);
         s.enter("dump&load");
-        DumpLoadOverlap run = new DumpLoadOverlap(task, i, s);
+        DumpLoadOverlap run = new DumpLoadOverlap(task, i, s, maxAheadBytes);
         s.running("load", run.metrics());
         if (!gate.enter(run::stop)) {
             return null;

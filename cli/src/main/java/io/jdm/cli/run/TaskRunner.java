@@ -71,6 +71,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
     private final Object pauseLock = new Object();
     /** Told of each source's dump and load as they start to run at once: lets tests watch the feed. */
     volatile Consumer<DumpLoadOverlap> onOverlap = o -> { };
+    /** How far each source's dump may run ahead of its load: lets tests hold the dump to one file. */
+    volatile long overlapAheadBytes = DumpLoadOverlap.MAX_AHEAD_BYTES;
     private volatile FatalException leaseLost;
     private final List<TaskLease> leases = new ArrayList<>();
     /** How long {@link #takeLeases} waits for a lease another live process holds; a stop ends the wait. */
@@ -241,7 +243,8 @@ public final class TaskRunner implements StatusProvider, AutoCloseable {
                 }
             }
             boolean syncing = stages == Stages.SYNC_ONLY || task.taskMode().syncs();
-            SourceStages full = new SourceStages(task, store, gate, () -> stopping, o -> onOverlap.accept(o));
+            SourceStages full = new SourceStages(task, store, gate, () -> stopping, o -> onOverlap.accept(o),
+                    overlapAheadBytes);
             Map<String, BinlogPosition> syncStarts = new LinkedHashMap<>();
             for (MySqlInstance i : task.runInstances()) {
                 BinlogPosition start = stages == Stages.SYNC_ONLY || !task.taskMode().dumpsOrLoads()

@@ -108,6 +108,7 @@ class DumpLoadOverlapIT {
         String db = "overlap_follow";
         sourceTables(db);
         TaskRunner runner = runner("overlap-follow", db, 2, 2);
+        runner.overlapAheadBytes = 1; // the dump of these few KB waits while one file is not loaded
         AtomicReference<DumpFeed> feed = new AtomicReference<>();
         runner.onOverlap = o -> feed.set(o.feed());
         runner.run();
@@ -115,7 +116,7 @@ class DumpLoadOverlapIT {
         Path dump = dir.resolve("dump");
         long files = dataFiles(dump);
         assertTrue(files >= 20, "too few data files to show an overlap: " + files);
-        int maxAhead = DumpLoadOverlap.maxAhead(2, 2);
+        int maxAhead = 1;
         // When the dump completed, at most maxAhead of its files were not loaded: the rest were loaded
         // before metadata was written.
         assertTrue(feed.get().loadedWhenComplete() >= files - maxAhead,
@@ -187,6 +188,7 @@ class DumpLoadOverlapIT {
         String db = "overlap_restart";
         sourceTables(db);
         TaskRunner first = runner("overlap-restart", db, 1, 1);
+        first.overlapAheadBytes = 1;
         first.onOverlap = o -> new Thread(() -> {
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
             try {
@@ -196,7 +198,7 @@ class DumpLoadOverlapIT {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            first.requestStop(); // the dump is at most maxAhead files further: far from complete
+            first.requestStop(); // the dump is at most a file further: far from complete
         }, "overlap-restart-stopper").start();
         first.run();
 
@@ -263,6 +265,7 @@ class DumpLoadOverlapIT {
         source.execute("CREATE TABLE " + db + ".z_last (id INT PRIMARY KEY)",
                 "INSERT INTO " + db + ".z_last SELECT seq FROM " + Seq.upTo(10));
         TaskRunner runner = runner("overlap-resume", db, 1, 1);
+        runner.overlapAheadBytes = 1;
         // the last table's file waits for a row lock: the dump completes, the load does not
         target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".z_last (id INT PRIMARY KEY)");
         AtomicReference<DumpFeed> feed = new AtomicReference<>();
@@ -315,8 +318,8 @@ class DumpLoadOverlapIT {
                 + " finished by an earlier run\\).*").matcher(plan.get(0));
         assertTrue(m.matches(), plan.get(0));
         long left = Long.parseLong(m.group(1));
-        // z_last's file and those that arrived after it: at most the bound, since the dump had completed
-        assertTrue(left >= 1 && left <= DumpLoadOverlap.maxAhead(1, 1), plan.get(0));
+        // z_last's file alone: the dump, held while a file was not loaded, announced it last
+        assertEquals(1, left, plan.get(0));
         assertEquals(files, left + Long.parseLong(m.group(2)), plan.get(0));
         assertSameRows(db, db);
         assertEquals(source.rows("SELECT id FROM " + db + ".z_last ORDER BY id"),
@@ -331,11 +334,12 @@ class DumpLoadOverlapIT {
     }
 
     @Test
-    void theDumpWaitsWhileTheLoadIsMaxAheadFilesBehind() throws Exception {
+    void theDumpWaitsWhileMaxAheadBytesOfItsFilesAreNotLoaded() throws Exception {
         String db = "overlap_bound";
         sourceTables(db);
         TaskRunner runner = runner("overlap-bound", db, 1, 1);
-        int maxAhead = DumpLoadOverlap.maxAhead(1, 1);
+        runner.overlapAheadBytes = 1; // reached by any file: the dump waits while one is not loaded
+        int maxAhead = 1;
         // The target's first table exists already and is locked: the load cannot write a row.
         target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".a_keyless (a INT, b VARCHAR(20))");
         AtomicReference<DumpFeed> feed = new AtomicReference<>();
@@ -373,6 +377,7 @@ class DumpLoadOverlapIT {
         String db = "overlap_load_fails";
         sourceTables(db);
         TaskRunner runner = runner("overlap-load-fails", db, 1, 1);
+        runner.overlapAheadBytes = 1;
         target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".t1 (id INT PRIMARY KEY, v VARCHAR(40), k INT)",
                 "CREATE TRIGGER " + db + ".refuse BEFORE INSERT ON " + db + ".t1 FOR EACH ROW "
                         + "SIGNAL SQLSTATE 'HY000' SET MYSQL_ERRNO = 1644, MESSAGE_TEXT = 'refused by test trigger'");
@@ -414,7 +419,8 @@ class DumpLoadOverlapIT {
                 "CREATE TABLE " + db + ".zz (id INT PRIMARY KEY)", "INSERT INTO " + db + ".zz VALUES (1)",
                 "ANALYZE TABLE " + db + ".big");
         TaskRunner runner = runner("overlap-dump-fails", db, 1, 1);
-        int maxAhead = DumpLoadOverlap.maxAhead(1, 1);
+        runner.overlapAheadBytes = 1;
+        int maxAhead = 1;
         target.execute("CREATE DATABASE " + db, "CREATE TABLE " + db + ".big (id INT PRIMARY KEY, v VARCHAR(20))");
         Path dump = dir.resolve("dump");
         BackgroundTask run;

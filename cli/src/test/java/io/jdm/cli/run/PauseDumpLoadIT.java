@@ -104,6 +104,7 @@ class PauseDumpLoadIT {
         String db = "pause_dump";
         String slow = "a_slow"; // dumped first: the dump waits for its slow load, far from complete
         TaskRunner runner = runner("pause-dump", db, slow);
+        runner.overlapAheadBytes = 1; // the dump of these few KB waits while one file is not loaded
         BackgroundTask run = BackgroundTask.start(runner, "pause-dump");
         Logger log = (Logger) LoggerFactory.getLogger("jdm");
         ListAppender<ILoggingEvent> lines = new ListAppender<>();

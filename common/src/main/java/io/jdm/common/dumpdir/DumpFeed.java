@@ -2,21 +2,23 @@ package io.jdm.common.dumpdir;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The hand-off from a running dump to a load that follows it: the files the dump has finished, in
- * the order it announced them, and the back-pressure that keeps the dump at most {@code maxAhead}
- * data files ahead of the load.
+ * the order it announced them, and the back-pressure that holds the dump back while the data files
+ * it announced and the load has not finished hold {@code maxAheadBytes} or more.
  *
  * <pre>
  *  dump: schema files ─────────────────────────┐ (never wait: one per table)
- *  dump: chunk workers ── data file ── wait while maxAhead announced files are not loaded yet
+ *  dump: chunk workers ── data file ── wait while maxAheadBytes of announced files are not loaded yet
  *                                              ▼
  *                                   events, in announced order ──► load: create, register, hand to workers
  *                                                                         │
- *                           ahead - 1 ◄── {@link #fileLoaded()} ◄─────────────┘ a worker finished a file
+ *                   ahead - its bytes ◄── {@link #fileLoaded} ◄─────────────┘ a worker finished a file
  * </pre>
  *
  * Only names and {@code jdm-files} entries pass through here; the files stay on disk. A
@@ -43,26 +45,32 @@ public final class DumpFeed implements DumpListener {
     public record Complete(DumpMetadata metadata) implements Event {
     }
 
-    private final int maxAhead;
+    private final long maxAheadBytes;
     private final ArrayDeque<Event> events = new ArrayDeque<>();
-    private int ahead;
+    /** The size of each announced data file not loaded yet, by name. */
+    private final Map<String, Long> ahead = new HashMap<>();
+    private long aheadBytes;
     private int mostAhead;
+    private long mostAheadBytes;
     private int loaded;
     private int loadedWhenComplete = -1;
     private int begun;
     private int begunWhenComplete = -1;
     private boolean closed;
 
-    /** @param maxAhead how many announced data files may wait unloaded before the dump waits */
-    public DumpFeed(int maxAhead) {
-        if (maxAhead < 1) {
-            throw new IllegalArgumentException("maxAhead must be at least 1, got " + maxAhead);
+    /**
+     * @param maxAheadBytes how many bytes of announced data files may wait unloaded before the dump
+     *                      waits (the file that reaches it is announced: 1 holds the dump to one file)
+     */
+    public DumpFeed(long maxAheadBytes) {
+        if (maxAheadBytes < 1) {
+            throw new IllegalArgumentException("maxAheadBytes must be at least 1, got " + maxAheadBytes);
         }
-        this.maxAhead = maxAhead;
+        this.maxAheadBytes = maxAheadBytes;
     }
 
-    public int maxAhead() {
-        return maxAhead;
+    public long maxAheadBytes() {
+        return maxAheadBytes;
     }
 
     @Override
@@ -74,7 +82,7 @@ public final class DumpFeed implements DumpListener {
     public synchronized boolean dataWritten(FileManifest.Entry file, long timeout, TimeUnit unit)
             throws InterruptedException {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
-        while (!closed && ahead >= maxAhead) {
+        while (!closed && aheadBytes >= maxAheadBytes) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return false;
@@ -82,8 +90,12 @@ public final class DumpFeed implements DumpListener {
             TimeUnit.NANOSECONDS.timedWait(this, left);
         }
         if (!closed) {
-            ahead++;
-            mostAhead = Math.max(mostAhead, ahead);
+            if (ahead.put(file.name(), file.size()) != null) {
+                throw new IllegalStateException("data file " + file.name() + " announced twice");
+            }
+            aheadBytes += file.size();
+            mostAhead = Math.max(mostAhead, ahead.size());
+            mostAheadBytes = Math.max(mostAheadBytes, aheadBytes);
             add(new DataFile(file));
         }
         return true;
@@ -96,7 +108,7 @@ public final class DumpFeed implements DumpListener {
 
     /** True while the dump cannot announce another data file before the load finishes one. */
     public synchronized boolean dumpWaits() {
-        return !closed && ahead >= maxAhead;
+        return !closed && aheadBytes >= maxAheadBytes;
     }
 
     @Override
@@ -136,9 +148,16 @@ public final class DumpFeed implements DumpListener {
         begun += files;
     }
 
-    /** One announced data file is loaded: the dump may write one more. */
-    public synchronized void fileLoaded() {
-        ahead--;
+    /** The announced data file {@code name} is loaded (or is not this load's): its bytes wait no more. */
+    public synchronized void fileLoaded(String name) {
+        Long size = ahead.remove(name);
+        if (size == null) {
+            if (closed) {
+                return; // announced after the load was gone: never counted
+            }
+            throw new IllegalStateException("data file " + name + " was not announced, or was loaded already");
+        }
+        aheadBytes -= size;
         loaded++;
         notifyAll();
     }
@@ -150,9 +169,17 @@ public final class DumpFeed implements DumpListener {
         notifyAll();
     }
 
-    /** The most data files that were ever announced and not yet loaded at once; never above {@link #maxAhead()}. */
+    /** The most data files that were ever announced and not yet loaded at once. */
     public synchronized int mostAhead() {
         return mostAhead;
+    }
+
+    /**
+     * The most bytes of data files that were ever announced and not yet loaded at once: below
+     * {@link #maxAheadBytes()} plus the size of the file that reached it.
+     */
+    public synchronized long mostAheadBytes() {
+        return mostAheadBytes;
     }
 
     /** Announced data files loaded so far. */

@@ -2,6 +2,7 @@ package io.jdm.common.dumpdir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.LocalDateTime;
@@ -13,19 +14,25 @@ import org.junit.jupiter.api.Test;
 
 class DumpFeedTest {
     private static FileManifest.Entry file(int n) {
-        return new FileManifest.Entry(String.format("d.t.%09d.sql", n), 0, 100, 1);
+        return file(n, 100);
+    }
+
+    private static FileManifest.Entry file(int n, long size) {
+        return new FileManifest.Entry(String.format("d.t.%09d.sql", n), 0, size, 1);
     }
 
     @Test
-    void eventsComeInAnnouncedOrderAndTheDumpWaitsOnceMaxAheadFilesAreNotLoaded() throws Exception {
-        DumpFeed feed = new DumpFeed(2);
+    void eventsComeInAnnouncedOrderAndTheDumpWaitsOnceMaxAheadBytesAreNotLoaded() throws Exception {
+        DumpFeed feed = new DumpFeed(250);
         feed.schemaWritten("d-schema-create.sql");
         feed.schemaWritten("d.t-schema.sql");
         assertTrue(feed.dataWritten(file(1), 1, TimeUnit.SECONDS));
-        assertTrue(feed.dataWritten(file(2), 1, TimeUnit.SECONDS));
-        assertFalse(feed.dataWritten(file(3), 50, TimeUnit.MILLISECONDS), "a third file went past the bound");
+        assertTrue(feed.dataWritten(file(2, 140), 1, TimeUnit.SECONDS));
+        assertTrue(feed.dataWritten(file(4, 10), 1, TimeUnit.SECONDS), "240 bytes waiting held the dump");
+        assertFalse(feed.dataWritten(file(3), 50, TimeUnit.MILLISECONDS), "a file went past the bound");
         assertEquals(List.of(new DumpFeed.SchemaFile("d-schema-create.sql"), new DumpFeed.SchemaFile("d.t-schema.sql"),
-                new DumpFeed.DataFile(file(1)), new DumpFeed.DataFile(file(2))), feed.take(1, TimeUnit.SECONDS));
+                new DumpFeed.DataFile(file(1)), new DumpFeed.DataFile(file(2, 140)), new DumpFeed.DataFile(file(4, 10))),
+                feed.take(1, TimeUnit.SECONDS));
         assertFalse(feed.dataWritten(file(3), 50, TimeUnit.MILLISECONDS), "taking is not loading");
 
         CountDownLatch waiting = new CountDownLatch(1);
@@ -40,12 +47,15 @@ class DumpFeedTest {
         });
         dump.start();
         assertTrue(waiting.await(10, TimeUnit.SECONDS));
-        feed.fileLoaded();
+        feed.fileLoaded(file(1).name());
         dump.join(TimeUnit.SECONDS.toMillis(30));
         assertTrue(accepted.get(), "a loaded file did not let the waiting dump go on");
         assertEquals(List.of(new DumpFeed.DataFile(file(3))), feed.take(1, TimeUnit.SECONDS));
-        assertEquals(2, feed.mostAhead());
+        assertEquals(3, feed.mostAhead());
+        assertEquals(250, feed.mostAheadBytes());
         assertEquals(1, feed.filesLoaded());
+        assertThrows(IllegalStateException.class, () -> feed.fileLoaded(file(1).name()), "loaded twice");
+        assertThrows(IllegalStateException.class, () -> feed.fileLoaded("d.t.000000009.sql"), "never announced");
         feed.filesBegun(1);
         feed.filesBegun(2); // a worker took a group of two: both begun, neither finished
         assertEquals(-1, feed.begunWhenComplete(), "counted before the dump completed");
