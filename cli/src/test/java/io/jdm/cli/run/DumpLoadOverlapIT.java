@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.jdm.bench.LatencyProxy;
 import io.jdm.common.config.TaskConfigLoader;
 import io.jdm.common.dumpdir.DumpFeed;
 import io.jdm.common.dumpdir.DumpFileNames;
@@ -81,13 +82,18 @@ class DumpLoadOverlapIT {
     }
 
     private TaskRunner runner(String name, String db, int threads, int poolSize, Path dump) throws Exception {
+        return runner(name, db, threads, poolSize, dump, target.port());
+    }
+
+    private TaskRunner runner(String name, String db, int threads, int poolSize, Path dump, int targetPort)
+            throws Exception {
         target.execute("DROP DATABASE IF EXISTS " + db, "DROP DATABASE IF EXISTS jdm_meta_" + db);
         Path f = dir.resolve(name + ".yaml");
         Files.writeString(f, String.join("\n",
                 "name: " + name,
                 "task-mode: full",
                 "meta-schema: jdm_meta_" + db,
-                "target-database: {host: 127.0.0.1, port: " + target.port() + ", user: root, password: \"\"}",
+                "target-database: {host: 127.0.0.1, port: " + targetPort + ", user: root, password: \"\"}",
                 "block-allow-list: {only: {do-dbs: [\"" + db + "\"]}}",
                 "mydumpers: {global: {threads: " + threads + ", rows: 50, dir: \"" + dump + "\"}}",
                 "loaders: {global: {pool-size: " + poolSize + ", defer-indexes: true}}",
@@ -370,6 +376,60 @@ class DumpLoadOverlapIT {
         assertTrue(dataFiles(dump) > 3L * maxAhead, "too few files to show the bound: " + dataFiles(dump));
         assertEquals(maxAhead, feed.get().mostAhead(), "the dump ran further ahead than the bound");
         assertSameRows(db, db);
+    }
+
+    /**
+     * Once the dump is complete, the load hands each table's files to the workers as the table is
+     * created, not once every table is. The target is behind a proxy holding each packet 20 ms, so
+     * that creating 24 tables on two threads takes seconds where the dump of their few rows takes
+     * under one: the load must begin files of tables created after the dump completed while others
+     * are still not created.
+     */
+    @Test
+    void afterTheDumpCompletesEachTableIsLoadedOnceCreatedNotOnceAllAre() throws Exception {
+        String db = "overlap_release";
+        int tables = 24;
+        source.freshDatabase(db);
+        for (int i = 0; i < tables; i++) {
+            source.execute(String.format("CREATE TABLE %s.t%02d (id INT PRIMARY KEY, v VARCHAR(20))", db, i),
+                    String.format("INSERT INTO %s.t%02d SELECT seq, CONCAT('v', seq) FROM %s", db, i, Seq.upTo(5)));
+        }
+        try (LatencyProxy proxy = LatencyProxy.start("127.0.0.1", target.port(), Duration.ofMillis(20))) {
+            TaskRunner runner = runner("overlap-release", db, 1, 2, dir.resolve("dump"), proxy.port());
+            AtomicReference<DumpFeed> feed = new AtomicReference<>();
+            runner.onOverlap = o -> feed.set(o.feed());
+            BackgroundTask run = BackgroundTask.start(runner, "overlap-release");
+            String count = "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + db + "'";
+            int createdAtCompletion = -1;
+            boolean seen = false;
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (!seen && run.failure() == null && System.nanoTime() < deadline) {
+                DumpFeed f = feed.get();
+                if (f != null && f.loadedWhenComplete() >= 0) {
+                    int created = Integer.parseInt(target.rows(count).get(0));
+                    if (created == tables && createdAtCompletion >= 0) {
+                        break; // every table created: too late to see it
+                    }
+                    if (createdAtCompletion < 0) {
+                        createdAtCompletion = created; // those the load could hand out before it saw the end
+                    } else if (created <= tables - 3 && f.begun() >= createdAtCompletion + 3) {
+                        seen = true;
+                    }
+                }
+                Thread.sleep(10);
+            }
+            assertTrue(createdAtCompletion >= 0, "the dump did not complete");
+            assertTrue(createdAtCompletion <= tables - 10, "too many tables were created before the dump completed"
+                    + " to show this: " + createdAtCompletion);
+            assertTrue(seen, "no file of a table created after the dump completed was begun while tables were"
+                    + " still being created (" + createdAtCompletion + " tables created at its completion)");
+            assertNull(run.awaitSync(Duration.ofMinutes(2)), "task-mode full never syncs");
+            assertNull(run.failure(), () -> "the task failed: " + run.failure());
+        }
+        for (int i = 0; i < tables; i++) {
+            String q = String.format("SELECT id, HEX(v) FROM %s.t%02d ORDER BY id", db, i);
+            assertEquals(source.rows(q), target.rows(q), q);
+        }
     }
 
     @Test

@@ -196,6 +196,11 @@ public final class DumpFeed implements DumpListener {
         return begunWhenComplete;
     }
 
+    /** Data files the load has begun so far (taken by a worker, finished or not). */
+    public synchronized int begun() {
+        return begun;
+    }
+
     /** Data files already loaded when the dump completed; -1 while it has not. */
     public synchronized int loadedWhenComplete() {
         return loadedWhenComplete;
