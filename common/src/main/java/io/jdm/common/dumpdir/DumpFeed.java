@@ -69,10 +69,6 @@ public final class DumpFeed implements DumpListener {
         this.maxAheadBytes = maxAheadBytes;
     }
 
-    public long maxAheadBytes() {
-        return maxAheadBytes;
-    }
-
     @Override
     public synchronized void schemaWritten(String fileName) {
         add(new SchemaFile(fileName));
@@ -175,8 +171,8 @@ public final class DumpFeed implements DumpListener {
     }
 
     /**
-     * The most bytes of data files that were ever announced and not yet loaded at once: below
-     * {@link #maxAheadBytes()} plus the size of the file that reached it.
+     * The most bytes of data files that were ever announced and not yet loaded at once: below the
+     * bound plus the size of the file that reached it.
      */
     public synchronized long mostAheadBytes() {
         return mostAheadBytes;
