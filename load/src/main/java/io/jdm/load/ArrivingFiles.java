@@ -15,7 +15,8 @@ import java.util.function.Predicate;
  * The data files of a dump that is still being written, handed to the workers as they arrive.
  * Among the files waiting at a moment, {@link LoadPlan}'s order holds: a table's n-th file before
  * any table's (n+1)-th, the bigger table (so far) first, then arrival. The workers wait while
- * nothing is waiting, until {@link #close()} says no more will come or the job stops.
+ * nothing is waiting, or, where told to ({@link #holdWhileCreating}), while a target table is
+ * being created, until {@link #close()} says no more will come or the job stops.
  */
 final class ArrivingFiles implements FileQueue {
     private record Waiting(DumpDirectory.DataFile file, int round, long tableBytes, long seq) {
@@ -37,6 +38,10 @@ final class ArrivingFiles implements FileQueue {
     private final java.util.function.BooleanSupplier holdTables;
     private long seq;
     private boolean closed;
+    /** Whether no file goes to a worker while a table is being created ({@link #holdWhileCreating}). */
+    private boolean holdWhileCreating;
+    /** Target tables being created now. */
+    private int creating;
 
     /**
      * @param onFinished called by the worker that finished a file
@@ -60,6 +65,26 @@ final class ArrivingFiles implements FileQueue {
         t[0]++;
         t[1] += f.size();
         waiting.add(new Waiting(f, (int) t[0], t[1], seq++));
+        notifyAll();
+    }
+
+    /**
+     * From now on no file goes to a worker while a target table is being created: on a target that
+     * answers fast, creating the tables beside the loads costs more than it hides ({@code
+     * DumpFollower} decides).
+     */
+    synchronized void holdWhileCreating() {
+        holdWhileCreating = true;
+    }
+
+    /** A target table's creation began. */
+    synchronized void creationBegan() {
+        creating++;
+    }
+
+    /** A target table's creation ended, done or failed. */
+    synchronized void creationEnded() {
+        creating--;
         notifyAll();
     }
 
@@ -92,7 +117,7 @@ final class ArrivingFiles implements FileQueue {
             if (job.stopping() || (closed && waiting.isEmpty())) {
                 return null;
             }
-            if (waiting.isEmpty()) {
+            if (waiting.isEmpty() || (holdWhileCreating && creating > 0 && !closed)) {
                 wait(100); // a stop request does not notify: look again in a while
                 continue;
             }

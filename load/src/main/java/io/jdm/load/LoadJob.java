@@ -65,6 +65,8 @@ final class LoadJob {
     private volatile String noBulk = "not checked yet";
     /** The target is MariaDB, whose statistics thread spins while LOAD DATA fills an empty table. */
     private volatile boolean mariadb;
+    /** The target is TiDB, whose every CREATE TABLE waits for its schema change to spread. */
+    private volatile boolean tidb;
     /** Used only by the coordinating thread, through {@link #withRetry}. */
     private final Session admin = new Session();
     private final AtomicBoolean stopRequested = new AtomicBoolean();
@@ -118,7 +120,8 @@ final class LoadJob {
                  java.sql.ResultSet rs = st.executeQuery("SELECT @@local_infile, VERSION()")) {
                 rs.next();
                 mariadb = rs.getString(2).contains("MariaDB");
-                if (rs.getString(2).contains("TiDB")) {
+                tidb = rs.getString(2).contains("TiDB");
+                if (tidb) {
                     return "the target is TiDB";
                 }
                 return rs.getBoolean(1) ? null : "the target's local_infile is OFF (SET GLOBAL local_infile = 1"
@@ -140,6 +143,11 @@ final class LoadJob {
      */
     boolean pausesStatistics() {
         return mariadb && noBulk == null; // not bulk(): how duplicates go is decided at the first data file
+    }
+
+    /** Whether {@link #checkBulk} found the target to be TiDB. */
+    boolean tidb() {
+        return tidb;
     }
 
     /** The target refused LOAD DATA LOCAL after all: the rest loads statement by statement. */

@@ -97,4 +97,37 @@ class ArrivingFilesTest {
                 "db.a.000000004.sql", "db.a.000000005.sql"), List.of("db.b.000000001.sql")), groups,
                 "one group fills the empty table; the other workers get none of its files");
     }
+
+    @Test
+    void toldToHoldNoFileGoesWhileATableIsBeingCreated() throws Exception {
+        ArrivingFiles files = new ArrivingFiles(JOB, f -> { }, n -> { }, () -> false, () -> false);
+        files.add(file("a", 1));
+        files.creationBegan(); // not told to hold yet: a file goes beside the creation
+        assertEquals("db.a.000000001.sql", files.next().name());
+
+        files.holdWhileCreating();
+        files.add(file("a", 2));
+        files.creationBegan(); // two creations now
+        Thread ender = new Thread(() -> {
+            try {
+                Thread.sleep(200);
+                files.creationEnded();
+                Thread.sleep(200);
+                files.creationEnded();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        ender.start();
+        long t0 = System.nanoTime();
+        assertEquals("db.a.000000002.sql", files.next().name());
+        assertEquals(true, System.nanoTime() - t0 >= 350_000_000L, "handed out while a table was being created");
+        ender.join();
+
+        files.add(file("a", 3));
+        files.creationBegan();
+        files.close(); // nothing more is created once the following ended: the rest goes
+        assertEquals("db.a.000000003.sql", files.next().name());
+        assertNull(files.next());
+    }
 }

@@ -105,6 +105,23 @@ class DumpLoadOverlapIT {
         return new TaskRunner(new TaskConfigLoader().load(f), TaskRunner.Stages.FROM_TASK_MODE);
     }
 
+    private static final String DUMP_FOLLOWER = "io.jdm.load.DumpFollower";
+
+    /** What the following load said of the order it creates tables and loads files in, while {@code work} ran. */
+    private static List<String> followerLines(java.util.concurrent.Callable<?> work) throws Exception {
+        Logger log = (Logger) LoggerFactory.getLogger(DUMP_FOLLOWER);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        log.addAppender(lines);
+        try {
+            work.call();
+        } finally {
+            log.detachAppender(lines);
+        }
+        return lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.contains("the target answers in")).toList();
+    }
+
     private TaskRunner again(String name) throws Exception {
         return new TaskRunner(new TaskConfigLoader().load(dir.resolve(name + ".yaml")), TaskRunner.Stages.FROM_TASK_MODE);
     }
@@ -117,7 +134,13 @@ class DumpLoadOverlapIT {
         runner.overlapAheadBytes = 1; // the dump of these few KB waits while one file is not loaded
         AtomicReference<DumpFeed> feed = new AtomicReference<>();
         runner.onOverlap = o -> feed.set(o.feed());
-        runner.run();
+        List<String> order = followerLines(() -> {
+            runner.run();
+            return null;
+        });
+        // a target on this machine answers within 1 ms: the loads wait while tables are created
+        assertEquals(1, order.size(), order.toString());
+        assertTrue(order.get(0).endsWith("the loads wait while a table is being created"), order.get(0));
 
         Path dump = dir.resolve("dump");
         long files = dataFiles(dump);
@@ -398,6 +421,10 @@ class DumpLoadOverlapIT {
             TaskRunner runner = runner("overlap-release", db, 1, 2, dir.resolve("dump"), proxy.port());
             AtomicReference<DumpFeed> feed = new AtomicReference<>();
             runner.onOverlap = o -> feed.set(o.feed());
+            Logger log = (Logger) LoggerFactory.getLogger(DUMP_FOLLOWER);
+            ListAppender<ILoggingEvent> lines = new ListAppender<>();
+            lines.start();
+            log.addAppender(lines);
             BackgroundTask run = BackgroundTask.start(runner, "overlap-release");
             String count = "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + db + "'";
             int createdAtCompletion = -1;
@@ -425,6 +452,12 @@ class DumpLoadOverlapIT {
                     + " still being created (" + createdAtCompletion + " tables created at its completion)");
             assertNull(run.awaitSync(Duration.ofMinutes(2)), "task-mode full never syncs");
             assertNull(run.failure(), () -> "the task failed: " + run.failure());
+            log.detachAppender(lines);
+            // 20 ms each way is far: the tables are created beside the loads, which hide the round trips
+            List<String> order = lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                    .filter(m -> m.contains("the target answers in")).toList();
+            assertEquals(1, order.size(), order.toString());
+            assertTrue(order.get(0).endsWith("tables are created beside the loads"), order.get(0));
         }
         for (int i = 0; i < tables; i++) {
             String q = String.format("SELECT id, HEX(v) FROM %s.t%02d ORDER BY id", db, i);
