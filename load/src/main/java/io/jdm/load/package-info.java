@@ -37,7 +37,8 @@
  *                      │
  *                      ▼ ArrivingFiles: LoadPlan's order among the files that have arrived; for LOAD DATA
  *                        a table's files wait for its last one (tableWritten), unless the dump waits,
- *                        and go as one group from its first file
+ *                        and go as one group from its first file; none goes while a table is being
+ *                        created where the target answers within 1 ms and is not TiDB
  *          pool-size LoadWorkers, as above ──► each finished file lets the dump write one more
  *                      │
  *                      ▼ dump complete (metadata): the complete directory as above, whose files are
