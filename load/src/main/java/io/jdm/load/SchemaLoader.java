@@ -232,6 +232,9 @@ final class SchemaLoader {
     /** Runs a {@code {db}-schema-create.sql} file under the database's routed name. */
     void createDatabase(Connection c, String db, Path file) throws SQLException {
         String target = job.config.routeSchema(db);
+        if (schemaExists(c, target)) {
+            return;
+        }
         runFile(c, file, "database " + Identifiers.quote(db), (st, sql) -> {
             if (!new SqlCursor(sql).keyword("CREATE")) {
                 throw new SQLException("unexpected statement " + SqlText.head(sql), "42000");
@@ -245,10 +248,35 @@ final class SchemaLoader {
      * missing; the tables it already holds are noted ({@link #tablesBefore}) before any is created.
      */
     void createSchema(Connection c, String targetSchema) throws SQLException {
-        try (Statement st = c.createStatement()) {
-            st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(targetSchema));
+        if (!schemaExists(c, targetSchema)) {
+            try (Statement st = c.createStatement()) {
+                st.execute("CREATE DATABASE IF NOT EXISTS " + Identifiers.quote(targetSchema));
+            }
         }
         tablesBefore(c, targetSchema);
+    }
+
+    /**
+     * Whether the target holds {@code schema}: one that does is not created again, not even with IF
+     * NOT EXISTS, which does nothing there but, on MySQL 8.0, waits first for the schema's metadata
+     * lock, and so for any open transaction that wrote one of its tables (until lock_wait_timeout,
+     * a year by default: the load would hang without a word). The name must match exactly (MariaDB
+     * compares it there without case, where {@code Foo} and {@code foo} may be two databases); where
+     * the target keeps names in lower case, {@code Foo} is not found and is created as before.
+     */
+    private static boolean schemaExists(Connection c, String schema) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?")) {
+            ps.setString(1, schema);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (schema.equals(rs.getString(1))) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+        }
     }
 
     /**

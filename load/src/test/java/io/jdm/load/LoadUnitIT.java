@@ -619,6 +619,54 @@ class LoadUnitIT {
         assertEquals(List.of(), target.rows("SELECT id FROM `" + db + "`.`child`"), "no row of the failed file");
     }
 
+    /**
+     * A target database that is already there is not created again: on MySQL 8.0 even CREATE
+     * DATABASE IF NOT EXISTS waits for the schema's metadata lock, which an open transaction that
+     * wrote one of its tables holds, and lock_wait_timeout is a year by default. A database whose
+     * name differs only in case is another database, and is created.
+     */
+    @Test
+    void anExistingTargetDatabaseAnOpenTransactionWroteInDoesNotHoldTheLoad() throws Exception {
+        String busy = "LoadUnitIT_busy";
+        String cased = "LoadUnitIT_Cased";
+        Path dir = tmp.resolve("busy");
+        Files.createDirectories(dir);
+        for (String db : List.of(busy, cased)) {
+            Files.writeString(dir.resolve(DumpFileNames.databaseSchema(db)), "CREATE DATABASE `" + db + "`;\n");
+            Files.writeString(dir.resolve(DumpFileNames.tableSchema(db, "t")),
+                    "CREATE TABLE `t` (`id` int NOT NULL, PRIMARY KEY (`id`));\n");
+            Files.writeString(dir.resolve(DumpFileNames.dataFile(db, "t", 1, "")), "INSERT INTO `t` VALUES (1),(2);\n");
+        }
+        new io.jdm.common.dumpdir.DumpMetadata(java.time.LocalDateTime.now(), java.time.LocalDateTime.now(),
+                io.jdm.common.position.BinlogPosition.of("mysql-bin.000001", 4), null).writeTo(dir);
+        resetTarget("unit_busy", busy, cased, cased.toLowerCase(java.util.Locale.ROOT));
+        target.execute("CREATE DATABASE " + busy, "CREATE TABLE " + busy + ".other (id INT PRIMARY KEY)",
+                "CREATE DATABASE " + cased.toLowerCase(java.util.Locale.ROOT));
+        LoadConfig cfg = LoadConfig.of("unit_busy", "src1", targetSpec(), dir).withPoolSize(1);
+        java.util.concurrent.ExecutorService one = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (Connection open = target.connect(); java.sql.Statement st = open.createStatement()) {
+            open.setAutoCommit(false);
+            st.execute("INSERT INTO " + busy + ".other VALUES (1)"); // left uncommitted while the load runs
+            java.util.concurrent.Future<LoadResult> load = one.submit(() -> new LoadUnit(cfg).run());
+            LoadResult r;
+            try {
+                r = load.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                List<String> waiting = target.rows("SELECT CONCAT(IFNULL(STATE, ''), ': ', IFNULL(INFO, '')) FROM"
+                        + " information_schema.PROCESSLIST WHERE STATE LIKE '%lock%'");
+                open.rollback(); // lets the load go on, so the test ends
+                throw new AssertionError("the load waited for the open transaction: " + waiting);
+            }
+            assertTrue(r.completed());
+            open.rollback();
+        } finally {
+            one.shutdownNow();
+        }
+        for (String db : List.of(busy, cased)) {
+            assertEquals(List.of("1", "2"), target.rows("SELECT id FROM `" + db + "`.t ORDER BY id"), db);
+        }
+    }
+
     @Test
     void aDumpWithoutMetadataIsRefused() throws Exception {
         Path dir = tmp.resolve("incomplete");
