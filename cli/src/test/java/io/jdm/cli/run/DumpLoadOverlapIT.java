@@ -61,6 +61,7 @@ class DumpLoadOverlapIT {
         ServerPair p = TestServers.shared();
         source = p.source();
         target = p.target();
+        target.execute("SET GLOBAL local_infile = 1"); // MySQL 8.0's default is OFF: these runs load with LOAD DATA
     }
 
     /** Three tables: two of many chunks (50 rows each), one keyless (one file, where a double load shows). */
