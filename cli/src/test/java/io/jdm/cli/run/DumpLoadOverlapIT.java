@@ -422,41 +422,37 @@ class DumpLoadOverlapIT {
             TaskRunner runner = runner("overlap-release", db, 1, 2, dir.resolve("dump"), proxy.port());
             AtomicReference<DumpFeed> feed = new AtomicReference<>();
             runner.onOverlap = o -> feed.set(o.feed());
-            Logger log = (Logger) LoggerFactory.getLogger(DUMP_FOLLOWER);
-            ListAppender<ILoggingEvent> lines = new ListAppender<>();
-            lines.start();
-            log.addAppender(lines);
-            BackgroundTask run = BackgroundTask.start(runner, "overlap-release");
-            String count = "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + db + "'";
-            int createdAtCompletion = -1;
-            boolean seen = false;
-            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-            while (!seen && run.failure() == null && System.nanoTime() < deadline) {
-                DumpFeed f = feed.get();
-                if (f != null && f.loadedWhenComplete() >= 0) {
-                    int created = Integer.parseInt(target.rows(count).get(0));
-                    if (created == tables && createdAtCompletion >= 0) {
-                        break; // every table created: too late to see it
+            List<String> order = followerLines(() -> {
+                BackgroundTask run = BackgroundTask.start(runner, "overlap-release");
+                String count = "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = '" + db + "'";
+                int createdAtCompletion = -1;
+                boolean seen = false;
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+                while (!seen && run.failure() == null && System.nanoTime() < deadline) {
+                    DumpFeed f = feed.get();
+                    if (f != null && f.loadedWhenComplete() >= 0) {
+                        int created = Integer.parseInt(target.rows(count).get(0));
+                        if (created == tables && createdAtCompletion >= 0) {
+                            break; // every table created: too late to see it
+                        }
+                        if (createdAtCompletion < 0) {
+                            createdAtCompletion = created; // those the load could hand out before it saw the end
+                        } else if (created <= tables - 3 && f.begun() >= createdAtCompletion + 3) {
+                            seen = true;
+                        }
                     }
-                    if (createdAtCompletion < 0) {
-                        createdAtCompletion = created; // those the load could hand out before it saw the end
-                    } else if (created <= tables - 3 && f.begun() >= createdAtCompletion + 3) {
-                        seen = true;
-                    }
+                    Thread.sleep(10);
                 }
-                Thread.sleep(10);
-            }
-            assertTrue(createdAtCompletion >= 0, "the dump did not complete");
-            assertTrue(createdAtCompletion <= tables - 10, "too many tables were created before the dump completed"
-                    + " to show this: " + createdAtCompletion);
-            assertTrue(seen, "no file of a table created after the dump completed was begun while tables were"
-                    + " still being created (" + createdAtCompletion + " tables created at its completion)");
-            assertNull(run.awaitSync(Duration.ofMinutes(2)), "task-mode full never syncs");
-            assertNull(run.failure(), () -> "the task failed: " + run.failure());
-            log.detachAppender(lines);
+                assertTrue(createdAtCompletion >= 0, "the dump did not complete");
+                assertTrue(createdAtCompletion <= tables - 10, "too many tables were created before the dump completed"
+                        + " to show this: " + createdAtCompletion);
+                assertTrue(seen, "no file of a table created after the dump completed was begun while tables were"
+                        + " still being created (" + createdAtCompletion + " tables created at its completion)");
+                assertNull(run.awaitSync(Duration.ofMinutes(2)), "task-mode full never syncs");
+                assertNull(run.failure(), () -> "the task failed: " + run.failure());
+                return null;
+            });
             // 20 ms each way is far: the tables are created beside the loads, which hide the round trips
-            List<String> order = lines.list.stream().map(ILoggingEvent::getFormattedMessage)
-                    .filter(m -> m.contains("the target answers in")).toList();
             assertEquals(1, order.size(), order.toString());
             assertTrue(order.get(0).endsWith("tables are created beside the loads"), order.get(0));
         }
