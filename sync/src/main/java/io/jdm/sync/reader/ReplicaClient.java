@@ -21,6 +21,17 @@ import java.io.IOException;
  * </ul>
  */
 final class ReplicaClient extends BinaryLogClient {
+    /**
+     * The library logs through java.util.logging under the name of its client's class, this one's,
+     * which the warnings-only level the command sets on the library's package does not reach: kept to
+     * warnings here too (a strong reference: JUL holds its loggers weakly).
+     */
+    private static final java.util.logging.Logger JUL = java.util.logging.Logger.getLogger(ReplicaClient.class.getName());
+
+    static {
+        JUL.setLevel(java.util.logging.Level.WARNING);
+    }
+
     private final ConnectionSpec source;
 
     ReplicaClient(ConnectionSpec source) {
