@@ -117,11 +117,11 @@ final class SnapshotOpener {
             long t0 = System.nanoTime();
             try {
                 startSnapshots(conns);
-                List<TableName> tables = SchemaReader.listTables(meta, config.tableFilter());
-                List<TableName> views = SchemaReader.listViews(meta, config.tableFilter());
-                SchemaFingerprint fingerprint = SchemaFingerprint.read(meta, tables);
+                SchemaReader.Listing listed = listing();
+                SchemaFingerprint fingerprint = SchemaFingerprint.read(meta, listed.tables());
                 BinlogPosition pos = position(first);
-                return new Opened(new SnapshotPool(conns, null), pos, Consistency.FLUSH, tables, views, fingerprint);
+                return new Opened(new SnapshotPool(conns, null), pos, Consistency.FLUSH, listed.tables(),
+                        listed.views(), fingerprint);
             } finally {
                 exec(first, "UNLOCK TABLES");
                 LOG.info("global read lock held for {} ms", (System.nanoTime() - t0) / 1_000_000);
@@ -133,8 +133,9 @@ final class SnapshotOpener {
     }
 
     private Opened lock() throws SQLException {
-        List<TableName> tables = SchemaReader.listTables(meta, config.tableFilter());
-        List<TableName> views = SchemaReader.listViews(meta, config.tableFilter());
+        SchemaReader.Listing listed = listing();
+        List<TableName> tables = listed.tables();
+        List<TableName> views = listed.views();
         List<Connection> conns = openAll();
         Connection locker = null;
         try {
@@ -171,6 +172,7 @@ final class SnapshotOpener {
             throw new FatalException("task " + config.task() + " dump: consistency snapshot needs a TiDB source, "
                     + config.sourceId() + " is " + flavor.name().toLowerCase() + "; use flush, lock or auto");
         }
+        SchemaReader.Listing listed = listing();
         BinlogPosition pos = flavor.currentPosition(meta);
         String tso = Long.toString(pos.pos());
         SnapshotPool.Reopener reopen = () -> {
@@ -187,8 +189,7 @@ final class SnapshotOpener {
             closeAll(conns);
             throw e;
         }
-        return new Opened(new SnapshotPool(conns, reopen), pos, Consistency.SNAPSHOT,
-                SchemaReader.listTables(meta, config.tableFilter()), SchemaReader.listViews(meta, config.tableFilter()),
+        return new Opened(new SnapshotPool(conns, reopen), pos, Consistency.SNAPSHOT, listed.tables(), listed.views(),
                 null);
     }
 
@@ -197,12 +198,11 @@ final class SnapshotOpener {
      * its own); the columns are fingerprinted now, for the plan to compare against later.
      */
     private Opened lockFree() throws SQLException {
-        List<TableName> tables = SchemaReader.listTables(meta, config.tableFilter());
-        List<TableName> views = SchemaReader.listViews(meta, config.tableFilter());
-        SchemaFingerprint fingerprint = SchemaFingerprint.read(meta, tables);
+        SchemaReader.Listing listed = listing();
+        SchemaFingerprint fingerprint = SchemaFingerprint.read(meta, listed.tables());
         BinlogPosition now = position(meta);
-        return new Opened(new SnapshotPool(openAll(), this::connectRepeatableRead), now, Consistency.LOCK_FREE, tables,
-                views, fingerprint);
+        return new Opened(new SnapshotPool(openAll(), this::connectRepeatableRead), now, Consistency.LOCK_FREE,
+                listed.tables(), listed.views(), fingerprint);
     }
 
     /**
@@ -215,6 +215,7 @@ final class SnapshotOpener {
     }
 
     private Opened none() throws SQLException {
+        SchemaReader.Listing listed = listing();
         List<Connection> conns = new ArrayList<>();
         try {
             for (int i = 0; i < size; i++) {
@@ -226,9 +227,21 @@ final class SnapshotOpener {
         }
         BinlogPosition pos = position(meta);
         LOG.warn("consistency none: the data is not consistent with the recorded position {}", pos);
-        return new Opened(new SnapshotPool(conns, this::connect), pos, Consistency.NONE,
-                SchemaReader.listTables(meta, config.tableFilter()), SchemaReader.listViews(meta, config.tableFilter()),
+        return new Opened(new SnapshotPool(conns, this::connect), pos, Consistency.NONE, listed.tables(), listed.views(),
                 null);
+    }
+
+    /**
+     * The tables and views the task selects, in one statement; a selected table jdm does not copy
+     * (a system-versioned table, a sequence) stops the dump with one line rather than be left out.
+     */
+    private SchemaReader.Listing listing() throws SQLException {
+        SchemaReader.Listing listed = SchemaReader.list(meta, config.tableFilter());
+        String uncopied = listed.uncopiedLine(5);
+        if (uncopied != null) {
+            throw new FatalException("task " + config.task() + " dump: " + uncopied);
+        }
+        return listed;
     }
 
     /** Opens the connections in parallel (a TLS handshake each), all at REPEATABLE READ. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -101,6 +102,33 @@ class DumpFailuresIT {
         assertTrue(names.contains("notes.txt"), "files that are not the dump's are left alone");
         assertTrue(names.contains("metadata"));
         assertTrue(names.contains("DumpFailuresIT.keep.000000001.sql"));
+    }
+
+    /**
+     * MariaDB's system-versioned tables and sequences are not base tables: a dump that listed base
+     * tables only left them out without a word. Selected, they stop the dump with one line naming
+     * them; left out by the filter, the dump goes on without them.
+     */
+    @Test
+    void aSystemVersionedTableOrASequenceSelectedStopsTheDumpNamingThem() throws Exception {
+        assumeTrue(source.flavor().equals("mariadb"), "system versioning and sequences are MariaDB's");
+        source.execute("USE `" + DB + "`",
+                "CREATE TABLE hist (id INT PRIMARY KEY, v INT) WITH SYSTEM VERSIONING",
+                "INSERT INTO hist VALUES (1, 1)",
+                "CREATE SEQUENCE seq1");
+        Path dir = tmp.resolve("uncopied");
+        FatalException e = assertThrows(FatalException.class, () -> new DumpUnit(config(dir)).run());
+        assertOneLine(e);
+        assertTrue(e.getMessage().contains("`DumpFailuresIT`.`hist` (system versioned), `DumpFailuresIT`.`seq1`"
+                + " (sequence)") && e.getMessage().contains("ignore-tables"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("metadata")));
+
+        Path without = tmp.resolve("without");
+        new DumpUnit(config(without).withTableFilter((db, tbl) -> db.equals(DB) && !tbl.equals("hist")
+                && !tbl.equals("seq1"))).run();
+        List<String> names = DumpTestSupport.fileNames(without);
+        assertTrue(names.contains("metadata") && names.contains("DumpFailuresIT.keep-schema.sql"), names.toString());
+        assertFalse(names.stream().anyMatch(n -> n.contains("hist") || n.contains("seq1")), names.toString());
     }
 
     @Test

@@ -32,8 +32,13 @@ final class TableChecks {
     }
 
     static List<CheckResult> run(ServerFacts f, String inst, PrecheckInput.Source s) throws SQLException {
-        List<TableName> tables = SourceChecks.tables(f, s);
+        SchemaReader.Listing listed = SchemaReader.list(f.connection, s.tableFilter());
+        List<TableName> tables = listed.tables();
         List<CheckResult> out = new ArrayList<>();
+        String uncopied = listed.uncopiedLine(SHOWN);
+        if (uncopied != null) {
+            out.add(CheckResult.fail("table_schema", inst, uncopied));
+        }
         if (tables.isEmpty()) {
             out.add(CheckResult.warn("table_schema", inst,
                     "the block-allow-list selects no table: check do-dbs / do-tables"));

@@ -187,6 +187,27 @@ class PrecheckerIT {
         target.execute("DROP TABLE jdm_meta.pre_held_loader_checkpoint");
     }
 
+    /** MariaDB's system-versioned tables and sequences: the dump refuses them, so the check fails naming them. */
+    @Test
+    void aSystemVersionedTableOrASequenceSelectedFailsTheCheckNamingThem() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(source.flavor().equals("mariadb"),
+                "system versioning and sequences are MariaDB's");
+        source.freshDatabase("pre_hist");
+        source.execute("CREATE TABLE pre_hist.t (id INT PRIMARY KEY)",
+                "CREATE TABLE pre_hist.h (id INT PRIMARY KEY) WITH SYSTEM VERSIONING",
+                "CREATE SEQUENCE pre_hist.s");
+        List<CheckResult> rs = new Prechecker(input(spec(source), "pre_hist", Set.of())).run();
+        CheckResult r = find(rs, "table_schema", "source");
+        assertEquals(CheckResult.Status.FAIL, r.status(), r.detail());
+        assertTrue(r.detail().contains("`pre_hist`.`h` (system versioned), `pre_hist`.`s` (sequence)"), r.detail());
+        assertTrue(new CheckReport(rs).anyFailed());
+        PrecheckInput without = new PrecheckInput(true, true, List.of(new PrecheckInput.Source("mysql-01",
+                spec(source), (d, t) -> d.equals("pre_hist") && t.equals("t"), true, 5, 19)),
+                spec(target), "jdm_meta", Set.of());
+        r = find(new Prechecker(without).run(), "table_schema", "source");
+        assertEquals(CheckResult.Status.PASS, r.status(), r.detail());
+    }
+
     @Test
     void tableWithoutKeyIsAWarningNotAFailure() {
         List<CheckResult> rs = new Prechecker(input(spec(source), "pre_nokey", Set.of())).run();

@@ -31,36 +31,100 @@ public final class SchemaReader {
 
     /** Base tables (not views) the predicate selects, sorted, system schemas excluded. */
     public static List<TableName> listTables(Connection c, BiPredicate<String, String> selected) throws SQLException {
-        return list(c, "BASE TABLE", selected);
+        return list(c, selected).tables();
     }
 
     /** Views the predicate selects, sorted. */
     public static List<TableName> listViews(Connection c, BiPredicate<String, String> selected) throws SQLException {
-        return list(c, "VIEW", selected);
+        return list(c, selected).views();
     }
 
-    private static List<TableName> list(Connection c, String type, BiPredicate<String, String> selected)
-            throws SQLException {
-        SchemaCondition where = selectedSchemas(c, "TABLE_SCHEMA", selected);
-        List<TableName> out = new ArrayList<>();
-        if (where.selectsNone()) {
-            return out;
+    /**
+     * What a selection holds, each list sorted: its base tables, its views, and the tables of a kind
+     * jdm does not copy, each with its {@code TABLE_TYPE}: MariaDB's system-versioned tables (whose
+     * history a dump of their rows would lose) and sequences (MariaDB's and TiDB's, whose next value
+     * is not a row).
+     */
+    public record Listing(List<TableName> tables, List<TableName> views, Map<TableName, String> uncopied) {
+        /**
+         * One line naming the tables jdm does not copy and what to do; null when there are none.
+         *
+         * @param shown how many to name before "and N more"
+         */
+        public String uncopiedLine(int shown) {
+            return uncopied.isEmpty() ? null : SchemaReader.uncopiedLine(uncopied, shown);
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
-                + " WHERE TABLE_TYPE = ? AND " + where.sql() + " ORDER BY TABLE_SCHEMA, TABLE_NAME")) {
-            ps.setString(1, type);
-            where.bind(ps, 2);
+    }
+
+    /**
+     * One line naming tables jdm does not copy, each with its {@code TABLE_TYPE}, and what to do.
+     *
+     * @param shown how many to name before "and N more"
+     */
+    public static String uncopiedLine(Map<TableName, String> uncopied, int shown) {
+        List<String> named = new ArrayList<>();
+        uncopied.forEach((t, type) -> named.add(t.quoted() + " (" + type.toLowerCase(java.util.Locale.ROOT) + ")"));
+        String list = String.join(", ", named.subList(0, Math.min(shown, named.size())))
+                + (named.size() > shown ? " and " + (named.size() - shown) + " more" : "");
+        return "jdm does not copy system-versioned tables (their history) or sequences (their next value): "
+                + list + "; leave " + (named.size() == 1 ? "it" : "them")
+                + " out with block-allow-list (ignore-tables) and move " + (named.size() == 1 ? "it" : "them")
+                + " by hand";
+    }
+
+    /**
+     * The {@code TABLE_TYPE} of {@code table} when it is of a kind jdm does not copy (see {@link
+     * Listing}); null when it is a base table or a view, or is not there.
+     */
+    public static String uncopiedKind(Connection c, TableName table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_TYPE FROM information_schema.TABLES"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+            ps.setString(1, table.schema());
+            ps.setString(2, table.table());
+            try (ResultSet rs = ps.executeQuery()) {
+                String type = rs.next() ? rs.getString(1) : null;
+                return type == null || UNCOPIED_NOT.contains(type) ? null : type;
+            }
+        }
+    }
+
+    /** The kinds {@link #list} does not count as uncopied. */
+    private static final Set<String> UNCOPIED_NOT = Set.of("BASE TABLE", "VIEW", "SYSTEM VIEW", "TEMPORARY");
+
+    /** Everything the predicate selects, in one statement: see {@link Listing}. */
+    public static Listing list(Connection c, BiPredicate<String, String> selected) throws SQLException {
+        SchemaCondition where = selectedSchemas(c, "TABLE_SCHEMA", selected);
+        List<TableName> tables = new ArrayList<>();
+        List<TableName> views = new ArrayList<>();
+        Map<TableName, String> uncopied = new LinkedHashMap<>();
+        if (where.selectsNone()) {
+            return new Listing(tables, views, uncopied);
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME, TABLE_TYPE"
+                + " FROM information_schema.TABLES WHERE " + where.sql() + " ORDER BY TABLE_SCHEMA, TABLE_NAME")) {
+            where.bind(ps, 1);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String db = rs.getString(1);
                     String tbl = rs.getString(2);
-                    if (!SYSTEM_SCHEMAS.contains(db.toLowerCase()) && selected.test(db, tbl)) {
-                        out.add(new TableName(db, tbl));
+                    String type = rs.getString(3);
+                    if (SYSTEM_SCHEMAS.contains(db.toLowerCase()) || !selected.test(db, tbl)) {
+                        continue;
+                    }
+                    TableName t = new TableName(db, tbl);
+                    if ("BASE TABLE".equals(type)) {
+                        tables.add(t);
+                    } else if ("VIEW".equals(type)) {
+                        views.add(t);
+                    } else if (!UNCOPIED_NOT.contains(type)) {
+                        // not information_schema's own views (in a system schema), nor MariaDB's
+                        // listing of this session's temporary tables (it has none)
+                        uncopied.put(t, type);
                     }
                 }
             }
         }
-        return out;
+        return new Listing(tables, views, uncopied);
     }
 
     /**

@@ -199,6 +199,15 @@ final class SchemaTracker implements AutoCloseable {
         }
     }
 
+    /** The source's kind of {@code src} when jdm does not copy that kind ({@link SchemaReader#uncopiedKind}). */
+    String uncopiedKind(TableName src) {
+        try {
+            return SchemaReader.uncopiedKind(sconn(), src);
+        } catch (SQLException e) {
+            throw ErrorClassifier.wrap("sync: source " + source.address(), e);
+        }
+    }
+
     /**
      * Where the copy (taken from the target) has columns the binlog does not name, drops them, so
      * the copy holds exactly the binlog's columns: DM's "downstream has more columns". Only when

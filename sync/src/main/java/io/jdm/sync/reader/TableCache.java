@@ -6,6 +6,7 @@ import com.github.shyiko.mysql.binlog.event.deserialization.ColumnType;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.filter.ExpressionFilter;
 import io.jdm.common.schema.Column;
+import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.sql.TableName;
 import io.jdm.sync.ring.TableInfo;
 import java.util.Arrays;
@@ -110,6 +111,10 @@ final class TableCache implements AutoCloseable {
                     + "position; make the target table match the source or restart the task from a fresh dump");
         }
         if (!fits(info, types)) {
+            String kind = tracker.uncopiedKind(name);
+            if (kind != null) {
+                throw new FatalException("sync: " + SchemaReader.uncopiedLine(Map.of(name, kind), 1));
+            }
             int i = BinlogTypes.firstMismatch(info, types);
             throw new FatalException("sync: table " + name + " does not match its binlog rows at this position ("
                     + (info.columnCount() != types.length ? info.columnCount() + " columns known, " + types.length
