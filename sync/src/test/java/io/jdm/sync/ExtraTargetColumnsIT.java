@@ -1,5 +1,6 @@
 package io.jdm.sync;
 
+import static io.jdm.sync.SyncTestSupport.awaitFailure;
 import static io.jdm.sync.SyncTestSupport.sourcePosition;
 import static io.jdm.sync.SyncTestSupport.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -94,17 +95,14 @@ class ExtraTargetColumnsIT {
                 .metaSchema("jdm_meta_extracols2").serverId(7142).start(sourcePosition(src))
                 .tableFilter((d, t) -> d.equals(db)).build());
         unit.start();
+        String message;
         try {
             // the source moved on before the reader meets the rows: its current definition cannot stand in
             src.execute("INSERT INTO `" + db + "`.t VALUES (1, 1)", "ALTER TABLE `" + db + "`.t ADD COLUMN b INT");
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (unit.failure().isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            message = awaitFailure(unit, Duration.ofSeconds(30));
         } finally {
             unit.stop();
         }
-        String message = unit.failure().map(Throwable::getMessage).orElse("no failure");
         assertTrue(message.contains("binlog_row_metadata=FULL") && !message.contains("\n"), message);
         assertEquals(List.of(), tgt.rows("SELECT id FROM `" + db + "`.t"), "nothing applied in another shape");
     }

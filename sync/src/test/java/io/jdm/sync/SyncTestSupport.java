@@ -17,6 +17,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -33,6 +34,15 @@ final class SyncTestSupport {
         try (Connection c = source.connect()) {
             return Flavor.detect(c).currentPosition(c);
         }
+    }
+
+    /** Waits until the unit has failed or {@code max} has passed; its failure's message, or "no failure". */
+    static String awaitFailure(SyncUnit unit, Duration max) throws InterruptedException {
+        long deadline = System.nanoTime() + max.toNanos();
+        while (unit.failure().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        return unit.failure().map(Throwable::getMessage).orElse("no failure");
     }
 
     /** Every row of a table as canonical values rendered to text, ordered by every column. */

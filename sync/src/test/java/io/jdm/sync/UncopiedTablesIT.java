@@ -1,5 +1,6 @@
 package io.jdm.sync;
 
+import static io.jdm.sync.SyncTestSupport.awaitFailure;
 import static io.jdm.sync.SyncTestSupport.sourcePosition;
 import static io.jdm.sync.SyncTestSupport.spec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,16 +39,13 @@ class UncopiedTablesIT {
                 .metaSchema("jdm_meta_" + db).serverId(7151).start(sourcePosition(src))
                 .tableFilter((d, t) -> d.equals(db)).build());
         unit.start();
+        String message;
         try {
             src.execute("INSERT INTO `" + db + "`.h VALUES (1, 1)", "UPDATE `" + db + "`.h SET v = 2 WHERE id = 1");
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (unit.failure().isEmpty() && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
+            message = awaitFailure(unit, Duration.ofSeconds(30));
         } finally {
             unit.stop();
         }
-        String message = unit.failure().map(Throwable::getMessage).orElse("no failure");
         assertTrue(message.contains("`" + db + "`.`h` (system versioned)") && message.contains("ignore-tables")
                 && !message.contains("\n"), message);
         assertEquals(List.of(), tgt.rows("SELECT id FROM `" + db + "`.h FOR SYSTEM_TIME ALL"),
