@@ -1,6 +1,7 @@
 package io.jdm.dump;
 
 import io.jdm.common.schema.Column;
+import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
@@ -29,7 +30,6 @@ final class SchemaFingerprint {
     }
 
     static SchemaFingerprint read(Connection c, List<TableName> tables) throws SQLException {
-        Map<TableName, StringBuilder> sigs = new HashMap<>();
         Set<String> schemas = new LinkedHashSet<>();
         tables.forEach(t -> schemas.add(t.schema()));
         if (schemas.isEmpty()) {
@@ -39,9 +39,29 @@ final class SchemaFingerprint {
         for (String s : schemas) {
             in.append(in.length() == 0 ? "" : ",").append(Identifiers.literal(s));
         }
+        return read(c, "TABLE_SCHEMA IN (" + in + ")");
+    }
+
+    /**
+     * The columns of every table of the schemas {@code where} names (a superset of the selected
+     * tables; the others are never asked about), read without waiting for the table list.
+     */
+    static SchemaFingerprint read(Connection c, SchemaReader.SchemaCondition where) throws SQLException {
+        if (where.selectsNone()) {
+            return new SchemaFingerprint(Map.of());
+        }
+        StringBuilder in = new StringBuilder();
+        for (String s : where.schemas()) {
+            in.append(in.length() == 0 ? "" : ",").append(Identifiers.literal(s));
+        }
+        return read(c, "TABLE_SCHEMA IN (" + in + ")");
+    }
+
+    private static SchemaFingerprint read(Connection c, String where) throws SQLException {
+        Map<TableName, StringBuilder> sigs = new HashMap<>();
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
                 "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, EXTRA"
-                        + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA IN (" + in + ")"
+                        + " FROM information_schema.COLUMNS WHERE " + where
                         + " ORDER BY TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION")) {
             while (rs.next()) {
                 TableName t = new TableName(rs.getString(1), rs.getString(2));

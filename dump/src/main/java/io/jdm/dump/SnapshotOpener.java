@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,8 +118,26 @@ final class SnapshotOpener {
             long t0 = System.nanoTime();
             try {
                 startSnapshots(conns);
-                SchemaReader.Listing listed = listing();
-                SchemaFingerprint fingerprint = SchemaFingerprint.read(meta, listed.tables());
+                SchemaReader.SchemaCondition where = SchemaReader.selectedSchemas(meta, "TABLE_SCHEMA",
+                        config.tableFilter());
+                FutureTask<SchemaFingerprint> columns = null;
+                if (where.schemas() != null && conns.size() > 1) {
+                    // the columns beside the list, on a snapshot connection not lent yet: the lock is
+                    // held for the longer of the two instead of both
+                    Connection other = conns.get(conns.size() - 1);
+                    columns = new FutureTask<>(() -> SchemaFingerprint.read(other, where));
+                    new NamedThreadFactory(config.task(), "dump", "columns", true).newThread(columns).start();
+                }
+                SchemaReader.Listing listed;
+                try {
+                    listed = listing(where);
+                } finally {
+                    if (columns != null) {
+                        awaitQuietly(columns); // its connection idle before any is closed or lent
+                    }
+                }
+                SchemaFingerprint fingerprint = columns != null ? result(columns)
+                        : SchemaFingerprint.read(meta, listed.tables());
                 BinlogPosition pos = position(first);
                 return new Opened(new SnapshotPool(conns, null), pos, Consistency.FLUSH, listed.tables(),
                         listed.views(), fingerprint);
@@ -236,12 +255,51 @@ final class SnapshotOpener {
      * (a system-versioned table, a sequence) stops the dump with one line rather than be left out.
      */
     private SchemaReader.Listing listing() throws SQLException {
-        SchemaReader.Listing listed = SchemaReader.list(meta, config.tableFilter());
+        return listing(SchemaReader.selectedSchemas(meta, "TABLE_SCHEMA", config.tableFilter()));
+    }
+
+    private SchemaReader.Listing listing(SchemaReader.SchemaCondition where) throws SQLException {
+        SchemaReader.Listing listed = SchemaReader.list(meta, where, config.tableFilter());
         String uncopied = listed.uncopiedLine(5);
         if (uncopied != null) {
             throw new FatalException("task " + config.task() + " dump: " + uncopied);
         }
         return listed;
+    }
+
+    private static void awaitQuietly(FutureTask<?> task) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                task.get();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException e) {
+                break; // result() reports it
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A finished task's result, its SQLException or unchecked failure thrown as it was. */
+    private static <T> T result(FutureTask<T> task) throws SQLException {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FatalException("interrupted while reading the tables' columns", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof SQLException s) {
+                throw s;
+            }
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
     }
 
     /** Opens the connections in parallel (a TLS handshake each), all at REPEATABLE READ. */

@@ -12,6 +12,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.jdm.common.error.FatalException;
 import io.jdm.common.error.JdmException;
+import io.jdm.common.schema.SchemaScope;
 import io.jdm.common.sql.TableName;
 import io.jdm.embedded.SqlServer;
 import io.jdm.embedded.TestServers;
@@ -146,6 +147,31 @@ class DumpFailuresIT {
     void tableAlteredAfterTheSnapshotFailsNamingIt() throws Exception {
         Path dir = tmp.resolve("altered");
         DumpUnit unit = new DumpUnit(config(dir).withRows(500));
+        unit.afterSnapshot = () -> source.execute("ALTER TABLE `" + DB + "`.victim ADD COLUMN extra INT DEFAULT 7");
+        JdmException e = assertThrows(JdmException.class, unit::run);
+        assertOneLine(e);
+        assertTrue(e.getMessage().contains("`DumpFailuresIT`.`victim` was altered during the dump"), e.getMessage());
+        assertFalse(Files.exists(dir.resolve("metadata")));
+    }
+
+    /**
+     * A selection that names its schemas (as a task's block-allow-list does) has the columns read
+     * beside the table list, on another snapshot connection: the same alteration is still caught.
+     */
+    @Test
+    void tableAlteredAfterTheSnapshotFailsNamingItWhenTheColumnsAreReadBesideTheList() throws Exception {
+        Path dir = tmp.resolve("altered-scoped");
+        DumpUnit unit = new DumpUnit(config(dir).withRows(500).withTableFilter(new SchemaScope() {
+            @Override
+            public boolean test(String db, String tbl) {
+                return db.equals(DB);
+            }
+
+            @Override
+            public boolean mayHoldSelected(String schema) {
+                return schema.equals(DB);
+            }
+        }));
         unit.afterSnapshot = () -> source.execute("ALTER TABLE `" + DB + "`.victim ADD COLUMN extra INT DEFAULT 7");
         JdmException e = assertThrows(JdmException.class, unit::run);
         assertOneLine(e);

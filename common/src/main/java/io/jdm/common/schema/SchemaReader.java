@@ -93,7 +93,15 @@ public final class SchemaReader {
 
     /** Everything the predicate selects, in one statement: see {@link Listing}. */
     public static Listing list(Connection c, BiPredicate<String, String> selected) throws SQLException {
-        SchemaCondition where = selectedSchemas(c, "TABLE_SCHEMA", selected);
+        return list(c, selectedSchemas(c, "TABLE_SCHEMA", selected), selected);
+    }
+
+    /**
+     * Everything the predicate selects in the schemas {@code where} names (from {@link
+     * #selectedSchemas} on {@code TABLE_SCHEMA}).
+     */
+    public static Listing list(Connection c, SchemaCondition where, BiPredicate<String, String> selected)
+            throws SQLException {
         List<TableName> tables = new ArrayList<>();
         List<TableName> views = new ArrayList<>();
         Map<TableName, String> uncopied = new LinkedHashMap<>();
