@@ -220,7 +220,9 @@ class ValidatorIT {
             jdm(0, "validation", "stop", task.toString());
             awaitStatus(task, s -> s.path("stage").asText().equals("Stopped"));
             java.time.LocalDateTime at = java.time.LocalDateTime.now().plusSeconds(8).withNano(0);
-            jdm(0, "validation", "start", "--start-time", at.toString().replace('T', ' '), task.toString());
+            // DM's --start-time format, with the seconds (LocalDateTime.toString() leaves them out when they are 0)
+            jdm(0, "validation", "start", "--start-time",
+                    at.format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")), task.toString());
             JsonNode v = awaitStatus(task, s -> s.path("stage").asText().equals("Running"));
             Thread.sleep(1500); // the running validator reads its start time with its stage, every check-interval
             org.junit.jupiter.api.Assumptions.assumeTrue(java.time.LocalDateTime.now().isBefore(at.minusSeconds(2)),
