@@ -150,7 +150,8 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
 
     /**
      * The source's base tables that {@code filter} selects, each paired with {@code router}'s target
-     * name for it. System schemas are never listed.
+     * name for it. System schemas are never listed; a selected table jdm does not copy ({@link
+     * SchemaReader.Listing}) stops the verify with one line.
      */
     public static List<TablePair> listPairs(ConnectionSpec source, BiPredicate<String, String> filter,
                                             UnaryOperator<TableName> router) {
@@ -162,7 +163,12 @@ public record VerifyConfig(String task, ConnectionSpec source, ConnectionSpec ta
                                             UnaryOperator<TableName> router, Function<TableName, ExtraColumns> extra) {
         try (Connection c = DataSources.connect(source)) {
             List<TablePair> out = new ArrayList<>();
-            for (TableName t : SchemaReader.listTables(c, filter)) {
+            SchemaReader.Listing listed = SchemaReader.list(c, filter);
+            String uncopied = listed.uncopiedLine(5);
+            if (uncopied != null) { // the dump refuses them: a verify that left them out would say too much
+                throw new FatalException("verify: " + uncopied);
+            }
+            for (TableName t : listed.tables()) {
                 out.add(new TablePair(t, Objects.requireNonNull(router.apply(t), "route of " + t), extra.apply(t)));
             }
             return out;
