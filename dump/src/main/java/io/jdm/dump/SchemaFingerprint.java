@@ -10,6 +10,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,14 +33,7 @@ final class SchemaFingerprint {
     static SchemaFingerprint read(Connection c, List<TableName> tables) throws SQLException {
         Set<String> schemas = new LinkedHashSet<>();
         tables.forEach(t -> schemas.add(t.schema()));
-        if (schemas.isEmpty()) {
-            return new SchemaFingerprint(Map.of());
-        }
-        StringBuilder in = new StringBuilder();
-        for (String s : schemas) {
-            in.append(in.length() == 0 ? "" : ",").append(Identifiers.literal(s));
-        }
-        return read(c, "TABLE_SCHEMA IN (" + in + ")");
+        return read(c, schemas);
     }
 
     /**
@@ -47,17 +41,21 @@ final class SchemaFingerprint {
      * tables; the others are never asked about), read without waiting for the table list.
      */
     static SchemaFingerprint read(Connection c, SchemaReader.SchemaCondition where) throws SQLException {
-        if (where.selectsNone()) {
+        return read(c, where.schemas());
+    }
+
+    private static SchemaFingerprint read(Connection c, Collection<String> schemas) throws SQLException {
+        if (schemas.isEmpty()) {
             return new SchemaFingerprint(Map.of());
         }
         StringBuilder in = new StringBuilder();
-        for (String s : where.schemas()) {
+        for (String s : schemas) {
             in.append(in.length() == 0 ? "" : ",").append(Identifiers.literal(s));
         }
-        return read(c, "TABLE_SCHEMA IN (" + in + ")");
+        return readWhere(c, "TABLE_SCHEMA IN (" + in + ")");
     }
 
-    private static SchemaFingerprint read(Connection c, String where) throws SQLException {
+    private static SchemaFingerprint readWhere(Connection c, String where) throws SQLException {
         Map<TableName, StringBuilder> sigs = new HashMap<>();
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
                 "SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, EXTRA"
