@@ -10,7 +10,6 @@ import io.jdm.common.schema.SchemaReader;
 import io.jdm.common.schema.TableSchema;
 import io.jdm.common.sql.Identifiers;
 import io.jdm.common.sql.TableName;
-import io.jdm.common.util.NamedThreadFactory;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -23,8 +22,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 /**
  * Writes the schema files (CREATE DATABASE, CREATE TABLE, CREATE VIEW as SHOW CREATE returns them,
@@ -69,8 +66,8 @@ final class SchemaDumper {
         Set<String> schemas = new LinkedHashSet<>();
         tables.forEach(t -> schemas.add(t.schema()));
         views.forEach(v -> schemas.add(v.schema()));
-        FutureTask<Map<TableName, Long>> counted = new FutureTask<>(() -> estimates(pool, schemas));
-        new NamedThreadFactory(config.task(), "dump", "estimates", true).newThread(counted).start();
+        SideRead<Map<TableName, Long>> counted = new SideRead<>(config.task(), "estimates",
+                () -> estimates(pool, schemas));
         try {
             for (String db : schemas) {
                 listener.schemaWritten(dir.writeSchema(DumpFileNames.databaseSchema(db),
@@ -78,18 +75,10 @@ final class SchemaDumper {
             }
             read.putAll(SchemaReader.readTogether(meta, tables));
         } catch (SQLException | IOException | RuntimeException e) {
-            try {
-                counted.get(); // its connection back in the pool before the pool closes
-            } catch (ExecutionException ignored) {
-                // the first failure speaks for the dump
-            }
+            counted.awaitQuietly(); // its connection back in the pool before the pool closes
             throw e;
         }
-        try {
-            estimates = counted.get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
-        }
+        estimates = counted.get();
         if (estimates == null) {
             estimates = estimates(meta, schemas);
         }

@@ -22,7 +22,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -120,24 +119,28 @@ final class SnapshotOpener {
                 startSnapshots(conns);
                 SchemaReader.SchemaCondition where = SchemaReader.selectedSchemas(meta, "TABLE_SCHEMA",
                         config.tableFilter());
-                FutureTask<SchemaFingerprint> columns = null;
+                SideRead<SchemaFingerprint> columns = null;
                 if (where.schemas() != null && conns.size() > 1) {
                     // the columns beside the list, on a snapshot connection not lent yet: the lock is
                     // held for the longer of the two instead of both
                     Connection other = conns.get(conns.size() - 1);
-                    columns = new FutureTask<>(() -> SchemaFingerprint.read(other, where));
-                    new NamedThreadFactory(config.task(), "dump", "columns", true).newThread(columns).start();
+                    columns = new SideRead<>(config.task(), "columns", () -> SchemaFingerprint.read(other, where));
                 }
                 SchemaReader.Listing listed;
                 try {
                     listed = listing(where);
                 } finally {
                     if (columns != null) {
-                        awaitQuietly(columns); // its connection idle before any is closed or lent
+                        columns.awaitQuietly();
                     }
                 }
-                SchemaFingerprint fingerprint = columns != null ? result(columns)
-                        : SchemaFingerprint.read(meta, listed.tables());
+                SchemaFingerprint fingerprint;
+                try {
+                    fingerprint = columns != null ? columns.get() : SchemaFingerprint.read(meta, listed.tables());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("interrupted while reading the tables' columns", e);
+                }
                 BinlogPosition pos = position(first);
                 return new Opened(new SnapshotPool(conns, null), pos, Consistency.FLUSH, listed.tables(),
                         listed.views(), fingerprint);
@@ -265,41 +268,6 @@ final class SnapshotOpener {
             throw new FatalException("task " + config.task() + " dump: " + uncopied);
         }
         return listed;
-    }
-
-    private static void awaitQuietly(FutureTask<?> task) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                task.get();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            } catch (ExecutionException e) {
-                break; // result() reports it
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** A finished task's result, its SQLException or unchecked failure thrown as it was. */
-    private static <T> T result(FutureTask<T> task) throws SQLException {
-        try {
-            return task.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new FatalException("interrupted while reading the tables' columns", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof SQLException s) {
-                throw s;
-            }
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
-        }
     }
 
     /** Opens the connections in parallel (a TLS handshake each), all at REPEATABLE READ. */
